@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# tracedoc build entry point. The README's two commands:
+#   ./build.sh run    install what is missing, build, write the example report to out/
+#   ./build.sh test   install what is missing, build (release + ASan/UBSan), run every test
+# Other commands: build, deps, golden (regenerate golden files: read the diff before
+# committing), bench (benchmarks, see bench/README), clean.
+set -euo pipefail
+cd "$(dirname "$0")"
+export LC_ALL=C
+
+# Debian packages: libraries (-dev), and the tools the tests use to check documents.
+BUILD_PKGS="build-essential pkg-config libxlsxwriter-dev libcairo2-dev libpango1.0-dev
+  libcsv-dev libisal-dev libdeflate-dev libsqlite3-dev liblzma-dev libarchive-dev
+  libsnappy-dev libzstd-dev zlib1g-dev libfontconfig-dev libmd-dev"
+TEST_PKGS="poppler-utils qpdf python3 python3-openpyxl libreoffice-calc-nogui chromium xz-utils
+  zip unzip"
+
+deps() {
+    local want="$BUILD_PKGS"
+    [ "${1:-}" = test ] && want="$want $TEST_PKGS"
+    local missing=()
+    for p in $want; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+            missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "build.sh: installing ${missing[*]}" >&2
+        local sudo=""
+        [ "$(id -u)" = 0 ] || sudo="sudo"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+            "${missing[@]}" >/dev/null
+    fi
+}
+
+build() {
+    local j
+    j=$(nproc 2>/dev/null || echo 2)
+    make -s -j"$j" BUILD=build
+    if [ "${1:-}" = all ]; then
+        make -s -j"$j" BUILD=build-asan SAN=1
+    fi
+}
+
+example_trace() {
+    ls examples/*.json.gz examples/*.json 2>/dev/null | head -1
+}
+
+cmd=${1:-build}
+case "$cmd" in
+deps) deps test ;;
+build) deps; build all ;;
+run)
+    deps
+    build
+    ex=$(example_trace)
+    [ -n "$ex" ] || { echo "build.sh: no example trace in examples/" >&2; exit 1; }
+    ./build/tracedoc report "$ex" -o out --timings
+    echo "build.sh: report written to out/:"
+    ls -l out/
+    ;;
+test)
+    deps test
+    build all
+    tests/run.sh
+    ;;
+golden)
+    deps test
+    build
+    UPDATE_GOLDEN=1 TD_BUILDS=build tests/run.sh
+    git status --short golden/ || true
+    echo "build.sh: goldens regenerated; read 'git diff golden/' before committing." >&2
+    ;;
+bench) deps; build; bench/run.sh "${@:2}" ;;
+clean) rm -rf build build-asan out ;;
+*)
+    echo "usage: ./build.sh [run|test|build|golden|bench|deps|clean]" >&2
+    exit 2
+    ;;
+esac

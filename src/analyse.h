@@ -1,0 +1,30 @@
+/* analyse.h - analysis passes: traces in, summary out.
+ * Each pass lives in its own analyse_*.c; td_analyse runs them in order. */
+#ifndef TD_ANALYSE_H
+#define TD_ANALYSE_H
+#include "model.h"
+#include "summary.h"
+
+#define TD_WARMUP_AUTO (-1)
+#define TD_WARMUP_NONE 0
+
+typedef struct td_opts {
+    int warmup;                 /* TD_WARMUP_AUTO, TD_WARMUP_NONE (0), or N steps/executions */
+    const char *step_pattern;   /* POSIX ERE for user iteration ranges, NULL = default */
+    const char *module_pattern; /* POSIX ERE for Kineto module ranges, NULL = steps */
+    double threshold;           /* top-module cut-off (default 0.01) */
+    double minwidth;            /* flamegraph pruning, fraction of total (default 0.001) */
+    int top;                    /* rows shown in text tables (default 15) */
+} td_opts;
+
+void td_opts_default(td_opts *o);
+
+/* Run every pass over the set and fill s. Returns TD_OK, or an error for option
+ * problems (bad regex: TD_E_USAGE). */
+td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *e);
+
+/* XLA / nsys-jax semantics (analyse_xla.c): modules, thunks, compile, runtime totals,
+ * XLA collectives. Called by td_analyse for traces with NVTX ranges. */
+void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s);
+
+#endif

@@ -1,0 +1,8 @@
+/* read_nsys.c - Nsight Systems SQLite export reader. Stub. */
+#include "read.h"
+td_status td_read_nsys_sqlite(td_traceset *set, td_trace *t, const char *name,
+                              const void *data, size_t n, td_err *e)
+{
+    (void)set; (void)t; (void)data; (void)n;
+    return td_fail(e, TD_E_FORMAT, "%s: Nsight Systems SQLite not supported yet", name);
+}

@@ -1,0 +1,771 @@
+/* summary.c - summary container, JSON/CSV/text/folded writers. See summary.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "summary.h"
+#include <csv.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+td_summary *td_summary_new(void)
+{
+    td_summary *s = td_xcalloc(1, sizeof *s);
+    s->a = td_arena_new();
+    td_sum_set_str(s, "schema", "Schema", "tracedoc.summary/1");
+    return s;
+}
+
+void td_summary_free(td_summary *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->ntables; i++)
+        free(s->tables[i]->cells);
+    for (size_t i = 0; i < s->nflames; i++)
+        free(s->flames[i]->st);
+    free(s->kv);
+    free(s->tables);
+    free(s->findings);
+    free(s->warnings);
+    free(s->flames);
+    td_arena_free(s->a);
+    free(s);
+}
+
+static td_kv *kv_slot(td_summary *s, const char *key, const char *title, td_type t)
+{
+    for (size_t i = 0; i < s->nkv; i++)
+        if (strcmp(s->kv[i].key, key) == 0) {
+            s->kv[i].type = t;
+            return &s->kv[i];
+        }
+    td_kv *k = TD_PUSH(s->kv, s->nkv, s->kv_cap);
+    k->key = td_arena_strdup(s->a, key);
+    k->title = td_arena_strdup(s->a, title ? title : key);
+    k->type = t;
+    k->seq = s->seq++;
+    return k;
+}
+
+void td_sum_set_int(td_summary *s, const char *key, const char *title, td_type t, int64_t v)
+{
+    kv_slot(s, key, title, t)->v.i = v;
+}
+
+void td_sum_set_f64(td_summary *s, const char *key, const char *title, td_type t, double v)
+{
+    kv_slot(s, key, title, t)->v.f = v;
+}
+
+void td_sum_set_str(td_summary *s, const char *key, const char *title, const char *v)
+{
+    kv_slot(s, key, title, TD_T_TEXT)->v.s = v ? td_arena_strdup(s->a, v) : NULL;
+}
+
+const td_kv *td_sum_get(const td_summary *s, const char *key)
+{
+    for (size_t i = 0; i < s->nkv; i++)
+        if (strcmp(s->kv[i].key, key) == 0)
+            return &s->kv[i];
+    return NULL;
+}
+
+td_table *td_sum_find_table(const td_summary *s, const char *name)
+{
+    for (size_t i = 0; i < s->ntables; i++)
+        if (strcmp(s->tables[i]->name, name) == 0)
+            return s->tables[i];
+    return NULL;
+}
+
+td_table *td_sum_table(td_summary *s, const char *name, const char *title)
+{
+    td_table *t = td_sum_find_table(s, name);
+    if (t)
+        return t;
+    t = td_arena_alloc(s->a, sizeof *t);
+    t->name = td_arena_strdup(s->a, name);
+    t->title = td_arena_strdup(s->a, title ? title : name);
+    t->seq = s->seq++;
+    *TD_PUSH(s->tables, s->ntables, s->tables_cap) = t;
+    return t;
+}
+
+static td_type parse_type(const char *s, size_t n)
+{
+    static const struct { const char *n; td_type t; } m[] = {
+        {"text", TD_T_TEXT}, {"int", TD_T_INT}, {"ns", TD_T_NS}, {"share", TD_T_SHARE},
+        {"bytes", TD_T_BYTES}, {"f64", TD_T_F64}, {"gbps", TD_T_GBPS},
+        {"device", TD_T_DEVICE}, {"bool", TD_T_BOOL}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (strlen(m[i].n) == n && memcmp(m[i].n, s, n) == 0)
+            return m[i].t;
+    fprintf(stderr, "tracedoc: internal error: bad column type '%.*s'\n", (int)n, s);
+    abort();
+}
+
+/* Column specs are program constants ("key:type:Title"); they live for the program. */
+void td_table_cols(td_table *t, ...)
+{
+    va_list ap;
+    va_start(ap, t);
+    const char *spec;
+    while ((spec = va_arg(ap, const char *)) != NULL) {
+        if (t->ncols >= TD_MAXCOLS || t->nrows) {
+            fprintf(stderr, "tracedoc: internal error: table %s columns\n", t->name);
+            abort();
+        }
+        const char *c1 = strchr(spec, ':');
+        const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c2) {
+            fprintf(stderr, "tracedoc: internal error: column spec '%s'\n", spec);
+            abort();
+        }
+        td_col *c = &t->cols[t->ncols++];
+        /* key and title point into spec: keep the spec's string constant alive */
+        char *key = td_xmalloc((size_t)(c1 - spec) + 1);
+        memcpy(key, spec, (size_t)(c1 - spec));
+        key[c1 - spec] = 0;
+        c->key = key; /* intentionally lives until exit: a few bytes per column spec */
+        c->type = parse_type(c1 + 1, (size_t)(c2 - c1 - 1));
+        c->title = c2 + 1;
+    }
+    va_end(ap);
+}
+
+int td_table_col(const td_table *t, const char *key)
+{
+    for (int i = 0; i < t->ncols; i++)
+        if (strcmp(t->cols[i].key, key) == 0)
+            return i;
+    return -1;
+}
+
+size_t td_table_add_row(td_table *t)
+{
+    td_grow((void **)&t->cells, &t->cap, (t->nrows + 1) * (size_t)t->ncols, sizeof(td_cell));
+    td_cell *r = t->cells + t->nrows * (size_t)t->ncols;
+    for (int i = 0; i < t->ncols; i++) {
+        if (t->cols[i].type == TD_T_TEXT)
+            r[i].s = NULL;
+        else if (t->cols[i].type == TD_T_SHARE || t->cols[i].type == TD_T_F64 ||
+                 t->cols[i].type == TD_T_GBPS)
+            r[i].f = NAN;
+        else
+            r[i].i = TD_NA;
+    }
+    return t->nrows++;
+}
+
+td_cell *td_table_cell(const td_table *t, size_t row, int col)
+{
+    return t->cells + row * (size_t)t->ncols + col;
+}
+
+void td_row_int(td_summary *s, td_table *t, size_t row, const char *key, int64_t v)
+{
+    (void)s;
+    int c = td_table_col(t, key);
+    if (c >= 0)
+        td_table_cell(t, row, c)->i = v;
+}
+
+void td_row_f64(td_summary *s, td_table *t, size_t row, const char *key, double v)
+{
+    (void)s;
+    int c = td_table_col(t, key);
+    if (c >= 0)
+        td_table_cell(t, row, c)->f = v;
+}
+
+void td_row_str(td_summary *s, td_table *t, size_t row, const char *key, const char *v)
+{
+    int c = td_table_col(t, key);
+    if (c >= 0)
+        td_table_cell(t, row, c)->s = v ? td_arena_strdup(s->a, v) : NULL;
+}
+
+static int is_float_type(td_type t)
+{
+    return t == TD_T_SHARE || t == TD_T_F64 || t == TD_T_GBPS;
+}
+
+/* Sorting with a context: a merge sort over row indexes keeps it stable. */
+typedef struct {
+    const td_table *t;
+    int col, desc, tie;
+} sortctx;
+
+static int cmp_rows(const sortctx *c, size_t a, size_t b)
+{
+    const td_cell *x = td_table_cell(c->t, a, c->col), *y = td_table_cell(c->t, b, c->col);
+    td_type ty = c->t->cols[c->col].type;
+    int r = 0;
+    if (ty == TD_T_TEXT) {
+        r = strcmp(x->s ? x->s : "", y->s ? y->s : "");
+    } else if (is_float_type(ty)) {
+        double p = isnan(x->f) ? -INFINITY : x->f, q = isnan(y->f) ? -INFINITY : y->f;
+        r = (p > q) - (p < q);
+    } else {
+        r = (x->i > y->i) - (x->i < y->i);
+    }
+    if (c->desc)
+        r = -r;
+    if (r == 0 && c->tie >= 0 && c->tie != c->col) {
+        const td_cell *u = td_table_cell(c->t, a, c->tie), *v = td_table_cell(c->t, b, c->tie);
+        r = strcmp(u->s ? u->s : "", v->s ? v->s : "");
+    }
+    return r;
+}
+
+static void msort(const sortctx *c, size_t *idx, size_t *tmp, size_t n)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    msort(c, idx, tmp, h);
+    msort(c, idx + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp_rows(c, idx[j], idx[i]) < 0 ? idx[j++] : idx[i++];
+    while (i < h)
+        tmp[k++] = idx[i++];
+    while (j < n)
+        tmp[k++] = idx[j++];
+    memcpy(idx, tmp, n * sizeof *idx);
+}
+
+void td_table_sort(td_table *t, const char *key, int desc)
+{
+    int col = td_table_col(t, key);
+    if (col < 0 || t->nrows < 2)
+        return;
+    int tie = td_table_col(t, "name");
+    if (tie < 0)
+        for (int i = 0; i < t->ncols; i++)
+            if (t->cols[i].type == TD_T_TEXT) {
+                tie = i;
+                break;
+            }
+    sortctx c = {t, col, desc, tie};
+    size_t *idx = td_xmalloc(t->nrows * sizeof *idx), *tmp = td_xmalloc(t->nrows * sizeof *tmp);
+    for (size_t i = 0; i < t->nrows; i++)
+        idx[i] = i;
+    msort(&c, idx, tmp, t->nrows);
+    size_t nc = (size_t)t->ncols;
+    td_cell *cells = td_xmalloc(t->nrows * nc * sizeof *cells);
+    for (size_t i = 0; i < t->nrows; i++)
+        memcpy(cells + i * nc, t->cells + idx[i] * nc, nc * sizeof *cells);
+    free(t->cells);
+    t->cells = cells;
+    t->cap = t->nrows * nc;
+    free(idx);
+    free(tmp);
+}
+
+void td_sum_finding(td_summary *s, const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    *TD_PUSH(s->findings, s->nfindings, s->findings_cap) = td_arena_strdup(s->a, tmp);
+}
+
+void td_sum_warning(td_summary *s, const char *msg)
+{
+    *TD_PUSH(s->warnings, s->nwarnings, s->warnings_cap) = td_arena_strdup(s->a, msg);
+}
+
+td_flame *td_sum_find_flame(const td_summary *s, const char *kind)
+{
+    for (size_t i = 0; i < s->nflames; i++)
+        if (strcmp(s->flames[i]->kind, kind) == 0)
+            return s->flames[i];
+    return NULL;
+}
+
+td_flame *td_sum_flame(td_summary *s, const char *kind, const char *title)
+{
+    td_flame *f = td_sum_find_flame(s, kind);
+    if (f)
+        return f;
+    f = td_arena_alloc(s->a, sizeof *f);
+    f->kind = td_arena_strdup(s->a, kind);
+    f->title = td_arena_strdup(s->a, title ? title : kind);
+    *TD_PUSH(s->flames, s->nflames, s->flames_cap) = f;
+    return f;
+}
+
+void td_flame_add(td_summary *s, td_flame *f, const char *stack, int64_t value)
+{
+    td_stack *x = TD_PUSH(f->st, f->n, f->cap);
+    x->stack = td_arena_strdup(s->a, stack);
+    x->value = value;
+}
+
+static int cmp_stack(const void *a, const void *b)
+{
+    return strcmp(((const td_stack *)a)->stack, ((const td_stack *)b)->stack);
+}
+
+void td_flame_finish(td_flame *f)
+{
+    if (f->n == 0)
+        return;
+    qsort(f->st, f->n, sizeof *f->st, cmp_stack);
+    size_t k = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        if (k && strcmp(f->st[k - 1].stack, f->st[i].stack) == 0)
+            f->st[k - 1].value += f->st[i].value;
+        else
+            f->st[k++] = f->st[i];
+    }
+    f->n = k;
+}
+
+/* ---- JSON ---- */
+static void json_str(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc(c, f);
+        } else if (c == '\n') {
+            fputs("\\n", f);
+        } else if (c == '\t') {
+            fputs("\\t", f);
+        } else if (c == '\r') {
+            fputs("\\r", f);
+        } else if (c < 0x20 || c == 0x7f) {
+            fprintf(f, "\\u%04x", c);
+        } else if (c == '<' || c == '>' || c == '&') {
+            /* keeps the JSON safe to embed in HTML/SVG script blocks */
+            fprintf(f, "\\u%04x", c);
+        } else {
+            fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void json_double(FILE *f, double v)
+{
+    if (!isfinite(v)) {
+        fputs("null", f);
+        return;
+    }
+    char b[64];
+    snprintf(b, sizeof b, "%.6f", v);
+    /* trim trailing zeros, keep at least one decimal */
+    char *dot = strchr(b, '.');
+    if (dot) {
+        char *e = b + strlen(b) - 1;
+        while (e > dot + 1 && *e == '0')
+            *e-- = 0;
+    }
+    if (strcmp(b, "-0.0") == 0)
+        strcpy(b, "0.0");
+    fputs(b, f);
+}
+
+static void json_cell(FILE *f, td_type t, const td_cell *v)
+{
+    switch (t) {
+    case TD_T_TEXT:
+        json_str(f, v->s);
+        break;
+    case TD_T_SHARE:
+    case TD_T_F64:
+    case TD_T_GBPS:
+        json_double(f, v->f);
+        break;
+    case TD_T_DEVICE:
+        if (v->i == TD_NA)
+            fputs("null", f);
+        else if (v->i < 0)
+            fputs("\"all\"", f);
+        else
+            fprintf(f, "%lld", (long long)v->i);
+        break;
+    case TD_T_BOOL:
+        fputs(v->i == TD_NA ? "null" : v->i ? "true" : "false", f);
+        break;
+    default:
+        if (v->i == TD_NA)
+            fputs("null", f);
+        else
+            fprintf(f, "%lld", (long long)v->i);
+    }
+}
+
+/* Tree of dotted names for nesting. */
+typedef struct jnode {
+    const char *name; /* path component */
+    const td_kv *kv;
+    const td_table *tab;
+    struct jnode **kids;
+    size_t nk, ck;
+} jnode;
+
+static jnode *jchild(jnode *p, const char *name, size_t len)
+{
+    for (size_t i = 0; i < p->nk; i++)
+        if (!p->kids[i]->kv && !p->kids[i]->tab && strlen(p->kids[i]->name) == len &&
+            memcmp(p->kids[i]->name, name, len) == 0)
+            return p->kids[i];
+    jnode *n = td_xcalloc(1, sizeof *n);
+    char *nm = td_xmalloc(len + 1);
+    memcpy(nm, name, len);
+    nm[len] = 0;
+    n->name = nm;
+    *TD_PUSH(p->kids, p->nk, p->ck) = n;
+    return n;
+}
+
+static void jinsert(jnode *root, const char *path, const td_kv *kv, const td_table *tab)
+{
+    jnode *p = root;
+    const char *s = path, *d;
+    while ((d = strchr(s, '.')) != NULL) {
+        p = jchild(p, s, (size_t)(d - s));
+        s = d + 1;
+    }
+    jnode *n = td_xcalloc(1, sizeof *n);
+    n->name = td_xstrdup(s);
+    n->kv = kv;
+    n->tab = tab;
+    *TD_PUSH(p->kids, p->nk, p->ck) = n;
+}
+
+static void jfree(jnode *n)
+{
+    for (size_t i = 0; i < n->nk; i++)
+        jfree(n->kids[i]);
+    free(n->kids);
+    free((char *)n->name);
+    free(n);
+}
+
+static void indent(FILE *f, int d)
+{
+    for (int i = 0; i < d; i++)
+        fputs("  ", f);
+}
+
+static void json_table(FILE *f, const td_table *t, int d)
+{
+    if (t->nrows == 0) {
+        fputs("[]", f);
+        return;
+    }
+    fputs("[\n", f);
+    for (size_t r = 0; r < t->nrows; r++) {
+        indent(f, d + 1);
+        fputc('{', f);
+        for (int c = 0; c < t->ncols; c++) {
+            if (c)
+                fputs(", ", f);
+            json_str(f, t->cols[c].key);
+            fputs(": ", f);
+            json_cell(f, t->cols[c].type, td_table_cell(t, r, c));
+        }
+        fputs(r + 1 < t->nrows ? "},\n" : "}\n", f);
+    }
+    indent(f, d);
+    fputc(']', f);
+}
+
+static void json_strings(FILE *f, const char *const *v, size_t n, int d)
+{
+    if (!n) {
+        fputs("[]", f);
+        return;
+    }
+    fputs("[\n", f);
+    for (size_t i = 0; i < n; i++) {
+        indent(f, d + 1);
+        json_str(f, v[i]);
+        fputs(i + 1 < n ? ",\n" : "\n", f);
+    }
+    indent(f, d);
+    fputc(']', f);
+}
+
+static void json_node(FILE *f, const jnode *n, int d, const td_summary *s, int top)
+{
+    fputs("{\n", f);
+    for (size_t i = 0; i < n->nk; i++) {
+        const jnode *k = n->kids[i];
+        indent(f, d + 1);
+        json_str(f, k->name);
+        fputs(": ", f);
+        if (k->kv)
+            json_cell(f, k->kv->type, &k->kv->v);
+        else if (k->tab)
+            json_table(f, k->tab, d + 1);
+        else
+            json_node(f, k, d + 1, s, 0);
+        if (i + 1 < n->nk || top)
+            fputc(',', f);
+        fputc('\n', f);
+    }
+    if (top) {
+        indent(f, d + 1);
+        fputs("\"findings\": ", f);
+        json_strings(f, s->findings, s->nfindings, d + 1);
+        fputs(",\n", f);
+        indent(f, d + 1);
+        fputs("\"warnings\": ", f);
+        json_strings(f, s->warnings, s->nwarnings, d + 1);
+        fputc('\n', f);
+    }
+    indent(f, d);
+    fputc('}', f);
+}
+
+td_status td_summary_write_json(const td_summary *s, FILE *f, td_err *e)
+{
+    jnode root = {0};
+    /* merge kv and tables by insertion order */
+    size_t i = 0, j = 0;
+    while (i < s->nkv || j < s->ntables) {
+        if (j >= s->ntables || (i < s->nkv && s->kv[i].seq < s->tables[j]->seq)) {
+            jinsert(&root, s->kv[i].key, &s->kv[i], NULL);
+            i++;
+        } else {
+            jinsert(&root, s->tables[j]->name, NULL, s->tables[j]);
+            j++;
+        }
+    }
+    json_node(f, &root, 0, s, 1);
+    fputc('\n', f);
+    for (size_t k = 0; k < root.nk; k++)
+        jfree(root.kids[k]);
+    free(root.kids);
+    if (ferror(f))
+        return td_fail(e, TD_E_OUTPUT, "write error");
+    return TD_OK;
+}
+
+/* ---- CSV ---- */
+static void csv_field(FILE *f, const char *s)
+{
+    /* libcsv's csv_fwrite always quotes; that keeps every field unambiguous. A field
+     * starting with = + - @ is prefixed by a quote mark? No: CSV is for scripts, so the
+     * value stays exact; spreadsheets get the xlsx. */
+    csv_fwrite(f, s, strlen(s));
+}
+
+static void raw_cell(const td_col *c, const td_cell *v, char *b, size_t cap)
+{
+    switch (c->type) {
+    case TD_T_TEXT:
+        snprintf(b, cap, "%s", v->s ? v->s : "");
+        break;
+    case TD_T_SHARE:
+    case TD_T_F64:
+    case TD_T_GBPS:
+        if (!isfinite(v->f))
+            b[0] = 0;
+        else {
+            snprintf(b, cap, "%.6f", v->f);
+            char *dot = strchr(b, '.');
+            char *e2 = b + strlen(b) - 1;
+            while (dot && e2 > dot + 1 && *e2 == '0')
+                *e2-- = 0;
+        }
+        break;
+    case TD_T_DEVICE:
+        if (v->i == TD_NA)
+            b[0] = 0;
+        else if (v->i < 0)
+            snprintf(b, cap, "all");
+        else
+            snprintf(b, cap, "%lld", (long long)v->i);
+        break;
+    default:
+        if (v->i == TD_NA)
+            b[0] = 0;
+        else
+            snprintf(b, cap, "%lld", (long long)v->i);
+    }
+}
+
+td_status td_table_write_csv(const td_table *t, FILE *f, td_err *e)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        if (c)
+            fputc(',', f);
+        csv_field(f, t->cols[c].key);
+    }
+    fputc('\n', f);
+    char b[256];
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++) {
+            if (c)
+                fputc(',', f);
+            const td_cell *v = td_table_cell(t, r, c);
+            if (t->cols[c].type == TD_T_TEXT)
+                csv_field(f, v->s ? v->s : "");
+            else {
+                raw_cell(&t->cols[c], v, b, sizeof b);
+                fputs(b, f);
+            }
+        }
+        fputc('\n', f);
+    }
+    if (ferror(f))
+        return td_fail(e, TD_E_OUTPUT, "write error");
+    return TD_OK;
+}
+
+void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap)
+{
+    switch (c->type) {
+    case TD_T_NS:
+        if (v->i == TD_NA)
+            dst[0] = 0;
+        else
+            td_fmt_ns(dst, cap, v->i);
+        break;
+    case TD_T_SHARE:
+        if (!isfinite(v->f))
+            dst[0] = 0;
+        else
+            snprintf(dst, cap, "%.1f%%", v->f * 100.0);
+        break;
+    case TD_T_BYTES:
+        if (v->i == TD_NA)
+            dst[0] = 0;
+        else
+            td_fmt_bytes(dst, cap, v->i);
+        break;
+    case TD_T_GBPS:
+        if (!isfinite(v->f))
+            dst[0] = 0;
+        else
+            snprintf(dst, cap, "%.2f GB/s", v->f);
+        break;
+    case TD_T_F64:
+        if (!isfinite(v->f))
+            dst[0] = 0;
+        else
+            snprintf(dst, cap, "%.3f", v->f);
+        break;
+    case TD_T_BOOL:
+        snprintf(dst, cap, "%s", v->i == TD_NA ? "" : v->i ? "yes" : "no");
+        break;
+    default:
+        raw_cell(c, v, dst, cap);
+    }
+}
+
+/* Text table: display width counts UTF-8 code points; names are cut in the middle. */
+static size_t u8len(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            n++;
+    return n;
+}
+
+static void put_clean(FILE *f, const char *s, size_t maxw)
+{
+    /* control characters (newlines in hostile names) are shown as spaces */
+    size_t w = u8len(s);
+    if (w <= maxw) {
+        for (; *s; s++)
+            fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+        return;
+    }
+    size_t head = (maxw - 3) / 2, tail = maxw - 3 - head, k = 0;
+    const char *p = s;
+    for (; *p && k < head; p++) {
+        fputc((unsigned char)*p < 0x20 ? ' ' : *p, f);
+        if (((unsigned char)p[1] & 0xC0) != 0x80)
+            k++;
+    }
+    fputs("...", f);
+    size_t skip = w - tail;
+    k = 0;
+    for (p = s; *p; p++) {
+        if (((unsigned char)*p & 0xC0) != 0x80)
+            k++;
+        if (k > skip)
+            fputc((unsigned char)*p < 0x20 ? ' ' : *p, f);
+    }
+}
+
+void td_table_write_text(const td_table *t, FILE *f, size_t top)
+{
+    size_t n = top && top < t->nrows ? top : t->nrows;
+    size_t w[TD_MAXCOLS];
+    char b[256];
+    const size_t maxname = 60;
+    for (int c = 0; c < t->ncols; c++) {
+        w[c] = u8len(t->cols[c].title);
+        for (size_t r = 0; r < n; r++) {
+            const td_cell *v = td_table_cell(t, r, c);
+            size_t l;
+            if (t->cols[c].type == TD_T_TEXT)
+                l = v->s ? u8len(v->s) : 0;
+            else {
+                td_cell_format(&t->cols[c], v, b, sizeof b);
+                l = strlen(b);
+            }
+            if (l > w[c])
+                w[c] = l;
+        }
+        if (t->cols[c].type == TD_T_TEXT && w[c] > maxname)
+            w[c] = maxname;
+    }
+    fprintf(f, "%s", t->title);
+    if (top && t->nrows > n)
+        fprintf(f, " (top %zu of %zu)", n, t->nrows);
+    fputc('\n', f);
+    for (int c = 0; c < t->ncols; c++) {
+        if (c)
+            fputs("  ", f);
+        if (t->cols[c].type == TD_T_TEXT)
+            fprintf(f, "%-*s", (int)w[c], t->cols[c].title);
+        else
+            fprintf(f, "%*s", (int)w[c], t->cols[c].title);
+    }
+    fputc('\n', f);
+    for (size_t r = 0; r < n; r++) {
+        for (int c = 0; c < t->ncols; c++) {
+            if (c)
+                fputs("  ", f);
+            const td_cell *v = td_table_cell(t, r, c);
+            if (t->cols[c].type == TD_T_TEXT) {
+                const char *s = v->s ? v->s : "";
+                put_clean(f, s, w[c]);
+                size_t l = u8len(s);
+                for (size_t k = l < w[c] ? l : w[c]; k < w[c]; k++)
+                    fputc(' ', f);
+            } else {
+                td_cell_format(&t->cols[c], v, b, sizeof b);
+                fprintf(f, "%*s", (int)w[c], b);
+            }
+        }
+        fputc('\n', f);
+    }
+}
+
+td_status td_flame_write_folded(const td_flame *fl, FILE *f, td_err *e)
+{
+    for (size_t i = 0; i < fl->n; i++)
+        fprintf(f, "%s %lld\n", fl->st[i].stack, (long long)fl->st[i].value);
+    if (ferror(f))
+        return td_fail(e, TD_E_OUTPUT, "write error");
+    return TD_OK;
+}

@@ -1,0 +1,131 @@
+/* summary.h - the summary: every number any document shows, as plain data.
+ *
+ * Analysis passes fill it; renderers only lay it out. It is a list of scalar values
+ * (dotted keys, e.g. "compile.total_ns"), a list of typed tables (dotted names, e.g.
+ * "compile.phases"), findings (plain sentences), warnings, and flamegraph stacks.
+ * summary.json nests dotted keys into objects, in insertion order of their first
+ * appearance. All strings belong to the summary's arena. */
+#ifndef TD_SUMMARY_H
+#define TD_SUMMARY_H
+#include "util.h"
+
+typedef enum {
+    TD_T_TEXT,    /* string */
+    TD_T_INT,     /* count (int64) */
+    TD_T_NS,      /* time, int64 nanoseconds; key ends in _ns */
+    TD_T_SHARE,   /* fraction 0..1 (double); shown as % */
+    TD_T_BYTES,   /* int64 bytes */
+    TD_T_F64,     /* plain double (ratios, CoV, thunks per execution) */
+    TD_T_GBPS,    /* double, GB/s (1e9 bytes/s) */
+    TD_T_DEVICE,  /* int64 device id; -1 = "all" (JSON writes the string "all") */
+    TD_T_BOOL     /* int64 0/1 */
+} td_type;
+
+typedef union td_cell {
+    int64_t i;
+    double f;
+    const char *s;   /* may be NULL = JSON null / empty cell */
+} td_cell;
+
+#define TD_MAXCOLS 24
+typedef struct td_col {
+    const char *key;     /* JSON key, e.g. "self_ns" */
+    const char *title;   /* column title in documents, e.g. "Self CPU" */
+    td_type type;
+} td_col;
+
+typedef struct td_table {
+    const char *name;    /* dotted JSON path, e.g. "ops", "compile.phases" */
+    const char *title;   /* document title, e.g. "Top ops (CPU)" */
+    int ncols;
+    td_col cols[TD_MAXCOLS];
+    size_t nrows, cap;
+    int seq;             /* insertion order among kv and tables */
+    td_cell *cells;      /* row-major, nrows * ncols; absent cells: TD_T_TEXT NULL,
+                            numbers use TD_NA */
+} td_table;
+
+#define TD_NA INT64_MIN  /* integer cell with no value: JSON null, blank in documents */
+
+typedef struct td_kv {
+    const char *key;     /* dotted path, e.g. "runtime.thunks_ns" */
+    const char *title;   /* label in documents, e.g. "Thunk GPU time" */
+    td_type type;
+    td_cell v;
+    int seq;
+} td_kv;
+
+/* One flamegraph: folded stacks (frames joined by ';'), value in ns, sorted by stack. */
+typedef struct td_stack {
+    const char *stack;
+    int64_t value;
+} td_stack;
+
+typedef struct td_flame {
+    const char *kind;    /* "cpu", "device", "ops", "compile" (file flame-<kind>.svg) */
+    const char *title;   /* "CPU call stacks" */
+    td_stack *st;
+    size_t n, cap;
+} td_flame;
+
+typedef struct td_summary {
+    td_arena *a;
+    td_kv *kv; size_t nkv, kv_cap;
+    td_table **tables; size_t ntables, tables_cap;
+    const char **findings; size_t nfindings, findings_cap;
+    const char **warnings; size_t nwarnings, warnings_cap;
+    td_flame **flames; size_t nflames, flames_cap;
+    int seq;
+} td_summary;
+
+td_summary *td_summary_new(void);
+void td_summary_free(td_summary *s);
+
+/* Scalars. Setting an existing key replaces its value. */
+void td_sum_set_int(td_summary *s, const char *key, const char *title, td_type t, int64_t v);
+void td_sum_set_f64(td_summary *s, const char *key, const char *title, td_type t, double v);
+void td_sum_set_str(td_summary *s, const char *key, const char *title, const char *v);
+const td_kv *td_sum_get(const td_summary *s, const char *key); /* NULL if absent */
+
+/* Tables. td_sum_table creates (or returns the existing) table by name. Columns are
+ * given as "key:type:Title" strings, type one of text,int,ns,share,bytes,f64,gbps,
+ * device,bool; e.g. td_table_cols(t, "name:text:Name", "calls:int:Calls", NULL). */
+td_table *td_sum_table(td_summary *s, const char *name, const char *title);
+void td_table_cols(td_table *t, ...);
+td_table *td_sum_find_table(const td_summary *s, const char *name); /* NULL if absent */
+int td_table_col(const td_table *t, const char *key);             /* index or -1 */
+size_t td_table_add_row(td_table *t);                              /* returns row index */
+td_cell *td_table_cell(const td_table *t, size_t row, int col);
+/* Convenience setters by column key (no-op when the key is not a column). */
+void td_row_int(td_summary *s, td_table *t, size_t row, const char *key, int64_t v);
+void td_row_f64(td_summary *s, td_table *t, size_t row, const char *key, double v);
+void td_row_str(td_summary *s, td_table *t, size_t row, const char *key, const char *v);
+/* Stable sort of rows: by column key, descending when desc, ties broken by "name"
+ * (or the first text column) ascending. */
+void td_table_sort(td_table *t, const char *key, int desc);
+
+void td_sum_finding(td_summary *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void td_sum_warning(td_summary *s, const char *msg);
+
+/* Flames: create (or return) by kind; add stacks; td_flame_finish sorts by stack and
+ * merges equal stacks. */
+td_flame *td_sum_flame(td_summary *s, const char *kind, const char *title);
+void td_flame_add(td_summary *s, td_flame *f, const char *stack, int64_t value);
+void td_flame_finish(td_flame *f);
+td_flame *td_sum_find_flame(const td_summary *s, const char *kind);
+
+/* Output. JSON is deterministic: insertion order, integers as integers, doubles with
+ * %.17g-free stable formatting (shares and ratios rounded to 6 decimals). */
+td_status td_summary_write_json(const td_summary *s, FILE *f, td_err *e);
+/* One table as CSV (libcsv quoting), header = column keys. */
+td_status td_table_write_csv(const td_table *t, FILE *f, td_err *e);
+/* One table as aligned text (for `tracedoc summary`), at most top rows (0 = all). */
+void td_table_write_text(const td_table *t, FILE *f, size_t top);
+/* Folded stacks: "a;b;c value\n" sorted. */
+td_status td_flame_write_folded(const td_flame *fl, FILE *f, td_err *e);
+
+/* Cell formatting shared by every renderer (so the PDF, workbook and text agree):
+ * NS -> "127.212 ms", SHARE -> "41.2%", BYTES -> "1.50 MiB", GBPS -> "12.34 GB/s". */
+void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap);
+
+#endif

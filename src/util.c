@@ -1,0 +1,494 @@
+/* util.c - see util.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <sha2.h>
+
+td_status td_fail(td_err *e, td_status code, const char *fmt, ...)
+{
+    if (e) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        va_end(ap);
+        e->code = code;
+    }
+    return code;
+}
+
+void td_warn(td_warnings *w, const char *fmt, ...)
+{
+    char tmp[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    /* Keep the list bounded: a damaged trace must not produce millions of warnings. */
+    if (w->n >= 1000)
+        return;
+    *TD_PUSH(w->msg, w->n, w->cap) = td_xstrdup(tmp);
+}
+
+void td_warnings_free(td_warnings *w)
+{
+    for (size_t i = 0; i < w->n; i++)
+        free(w->msg[i]);
+    free(w->msg);
+    memset(w, 0, sizeof *w);
+}
+
+static void oom(size_t n)
+{
+    fprintf(stderr, "tracedoc: out of memory (allocating %zu bytes)\n", n);
+    exit(TD_EXIT_INTERNAL);
+}
+
+void *td_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom(n);
+    return p;
+}
+
+void *td_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        oom(n * size);
+    return p;
+}
+
+void *td_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        oom(n);
+    return q;
+}
+
+char *td_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = td_xmalloc(n);
+    memcpy(p, s, n);
+    return p;
+}
+
+void td_grow(void **p, size_t *cap, size_t need, size_t es)
+{
+    if (need <= *cap)
+        return;
+    size_t c = *cap ? *cap : 16;
+    while (c < need)
+        c = c + c / 2 + 16;
+    if (c > SIZE_MAX / es)
+        oom(SIZE_MAX);
+    *p = td_xrealloc(*p, c * es);
+    *cap = c;
+}
+
+/* ---- arena ---- */
+typedef struct chunk {
+    struct chunk *next;
+    size_t used, size;
+    max_align_t data[];
+} chunk;
+
+struct td_arena {
+    chunk *head;
+    size_t total;
+};
+
+td_arena *td_arena_new(void)
+{
+    return td_xcalloc(1, sizeof(td_arena));
+}
+
+void td_arena_free(td_arena *a)
+{
+    if (!a)
+        return;
+    for (chunk *c = a->head, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    free(a);
+}
+
+void *td_arena_alloc(td_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    chunk *c = a->head;
+    if (!c || c->size - c->used < n) {
+        size_t sz = n > (1u << 20) ? n : (1u << 20);
+        c = td_xmalloc(sizeof(chunk) + sz);
+        c->used = 0;
+        c->size = sz;
+        if (a->head && n > (1u << 19)) {
+            /* big block: keep the current chunk as the head so small allocations
+             * keep filling it */
+            c->next = a->head->next;
+            a->head->next = c;
+        } else {
+            c->next = a->head;
+            a->head = c;
+        }
+        a->total += sz;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *td_arena_strndup(td_arena *a, const char *s, size_t n)
+{
+    char *p = td_arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *td_arena_strdup(td_arena *a, const char *s)
+{
+    return td_arena_strndup(a, s, strlen(s));
+}
+
+char *td_arena_printf(td_arena *a, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = td_arena_alloc(a, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
+size_t td_arena_bytes(const td_arena *a)
+{
+    return a->total;
+}
+
+/* ---- string table: open addressing over ids; strings in an arena ---- */
+struct td_strtab {
+    td_arena *a;
+    const char **str;
+    uint32_t *len;
+    size_t n, cap;
+    uint32_t *slots; /* id+1, 0 = empty */
+    uint64_t *hashes;
+    size_t nslots;
+};
+
+uint64_t td_hash64(const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+td_strtab *td_strtab_new(void)
+{
+    td_strtab *t = td_xcalloc(1, sizeof *t);
+    t->a = td_arena_new();
+    t->nslots = 1024;
+    t->slots = td_xcalloc(t->nslots, sizeof *t->slots);
+    td_intern(t, "", 0);
+    return t;
+}
+
+void td_strtab_free(td_strtab *t)
+{
+    if (!t)
+        return;
+    td_arena_free(t->a);
+    free(t->str);
+    free(t->len);
+    free(t->slots);
+    free(t->hashes);
+    free(t);
+}
+
+static void rehash(td_strtab *t)
+{
+    size_t ns = t->nslots * 2;
+    uint32_t *s = td_xcalloc(ns, sizeof *s);
+    for (size_t i = 0; i < t->n; i++) {
+        size_t j = t->hashes[i] & (ns - 1);
+        while (s[j])
+            j = (j + 1) & (ns - 1);
+        s[j] = (uint32_t)i + 1;
+    }
+    free(t->slots);
+    t->slots = s;
+    t->nslots = ns;
+}
+
+td_str td_intern(td_strtab *t, const char *s, size_t len)
+{
+    uint64_t h = td_hash64(s, len);
+    size_t j = h & (t->nslots - 1);
+    for (;;) {
+        uint32_t id = t->slots[j];
+        if (!id)
+            break;
+        id--;
+        if (t->hashes[id] == h && t->len[id] == len && memcmp(t->str[id], s, len) == 0)
+            return id;
+        j = (j + 1) & (t->nslots - 1);
+    }
+    if (t->n >= UINT32_MAX - 1)
+        oom(0);
+    size_t cap0 = t->cap;
+    td_grow((void **)&t->str, &t->cap, t->n + 1, sizeof *t->str);
+    size_t c2 = cap0;
+    td_grow((void **)&t->len, &c2, t->n + 1, sizeof *t->len);
+    c2 = cap0;
+    td_grow((void **)&t->hashes, &c2, t->n + 1, sizeof *t->hashes);
+    uint32_t id = (uint32_t)t->n++;
+    t->str[id] = td_arena_strndup(t->a, s, len);
+    t->len[id] = (uint32_t)len;
+    t->hashes[id] = h;
+    t->slots[j] = id + 1;
+    if (t->n * 2 > t->nslots)
+        rehash(t);
+    return id;
+}
+
+td_str td_intern_cstr(td_strtab *t, const char *s)
+{
+    return td_intern(t, s, strlen(s));
+}
+
+const char *td_strget(const td_strtab *t, td_str id)
+{
+    return id < t->n ? t->str[id] : "";
+}
+
+uint32_t td_strlen_of(const td_strtab *t, td_str id)
+{
+    return id < t->n ? t->len[id] : 0;
+}
+
+size_t td_strtab_count(const td_strtab *t)
+{
+    return t->n;
+}
+
+/* ---- buffers ---- */
+void td_buf_put(td_buf *b, const void *s, size_t n)
+{
+    td_grow((void **)&b->p, &b->cap, b->n + n + 1, 1);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
+
+void td_buf_puts(td_buf *b, const char *s)
+{
+    td_buf_put(b, s, strlen(s));
+}
+
+void td_buf_putc(td_buf *b, char c)
+{
+    td_buf_put(b, &c, 1);
+}
+
+void td_buf_printf(td_buf *b, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    td_grow((void **)&b->p, &b->cap, b->n + (size_t)n + 1, 1);
+    vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    b->n += (size_t)n;
+}
+
+const char *td_buf_cstr(td_buf *b)
+{
+    td_grow((void **)&b->p, &b->cap, b->n + 1, 1);
+    b->p[b->n] = 0;
+    return b->p;
+}
+
+void td_buf_free(td_buf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- sha256 (libmd) ---- */
+struct td_sha256 {
+    SHA2_CTX ctx;
+};
+
+td_sha256 *td_sha256_new(void)
+{
+    td_sha256 *s = td_xmalloc(sizeof *s);
+    SHA256Init(&s->ctx);
+    return s;
+}
+
+void td_sha256_update(td_sha256 *s, const void *p, size_t n)
+{
+    SHA256Update(&s->ctx, p, n);
+}
+
+void td_sha256_final(td_sha256 *s, char hex[65])
+{
+    uint8_t d[32];
+    SHA256Final(d, &s->ctx);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    free(s);
+}
+
+/* ---- files ---- */
+char *td_tmp_name(const char *path)
+{
+    size_t n = strlen(path) + 32;
+    char *t = td_xmalloc(n);
+    snprintf(t, n, "%s.tmp.%ld", path, (long)getpid());
+    return t;
+}
+
+td_status td_commit_tmp(const char *tmp, const char *path, td_err *e)
+{
+    if (rename(tmp, path) != 0) {
+        int er = errno;
+        unlink(tmp);
+        return td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(er));
+    }
+    return TD_OK;
+}
+
+td_status td_write_atomic_cb(const char *path, td_status (*cb)(FILE *f, void *ctx, td_err *e),
+                             void *ctx, td_err *e)
+{
+    char *tmp = td_tmp_name(path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        td_status s = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+        free(tmp);
+        return s;
+    }
+    td_status s = cb(f, ctx, e);
+    if (fflush(f) != 0 && s == TD_OK)
+        s = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+    if (fclose(f) != 0 && s == TD_OK)
+        s = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+    if (s != TD_OK)
+        unlink(tmp);
+    else
+        s = td_commit_tmp(tmp, path, e);
+    free(tmp);
+    return s;
+}
+
+typedef struct {
+    const void *d;
+    size_t n;
+} blob;
+
+static td_status write_blob(FILE *f, void *ctx, td_err *e)
+{
+    blob *b = ctx;
+    if (b->n && fwrite(b->d, 1, b->n, f) != b->n)
+        return td_fail(e, TD_E_OUTPUT, "short write: %s", strerror(errno));
+    return TD_OK;
+}
+
+td_status td_write_file_atomic(const char *path, const void *data, size_t n, td_err *e)
+{
+    blob b = {data, n};
+    return td_write_atomic_cb(path, write_blob, &b, e);
+}
+
+td_status td_read_small_file(const char *path, char **out, size_t *n, td_err *e)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return td_fail(e, TD_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    td_buf b = {0};
+    char tmp[65536];
+    size_t k;
+    while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+        td_buf_put(&b, tmp, k);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        td_buf_free(&b);
+        return td_fail(e, TD_E_IO, "%s: read error", path);
+    }
+    td_buf_cstr(&b);
+    *out = b.p;
+    if (n)
+        *n = b.n;
+    return TD_OK;
+}
+
+void td_fmt_ns(char *dst, size_t cap, int64_t ns)
+{
+    double v = (double)ns;
+    double a = v < 0 ? -v : v;
+    if (a >= 1e9)
+        snprintf(dst, cap, "%.3f s", v / 1e9);
+    else if (a >= 1e6)
+        snprintf(dst, cap, "%.3f ms", v / 1e6);
+    else if (a >= 1e3)
+        snprintf(dst, cap, "%.3f us", v / 1e3);
+    else
+        snprintf(dst, cap, "%lld ns", (long long)ns);
+}
+
+void td_fmt_bytes(char *dst, size_t cap, int64_t bytes)
+{
+    double v = (double)bytes;
+    const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    while ((v >= 1024 || v <= -1024) && i < 4) {
+        v /= 1024;
+        i++;
+    }
+    if (i == 0)
+        snprintf(dst, cap, "%lld B", (long long)bytes);
+    else
+        snprintf(dst, cap, "%.2f %s", v, u[i]);
+}
+
+int64_t td_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t td_source_date_epoch(void)
+{
+    const char *s = getenv("SOURCE_DATE_EPOCH");
+    if (!s || !*s)
+        return 0;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < 0 || v > 253402300799LL)
+        return 0;
+    return v;
+}

@@ -1,0 +1,96 @@
+/* Unit tests: arena, interning, summary tables and JSON, templates. */
+#define _POSIX_C_SOURCE 200809L
+#include "summary.h"
+#include "template.h"
+#include "util.h"
+#include "unit.h"
+#include <stdlib.h>
+
+static char *json_of(const td_summary *s)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    td_err e = {0};
+    td_summary_write_json(s, f, &e);
+    fclose(f);
+    return buf;
+}
+
+int main(void)
+{
+    td_strtab *t = td_strtab_new();
+    td_str a = td_intern_cstr(t, "aten::mm"), b = td_intern_cstr(t, "aten::add");
+    CHECK(a != b);
+    CHECK_EQ_INT(td_intern(t, "aten::mm!", 8), a);
+    CHECK_EQ_STR(td_strget(t, b), "aten::add");
+    for (int i = 0; i < 5000; i++) {
+        char k[32];
+        snprintf(k, sizeof k, "k%d", i);
+        td_intern_cstr(t, k);
+    }
+    CHECK_EQ_INT(td_intern_cstr(t, "k4999"), td_intern_cstr(t, "k4999"));
+    CHECK_EQ_INT(td_strtab_count(t), 5003);
+    td_strtab_free(t);
+
+    char buf[64];
+    td_fmt_ns(buf, sizeof buf, 127212000);
+    CHECK_EQ_STR(buf, "127.212 ms");
+    td_fmt_ns(buf, sizeof buf, 999);
+    CHECK_EQ_STR(buf, "999 ns");
+
+    /* summary: dotted keys nest, insertion order, hostile strings escaped */
+    td_summary *s = td_summary_new();
+    td_sum_set_int(s, "compile.total_ns", "Compile", TD_T_NS, 5);
+    td_table *ph = td_sum_table(s, "compile.phases", "Phases");
+    td_table_cols(ph, "name:text:Name", "non_child_ns:ns:Non-child", "share:share:Share", NULL);
+    size_t r = td_table_add_row(ph);
+    td_row_str(s, ph, r, "name", "a\"<b>&\n=cmd|");
+    td_row_int(s, ph, r, "non_child_ns", 3);
+    td_row_f64(s, ph, r, "share", 0.5);
+    td_sum_set_int(s, "runtime.wall_ns", "Wall", TD_T_NS, 7);
+    char *j = json_of(s);
+    const char *want =
+        "{\n  \"schema\": \"tracedoc.summary/1\",\n  \"compile\": {\n    \"total_ns\": 5,\n"
+        "    \"phases\": [\n      {\"name\": \"a\\\"\\u003cb\\u003e\\u0026\\n=cmd|\", "
+        "\"non_child_ns\": 3, \"share\": 0.5}\n    ]\n  },\n  \"runtime\": {\n"
+        "    \"wall_ns\": 7\n  },\n  \"findings\": [],\n  \"warnings\": []\n}\n";
+    CHECK_EQ_STR(j, want);
+    free(j);
+
+    /* stable sort with name tie-break */
+    td_table *k = td_sum_table(s, "kernels", "Kernels");
+    td_table_cols(k, "name:text:Name", "total_ns:ns:Total", NULL);
+    const char *names[] = {"b", "a", "c"};
+    int64_t vals[] = {5, 5, 9};
+    for (int i = 0; i < 3; i++) {
+        size_t q = td_table_add_row(k);
+        td_row_str(s, k, q, "name", names[i]);
+        td_row_int(s, k, q, "total_ns", vals[i]);
+    }
+    td_table_sort(k, "total_ns", 1);
+    CHECK_EQ_STR(td_table_cell(k, 0, 0)->s, "c");
+    CHECK_EQ_STR(td_table_cell(k, 1, 0)->s, "a");
+    CHECK_EQ_STR(td_table_cell(k, 2, 0)->s, "b");
+    td_summary_free(s);
+
+    /* templates: good and bad */
+    td_template *tp = NULL;
+    td_err e = {0};
+    CHECK_EQ_INT(td_template_parse("x.tdt", "title = T {{a}}\n[pdf]\nsection table kernels "
+                                   "top=5 title=\"Top kernels\"\n", &tp, &e), TD_OK);
+    if (tp) {
+        CHECK_EQ_INT(tp->npdf, 1);
+        CHECK_EQ_STR(tp->pdf[0].arg, "kernels");
+        CHECK_EQ_STR(tp->pdf[0].title, "Top kernels");
+        CHECK_EQ_INT(tp->pdf[0].top, 5);
+        td_template_free(tp);
+    }
+    CHECK_EQ_INT(td_template_parse("bad.tdt", "[pdf]\nsection nonsense\n", &tp, &e), TD_E_USAGE);
+    CHECK(strstr(e.msg, "bad.tdt:2:") != NULL);
+    CHECK_EQ_INT(td_template_parse("bad.tdt", "[pdf]\nsection table kernels top=0\n", &tp, &e),
+                 TD_E_USAGE);
+    CHECK_EQ_INT(td_template_parse("bad.tdt", "\n\ncolour = red\n", &tp, &e), TD_E_USAGE);
+    CHECK(strstr(e.msg, "bad.tdt:3:") != NULL);
+    return UNIT_DONE();
+}
