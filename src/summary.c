@@ -541,7 +541,8 @@ td_status td_summary_write_json(const td_summary *s, FILE *f, td_err *e)
             jinsert(&root, s->kv[i].key, &s->kv[i], NULL);
             i++;
         } else {
-            jinsert(&root, s->tables[j]->name, NULL, s->tables[j]);
+            if (!s->tables[j]->no_json)
+                jinsert(&root, s->tables[j]->name, NULL, s->tables[j]);
             j++;
         }
     }

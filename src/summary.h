@@ -41,6 +41,7 @@ typedef struct td_table {
     td_col cols[TD_MAXCOLS];
     size_t nrows, cap;
     int seq;             /* insertion order among kv and tables */
+    int no_json;         /* 1: not written to summary.json (CSV/documents only) */
     td_cell *cells;      /* row-major, nrows * ncols; absent cells: TD_T_TEXT NULL,
                             numbers use TD_NA */
 } td_table;

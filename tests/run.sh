@@ -16,8 +16,9 @@ only=${1:-}
 pass=0 fail=0 skip=0
 failed=()
 for b in $builds; do
-    [ -x "$b/tracedoc" ] || { echo "tests/run.sh: $b/tracedoc missing" >&2; fail=$((fail + 1)); continue; }
-    for t in "$b"/tests/test_*; do
+    case "$b" in /*) bp=$b ;; *) bp=$ROOT/$b ;; esac
+    [ -x "$bp/tracedoc" ] || { echo "tests/run.sh: $b/tracedoc missing" >&2; fail=$((fail + 1)); continue; }
+    for t in "$bp"/tests/test_*; do
         [ -x "$t" ] || continue
         n="$b:unit:$(basename "$t")"
         [ -n "$only" ] && [[ "$n" != *"$only"* ]] && continue
@@ -33,9 +34,9 @@ for b in $builds; do
         [ -n "$only" ] && [[ "$n" != *"$only"* ]] && continue
         # goldens are written from the release build only
         ug=${UPDATE_GOLDEN:-0}
-        [ "$b" = build ] || ug=0
+        [ "$b" = build ] || [ "${TD_GOLDEN_ANY:-0}" = 1 ] || ug=0
         work=$(mktemp -d)
-        TD="$ROOT/$b/tracedoc" WORK="$work" UPDATE_GOLDEN=$ug BUILD_KIND="$b" \
+        TD="$bp/tracedoc" WORK="$work" UPDATE_GOLDEN=$ug BUILD_KIND="$b" \
             bash "$c" >"$work/.log" 2>&1
         rc=$?
         if [ $rc = 0 ]; then
