@@ -4,7 +4,7 @@ BUILD ?= build
 SAN ?= 0
 WERROR ?= -Werror
 PKGS = cairo pangocairo pangoft2 fontconfig xlsxwriter sqlite3 liblzma libarchive \
-       libzstd zlib libdeflate libisal libmd snappy
+       libzstd zlib libdeflate libisal libmd snappy jansson
 CC ?= cc
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 WARN = -std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \

@@ -7,6 +7,7 @@
 #include "summary.h"
 #include "template.h"
 #include "folded.h"
+#include "baseline.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -34,6 +35,8 @@ static void usage(FILE *f)
         "  summary TRACE...             readable tables on stdout (or --format json|csv)\n"
         "  fold TRACE...                folded stacks on stdout (or -o FILE)\n"
         "  flame FOLDED|TRACE -o F.svg  one interactive SVG flamegraph\n"
+        "  diff BASE CURRENT [-o DIR]   regression report; BASE and CURRENT are summary.json\n"
+        "                               files or traces; exit 1 when a metric regressed\n"
         "\n"
         "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
         "nsys-jax .zip), '-' for stdin, a directory, or a .tar/.tar.gz of traces.\n"
@@ -52,6 +55,8 @@ static void usage(FILE *f)
         "                           (default 0.001)\n"
         "  --icicle                 SVG flamegraphs top-down\n"
         "  --timings                print read/analyse/render times on stderr\n"
+        "  --baseline SUMMARY.json  add a regression section against a baseline summary\n"
+        "  --tolerance F            regression tolerance, fraction (default 0.05)\n"
         "summary options:\n"
         "  --format text|json|csv   (default text); csv needs --table NAME\n"
         "  --table NAME             one table (ops, kernels, steps, modules, collectives,\n"
@@ -65,8 +70,9 @@ static void usage(FILE *f)
         "  -h, --help               this help\n"
         "  --version                print the version\n"
         "\n"
-        "Exit status: 0 ok, 2 usage error or bad template, 3 unreadable or invalid input,\n"
-        "4 cannot write output, 5 internal error.\n",
+        "Exit status: 0 ok, 1 diff found a regression, 2 usage error or bad template,\n"
+        "3 unreadable or invalid input, "
+"4 cannot write output, 5 internal error.\n",
         f);
 }
 
@@ -135,6 +141,8 @@ typedef struct cli {
     const char *title;
     const char *paper;
     double minwidth;
+    const char *baseline;
+    double tolerance;
     int icicle, timings, top_set;
     char **inputs;
     int ninputs;
@@ -143,7 +151,7 @@ typedef struct cli {
 enum {
     OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
     OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
-    OPT_VERSION
+    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE
 };
 
 static double parse_fraction(const char *opt, const char *v)
@@ -176,10 +184,13 @@ static void parse_cli(int argc, char **argv, cli *c)
         {"title", required_argument, 0, OPT_TITLE},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, OPT_VERSION},
+        {"baseline", required_argument, 0, OPT_BASELINE},
+        {"tolerance", required_argument, 0, OPT_TOLERANCE},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     td_opts_default(&c->o);
     c->minwidth = -1;
+    c->tolerance = 0.05;
     int ch;
     optind = 2; /* argv[1] is the command */
     while ((ch = getopt_long(argc, argv, "+o:h", lo, NULL)) != -1) {
@@ -230,6 +241,8 @@ static void parse_cli(int argc, char **argv, cli *c)
             c->stacks = optarg;
             break;
         case OPT_TITLE: c->title = optarg; break;
+        case OPT_BASELINE: c->baseline = optarg; break;
+        case OPT_TOLERANCE: c->tolerance = parse_fraction("--tolerance", optarg); break;
         case 'h': usage(stdout); exit(0);
         case OPT_VERSION: printf("tracedoc %s\n", TD_VERSION); exit(0);
         default:
@@ -243,11 +256,11 @@ static void parse_cli(int argc, char **argv, cli *c)
         c->o.minwidth = c->minwidth;
 }
 
-static td_traceset *read_all(const cli *c, td_err *e, td_status *st)
+static td_traceset *read_all(char **inputs, int ninputs, td_err *e, td_status *st)
 {
     td_traceset *set = td_traceset_new();
-    for (int i = 0; i < c->ninputs; i++) {
-        *st = td_read_input(set, c->inputs[i], e);
+    for (int i = 0; i < ninputs; i++) {
+        *st = td_read_input(set, inputs[i], e);
         if (*st != TD_OK) {
             td_traceset_free(set);
             return NULL;
@@ -267,12 +280,13 @@ static void print_warnings(const td_traceset *set)
                 set->warnings.n - shown);
 }
 
-static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
+static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int64_t *t_read,
+                                  int64_t *t_an)
 {
     td_err e = {0};
     td_status st = TD_OK;
     int64_t t0 = td_now_ns();
-    td_traceset *set = read_all(c, &e, &st);
+    td_traceset *set = read_all(inputs, ninputs, &e, &st);
     if (!set)
         fail(&e);
     int64_t t1 = td_now_ns();
@@ -288,6 +302,24 @@ static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an
     if (t_an)
         *t_an = t2 - t1;
     return s;
+}
+
+static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
+{
+    return analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
+}
+
+/* A summary.json is loaded as it is; anything else is read as a trace and analysed. */
+static td_summary *summary_of(const cli *c, char *input)
+{
+    if (td_is_summary_json(input)) {
+        td_err e = {0};
+        td_summary *s = NULL;
+        if (td_summary_load_json(input, &s, &e) != TD_OK)
+            fail(&e);
+        return s;
+    }
+    return analyse_inputs(c, &input, 1, NULL, NULL);
 }
 
 static td_status write_json_cb(FILE *f, void *ctx, td_err *e)
@@ -481,7 +513,16 @@ static int cmd_report(int argc, char **argv)
         fail(&e);
     unsigned docs = c.format ? parse_formats(c.format) : t->documents;
     int64_t t_read = 0, t_an = 0;
+    td_summary *base = NULL;
+    if (c.baseline) {
+        if (td_summary_load_json(c.baseline, &base, &e) != TD_OK)
+            fail(&e);
+    }
     td_summary *s = read_and_analyse(&c, &t_read, &t_an);
+    if (base) {
+        td_regression(base, c.baseline, s, c.tolerance);
+        td_summary_free(base);
+    }
     if (mkdir(out, 0777) != 0 && errno != EEXIST)
         die(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", out, strerror(errno));
     timing(c.timings, "read", t_read);
@@ -548,6 +589,36 @@ static int cmd_report(int argc, char **argv)
     return 0;
 }
 
+static int cmd_diff(int argc, char **argv)
+{
+    cli c;
+    parse_cli(argc, argv, &c);
+    if (c.ninputs != 2)
+        die(TD_EXIT_USAGE, "diff: expected BASE and CURRENT (summary.json files or traces)");
+    td_summary *base = summary_of(&c, c.inputs[0]);
+    td_summary *cur = summary_of(&c, c.inputs[1]);
+    int regressed = td_regression(base, c.inputs[0], cur, c.tolerance);
+    td_err e = {0};
+    td_table *t = td_sum_find_table(cur, "regression");
+    td_table_write_text(t, stdout, 0);
+    printf("%d regressed, %lld improved (tolerance %.1f%%)\n", regressed,
+           (long long)td_sum_get(cur, "regression.improved")->v.i, c.tolerance * 100);
+    if (c.out) {
+        if (mkdir(c.out, 0777) != 0 && errno != EEXIST)
+            die(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", c.out, strerror(errno));
+        char path[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s/regression.csv", c.out);
+        if (td_write_atomic_cb(path, write_csv_cb, t, &e) != TD_OK)
+            fail(&e);
+        snprintf(path, sizeof path, "%s/summary.json", c.out);
+        if (td_write_atomic_cb(path, write_json_cb, cur, &e) != TD_OK)
+            fail(&e);
+    }
+    td_summary_free(base);
+    td_summary_free(cur);
+    return regressed ? TD_EXIT_REGRESSED : TD_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "C");
@@ -573,7 +644,9 @@ int main(int argc, char **argv)
         return cmd_fold(argc, argv);
     if (!strcmp(cmd, "flame"))
         return cmd_flame(argc, argv);
-    fprintf(stderr, "%s: unknown command '%s' (expected report, summary, fold, flame)\n", prog,
+    if (!strcmp(cmd, "diff"))
+        return cmd_diff(argc, argv);
+    fprintf(stderr, "%s: unknown command '%s' (expected report, summary, fold, flame, diff)\n", prog,
             cmd);
     fprintf(stderr, "Try 'tracedoc --help'.\n");
     return TD_EXIT_USAGE;
