@@ -122,6 +122,13 @@ static td_status check_header(const char *name, const unsigned char *p, size_t n
 
 /* ---- small query helpers ---- */
 
+/* qsort without the undefined behaviour of a NULL base for empty arrays */
+static void sort(void *p, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(p, n, size, cmp);
+}
+
 static int64_t col_i64(sqlite3_stmt *st, int i, int64_t def)
 {
     return sqlite3_column_type(st, i) == SQLITE_NULL ? def : sqlite3_column_int64(st, i);
@@ -270,8 +277,11 @@ static td_status read_strings(rd *r)
     static const char *const c[] = {"id", "value"};
     sqlite3_stmt *st;
     td_status s = select_cols(r, "StringIds", c, 2, 3, "ORDER BY id", &st);
-    if (s != TD_OK || !st)
+    if (s != TD_OK)
         return s;
+    if (!st)   /* every nsys export has it; another SQLite file is not a trace */
+        return td_fail(r->e, TD_E_FORMAT, "%s: SQLite database without a StringIds table: "
+                       "not an Nsight Systems export", r->name);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         strid *x = TD_PUSH(r->sid, r->nsid, r->sid_cap);
@@ -317,6 +327,8 @@ static int cmp_tname(const void *x, const void *y)
 /* Sorted lookup for the (possibly long) thread and process lists. */
 static td_str name_find(const tname *a, size_t n, int64_t pid, int64_t tid)
 {
+    if (!n)
+        return 0;
     tname key = {pid, tid, 0};
     const tname *x = bsearch(&key, a, n, sizeof *a, cmp_tname);
     return x ? x->name : 0;
@@ -587,7 +599,7 @@ static td_status read_runtime(rd *r)
         return s;
     /* One correlation id can appear on two rows (e.g. cudaLaunchKernel and
      * cudaLaunchKernel_v7000, one inside the other): keep the outermost. */
-    qsort(r->rt, r->nrt, sizeof *r->rt, cmp_rt);
+    sort(r->rt, r->nrt, sizeof *r->rt, cmp_rt);
     uint16_t crt = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "cuda_runtime"));
     uint16_t cdrv = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "cuda_driver"));
     size_t kept = 0;
@@ -752,7 +764,7 @@ static td_status project_ranges(rd *r)
     if (!r->nnv)
         return TD_OK;
     /* Runtime calls that launched device work, with that work's extent. */
-    qsort(r->ops, r->nops, sizeof *r->ops, cmp_devop);
+    sort(r->ops, r->nops, sizeof *r->ops, cmp_devop);
     launch *L = NULL;
     size_t nl = 0, lcap = 0;
     for (size_t i = 0; i < r->nrt; i++) {
@@ -785,7 +797,7 @@ static td_status project_ranges(rd *r)
                 l->gmax = r->ops[j].end;
         }
     }
-    qsort(L, nl, sizeof *L, cmp_launch);
+    sort(L, nl, sizeof *L, cmp_launch);
 
     for (size_t i = 0; i < r->nnv; i++) {
         nvrange *v = &r->nv[i];
@@ -830,7 +842,7 @@ static td_status project_ranges(rd *r)
     /* Ids follow the (start, enclosing first) order. Push/pop ranges nest per thread by
      * containment, so ranges of different domains that interleave stay siblings;
      * start/end ranges may cross threads and overlap freely: level 0, no parent. */
-    qsort(t->ranges, t->nranges, sizeof *t->ranges, cmp_range);
+    sort(t->ranges, t->nranges, sizeof *t->ranges, cmp_range);
     size_t *idx = td_xmalloc((t->nranges + 1) * sizeof *idx), m = 0;
     for (size_t i = 0; i < t->nranges; i++) {
         td_range *g = &t->ranges[i];
@@ -894,8 +906,8 @@ static void range_events(rd *r)
 
 static void name_tracks(rd *r)
 {
-    qsort(r->thr, r->nthr, sizeof *r->thr, cmp_tname);
-    qsort(r->proc, r->nproc, sizeof *r->proc, cmp_tname);
+    sort(r->thr, r->nthr, sizeof *r->thr, cmp_tname);
+    sort(r->proc, r->nproc, sizeof *r->proc, cmp_tname);
     for (size_t i = 0; i < r->t->ntracks; i++) {
         td_track *k = &r->t->tracks[i];
         if (!k->process_name)

@@ -1,0 +1,390 @@
+/* Unit tests for the Nsight Systems SQLite reader (read_nsys.c).
+ * 1. A small database built here with hand-computed expectations: runtime dedup per
+ *    process, correlation ids, NVTX domains, nesting and GPU projection, absent tables.
+ * 2. The real sample (../shared/traces/nsys): counts and values checked against the
+ *    sqlite3 CLI queries quoted next to them.
+ * 3. Damaged copies of the sample (truncated, header and page bytes flipped): a clear
+ *    TD_E_FORMAT error naming the file, or a successful read; never a crash. */
+#define _POSIX_C_SOURCE 200809L
+#include "read.h"
+#include "unit.h"
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define G(pid, tid) ((int64_t)(pid) * 0x1000000 + (tid))
+
+static const char *S(td_traceset *s, td_str id) { return td_strget(s->strs, id); }
+
+/* Build a database from SQL and return its bytes (sqlite3_malloc'd). */
+static unsigned char *make_db(const char *sql, size_t *n)
+{
+    sqlite3 *db;
+    sqlite3_open(":memory:", &db);
+    char *err = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "make_db: %s\n", err);
+        exit(2);
+    }
+    sqlite3_int64 sz = 0;
+    unsigned char *p = sqlite3_serialize(db, "main", &sz, 0);
+    sqlite3_close(db);
+    *n = (size_t)sz;
+    return p;
+}
+
+static const td_range *range_named(td_traceset *s, td_trace *t, const char *name)
+{
+    for (size_t i = 0; i < t->nranges; i++)
+        if (strcmp(S(s, t->ranges[i].name), name) == 0)
+            return &t->ranges[i];
+    return NULL;
+}
+
+static void synthetic(void)
+{
+    char sql[8192];
+    snprintf(sql, sizeof sql,
+        "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO StringIds VALUES(1,'cudaLaunchKernel_v7000'),(2,'k1(int)'),(3,'outer'),"
+        " (4,'inner'),(6,'cudaMemcpy'),(7,'cudaLaunchKernel'),(8,'k2'),(9,'main thread'),"
+        " (1000,'sparse');"
+        "CREATE TABLE ThreadNames(nameId INTEGER, priority INTEGER, globalTid INTEGER);"
+        "INSERT INTO ThreadNames VALUES(9,0,%lld);"
+        /* a kernel table from an older export: no shortName, no grid/block columns */
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER,"
+        " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(1000,1500,1,3,10,%lld,2),"
+        " (2000,2600,1,3,11,%lld,8),(500,900,0,4,12,%lld,1000);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, eventClass INTEGER,"
+        " globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(101,119,0,%lld,10,1),(100,120,67,%lld,10,7),"
+        " (300,350,0,%lld,11,1),(390,420,0,%lld,12,6),(100,110,0,%lld,10,1);"
+        "CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, rangeId INTEGER,"
+        " text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER);"
+        "INSERT INTO NVTX_EVENTS VALUES(1,NULL,75,NULL,'Dom',%lld,NULL,NULL,2),"
+        " (50,400,59,NULL,'outer',%lld,NULL,NULL,0),(90,200,59,NULL,NULL,%lld,NULL,4,2),"
+        " (500,600,59,NULL,'lonely',%lld,NULL,NULL,0),(60,70,59,NULL,'t8',%lld,NULL,NULL,0),"
+        " (0,5000,60,1,'se',%lld,%lld,NULL,0),(77,NULL,34,NULL,'m',%lld,NULL,NULL,0),"
+        " (80,NULL,59,NULL,'unended',%lld,NULL,NULL,0);",
+        (long long)G(5, 7), (long long)G(5, 0), (long long)G(5, 0), (long long)G(5, 0),
+        (long long)G(5, 7), (long long)G(5, 7), (long long)G(5, 7), (long long)G(5, 7),
+        (long long)G(6, 1), (long long)G(5, 7), (long long)G(5, 7), (long long)G(5, 7),
+        (long long)G(5, 7), (long long)G(5, 8), (long long)G(5, 7), (long long)G(5, 8),
+        (long long)G(5, 7), (long long)G(5, 7));
+    size_t n;
+    unsigned char *db = make_db(sql, &n);
+    td_traceset *set = td_traceset_new();
+    td_trace *t = td_traceset_add(set, "syn.sqlite");
+    td_err e = {0};
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "syn.sqlite", db, n, &e), TD_OK);
+    if (e.code)
+        fprintf(stderr, "%s\n", e.msg);
+    CHECK_EQ_INT(t->format, TD_FMT_NSYS_SQLITE);
+    /* rows: 3 kernels + 5 runtime + 8 NVTX */
+    CHECK_EQ_INT(t->nevents, 16);
+
+    int nk = 0, nrt = 0, nrange = 0, ninst = 0;
+    int64_t corr_k1 = 0, corr_rt10_p5 = -1, corr_rt10_p6 = -1;
+    for (size_t i = 0; i < t->nev; i++) {
+        td_event *ev = &t->ev[i];
+        td_track *k = &t->tracks[ev->track];
+        switch (ev->kind) {
+        case TD_K_KERNEL:
+            nk++;
+            CHECK(k->device >= 0);
+            if (ev->ts == 1000) {
+                CHECK_EQ_STR(S(set, ev->name), "k1(int)");
+                CHECK_EQ_INT(k->device, 1);
+                CHECK_EQ_INT(k->stream, 3);
+                CHECK_EQ_INT(k->pid, 5);
+                CHECK_EQ_INT(ev->dur, 500);
+                corr_k1 = ev->corr;
+            }
+            if (ev->ts == 500)
+                CHECK_EQ_STR(S(set, ev->name), "sparse");
+            break;
+        case TD_K_RUNTIME:
+            nrt++;
+            CHECK_EQ_INT(k->device, -1);
+            if (ev->ts == 100 && k->pid == 5) {
+                /* the outer of the two rows, with the version suffix stripped */
+                CHECK_EQ_INT(ev->dur, 20);
+                CHECK_EQ_STR(S(set, ev->name), "cudaLaunchKernel");
+                CHECK_EQ_STR(S(set, k->thread_name), "main thread");
+                corr_rt10_p5 = ev->corr;
+            }
+            if (ev->ts == 100 && k->pid == 6)
+                corr_rt10_p6 = ev->corr;
+            if (ev->ts == 300)
+                CHECK_EQ_STR(S(set, ev->name), "cudaLaunchKernel");
+            break;
+        case TD_K_RANGE:
+            nrange++;
+            break;
+        case TD_K_INSTANT:
+            ninst++;
+            CHECK_EQ_STR(S(set, ev->name), "m");
+            break;
+        default:
+            CHECK(!"unexpected kind");
+        }
+    }
+    CHECK_EQ_INT(nk, 3);
+    CHECK_EQ_INT(nrt, 4);      /* pid 5: corr 10 (deduplicated), 11, 12; pid 6: corr 10 */
+    CHECK_EQ_INT(nrange, 4);   /* push/pop ranges with an end */
+    CHECK_EQ_INT(ninst, 1);
+    CHECK(corr_k1 != 0);
+    CHECK_EQ_INT(corr_rt10_p5, corr_k1);
+    CHECK(corr_rt10_p6 != corr_k1 && corr_rt10_p6 != 0);
+
+    /* devices 0 and 1 come from the work (no TARGET_INFO_GPU) */
+    CHECK_EQ_INT(t->ndevices, 2);
+
+    CHECK_EQ_INT(t->nranges, 5);
+    const td_range *se = range_named(set, t, "se"), *outer = range_named(set, t, "outer"),
+                   *inner = range_named(set, t, "Dom:inner"), *lonely = range_named(set, t, "lonely"),
+                   *t8 = range_named(set, t, "t8");
+    CHECK(se && outer && inner && lonely && t8);
+    if (se && outer && inner && lonely && t8) {
+        /* order (start, enclosing first): se, outer, t8, inner, lonely */
+        CHECK_EQ_INT(se->range_id, 1);
+        CHECK_EQ_INT(outer->range_id, 2);
+        CHECK_EQ_INT(t8->range_id, 3);
+        CHECK_EQ_INT(inner->range_id, 4);
+        CHECK_EQ_INT(lonely->range_id, 5);
+        /* calls fully inside [50,400]: 100-120 (k1) and 300-350 (k2); 390-420 sticks out */
+        CHECK_EQ_INT(outer->gpu_start, 1000);
+        CHECK_EQ_INT(outer->gpu_end, 2600);
+        CHECK_EQ_INT(outer->num_gpu_ops, 2);
+        CHECK_EQ_INT(outer->device, 1);
+        CHECK_EQ_INT(outer->level, 0);
+        CHECK_EQ_INT(outer->parent_id, -1);
+        CHECK_EQ_INT(outer->num_child, 1);
+        CHECK_EQ_INT(inner->gpu_start, 1000);
+        CHECK_EQ_INT(inner->gpu_end, 1500);
+        CHECK_EQ_INT(inner->num_gpu_ops, 1);
+        CHECK_EQ_INT(inner->level, 1);
+        CHECK_EQ_INT(inner->parent_id, 2);
+        CHECK_EQ_INT(lonely->gpu_start, -1);
+        CHECK_EQ_INT(lonely->num_gpu_ops, 0);
+        CHECK_EQ_INT(lonely->device, -1);
+        CHECK_EQ_INT(lonely->level, 0);
+        CHECK_EQ_INT(t8->level, 0);           /* another thread: not inside outer */
+        CHECK_EQ_INT(t8->parent_id, -1);
+        /* start/end range: all three launches; first op is the 500-900 one on device 0 */
+        CHECK_EQ_INT(se->gpu_start, 500);
+        CHECK_EQ_INT(se->gpu_end, 2600);
+        CHECK_EQ_INT(se->num_gpu_ops, 3);
+        CHECK_EQ_INT(se->device, 0);
+        CHECK_EQ_INT(se->level, 0);
+    }
+    int warned = 0;
+    for (size_t i = 0; i < set->warnings.n; i++)
+        warned += strstr(set->warnings.msg[i], "no end") != NULL;
+    CHECK_EQ_INT(warned, 1);
+    td_traceset_free(set);
+    sqlite3_free(db);
+
+    /* An SQLite file that is not an nsys export */
+    db = make_db("CREATE TABLE x(a);", &n);
+    set = td_traceset_new();
+    t = td_traceset_add(set, "other.db");
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "other.db", db, n, &e), TD_E_FORMAT);
+    CHECK(strstr(e.msg, "other.db") && strstr(e.msg, "StringIds"));
+    td_traceset_free(set);
+    sqlite3_free(db);
+
+    /* A view named like a table is not read (untrusted schema) */
+    db = make_db("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                 "CREATE VIEW NVTX_EVENTS AS SELECT 1 AS start, 2 AS end, 59 AS eventType;", &n);
+    set = td_traceset_new();
+    t = td_traceset_add(set, "view.db");
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "view.db", db, n, &e), TD_OK);
+    CHECK_EQ_INT(t->nranges, 0);
+    td_traceset_free(set);
+    sqlite3_free(db);
+}
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *p = malloc((size_t)sz + 1);
+    *n = fread(p, 1, (size_t)sz, f);
+    fclose(f);
+    return p;
+}
+
+static td_status read_copy(const unsigned char *p, size_t n, td_err *e, td_traceset **out)
+{
+    td_traceset *set = td_traceset_new();
+    td_trace *t = td_traceset_add(set, "bad.sqlite");
+    /* an exact-size heap copy so that ASan sees any read past the end */
+    unsigned char *c = malloc(n ? n : 1);
+    memcpy(c, p, n);
+    td_status s = td_read_nsys_sqlite(set, t, "bad.sqlite", c, n, e);
+    free(c);
+    if (out)
+        *out = set;
+    else
+        td_traceset_free(set);
+    return s;
+}
+
+static void sample(const char *path)
+{
+    size_t n;
+    unsigned char *p = slurp(path, &n);
+    if (!p) {
+        fprintf(stderr, "sample %s not found: skipped\n", path);
+        return;
+    }
+    td_traceset *set = td_traceset_new();
+    td_trace *t = td_traceset_add(set, path);
+    td_err e = {0};
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, path, p, n, &e), TD_OK);
+    /* rows: 5 kernels + 15 memcpy + 95 runtime + 24 NVTX */
+    CHECK_EQ_INT(t->nevents, 139);
+    int nk = 0, nm = 0, nrt = 0, nr = 0;
+    int64_t ktotal = 0;
+    for (size_t i = 0; i < t->nev; i++) {
+        td_event *ev = &t->ev[i];
+        if (ev->kind == TD_K_KERNEL) {
+            nk++;
+            ktotal += ev->dur;
+            CHECK_EQ_STR(S(set, ev->name), "saxpy(double *, double *, double *, double, int)");
+            td_aux *a = &t->aux[ev->aux];
+            CHECK_EQ_INT(a->grid[0], 2);
+            CHECK_EQ_INT(a->block[0], 512);
+            /* the launching call: same corr on the host thread, named cudaLaunchKernel */
+            int found = 0;
+            for (size_t j = 0; j < t->nev; j++)
+                if (t->ev[j].kind == TD_K_RUNTIME && t->ev[j].corr == ev->corr) {
+                    found++;
+                    CHECK_EQ_STR(S(set, t->ev[j].name), "cudaLaunchKernel");
+                }
+            CHECK_EQ_INT(found, 1);
+        }
+        if (ev->kind == TD_K_MEMCPY) {
+            nm++;
+            CHECK_EQ_INT(t->aux[ev->aux].bytes, 262144000);
+        }
+        nrt += ev->kind == TD_K_RUNTIME || ev->kind == TD_K_DRIVER;
+        nr += ev->kind == TD_K_RANGE;
+    }
+    CHECK_EQ_INT(nk, 5);
+    /* select sum(end-start) from CUPTI_ACTIVITY_KIND_KERNEL */
+    CHECK_EQ_INT(ktotal, 88573480);
+    CHECK_EQ_INT(nm, 15);
+    CHECK_EQ_INT(nrt, 57);   /* select count(distinct correlationId) from ..._RUNTIME */
+    CHECK_EQ_INT(nr, 22);
+    CHECK_EQ_INT(t->nranges, 22);
+    CHECK_EQ_INT(t->ndevices, 1);
+    CHECK_EQ_STR(S(set, t->devices[0].name), "NVIDIA A100-SXM4-40GB");
+    CHECK_EQ_INT(t->devices[0].total_mem, 42297524224LL);
+    CHECK_EQ_INT(t->devices[0].num_sms, 108);
+    CHECK_EQ_INT(t->base_time_ns, 1687813257637297504LL);
+    int host = 0;
+    for (size_t i = 0; i < t->ntracks; i++) {
+        td_track *k = &t->tracks[i];
+        CHECK_EQ_INT(k->pid, 1230493);
+        CHECK_EQ_STR(S(set, k->process_name), "./saxpy-mpi-cuda");
+        if (k->device < 0) {
+            host++;
+            CHECK_EQ_INT(k->tid, 1230493);
+            CHECK_EQ_STR(S(set, k->thread_name), "MPI Rank 0");
+        } else {
+            CHECK_EQ_INT(k->stream, 7);
+        }
+    }
+    CHECK_EQ_INT(host, 1);
+    CHECK_EQ_INT(t->ntracks, 2);
+    const td_range *init = range_named(set, t, "MPI:MPI_Init");
+    CHECK(init != NULL);
+    if (init)
+        CHECK_EQ_INT(init->gpu_start, -1);
+    /* first saxpy range 924881857-924940911 holds cudaLaunchKernel -> kernel
+     * 924922186-942626994 */
+    int nsax = 0;
+    for (size_t i = 0; i < t->nranges; i++) {
+        const td_range *g = &t->ranges[i];
+        if (strcmp(S(set, g->name), "saxpy") == 0) {
+            nsax++;
+            CHECK_EQ_INT(g->num_gpu_ops, 1);
+            CHECK_EQ_INT(g->device, 0);
+            if (g->start == 924881857) {
+                CHECK_EQ_INT(g->gpu_start, 924922186);
+                CHECK_EQ_INT(g->gpu_end, 942626994);
+            }
+        }
+    }
+    CHECK_EQ_INT(nsax, 5);
+    td_traceset_free(set);
+
+    /* truncated copies: always an error naming the file */
+    size_t cuts[] = {0, 15, 99, 100, 1024, 4095, 4096, 4097, n / 2, n - 4096, n - 1};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        e.code = TD_OK;
+        td_status s = read_copy(p, cuts[i], &e, NULL);
+        CHECK_EQ_INT(s, TD_E_FORMAT);
+        CHECK(strstr(e.msg, "bad.sqlite") != NULL);
+    }
+    /* header damage */
+    size_t hdr[] = {0, 16, 17, 18, 21, 28, 31, 44, 56, 96};
+    for (size_t i = 0; i < sizeof hdr / sizeof hdr[0]; i++) {
+        unsigned char save = p[hdr[i]];
+        p[hdr[i]] ^= 0x5a;
+        e.code = TD_OK;
+        td_status s = read_copy(p, n, &e, NULL);
+        CHECK(s == TD_OK || s == TD_E_FORMAT);
+        if (s != TD_OK)
+            CHECK(strstr(e.msg, "bad.sqlite") != NULL);
+        p[hdr[i]] = save;
+    }
+    /* page damage: every error names the file; successes are allowed (data bytes) */
+    unsigned seed = 12345;
+    int errors = 0;
+    for (int i = 0; i < 60; i++) {
+        seed = seed * 1103515245u + 12345u;
+        size_t off = 100 + (seed >> 4) % (n - 100);
+        unsigned char save[8];
+        memcpy(save, p + off, off + 8 <= n ? 8 : n - off);
+        for (size_t j = 0; j < 8 && off + j < n; j++)
+            p[off + j] ^= (unsigned char)(0xff >> (j % 3));
+        e.code = TD_OK;
+        td_status s = read_copy(p, n, &e, NULL);
+        CHECK(s == TD_OK || s == TD_E_FORMAT);
+        if (s != TD_OK) {
+            errors++;
+            CHECK(strstr(e.msg, "bad.sqlite") != NULL);
+        }
+        memcpy(p + off, save, off + 8 <= n ? 8 : n - off);
+    }
+    /* a whole zeroed page in the middle of the schema or data */
+    for (size_t pg = 1; pg < 6; pg++) {
+        unsigned char *q = malloc(n);
+        memcpy(q, p, n);
+        memset(q + pg * 4096, 0, 4096);
+        td_status s = read_copy(q, n, &e, NULL);
+        CHECK(s == TD_OK || s == TD_E_FORMAT);
+        free(q);
+    }
+    fprintf(stderr, "page damage: %d of 60 reads failed cleanly\n", errors);
+    free(p);
+}
+
+int main(void)
+{
+    synthetic();
+    const char *tr = getenv("TRACES");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/nsys/pipit_saxpy_mpi_cuda_a100.sqlite",
+             tr && *tr ? tr : "../shared/traces");
+    sample(path);
+    return UNIT_DONE();
+}
