@@ -1,8 +1,418 @@
-/* render_svg.c - interactive SVG flamegraphs. Stub. */
+/* render_svg.c - interactive SVG flamegraphs.
+ *
+ * One self-contained file: frames are plain <g><title/><rect/><text/></g> elements laid
+ * out in percent of the width (so the SVG scales with its container and renders without
+ * script too), and an inline script adds the interaction: tooltip, click to zoom, regex
+ * search with the matched share, keyboard shortcuts, labels refitted to the real width.
+ *
+ * Safety: frame names from traces are untrusted. They only ever appear as escaped XML
+ * character data (<title> and <text> contents), never in attributes or in the script;
+ * the script reads them back with textContent and writes them with textContent only.
+ * Invalid UTF-8 and characters XML forbids become U+FFFD, so the document always parses.
+ *
+ * Determinism: the layout is sorted (flame.c); the only date is o->epoch. */
+#define _POSIX_C_SOURCE 200809L
 #include "render.h"
+#include "flame.h"
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+enum {
+    ROW = 16,       /* px per flame level */
+    TOP = 56,       /* px above the first level: title, subtitle, buttons */
+    BOTTOM = 34,    /* px below the last level: details line */
+    REF_WIDTH = 1200 /* px width assumed for the labels written without script */
+};
+#define CHAR_W 6.6  /* px per character of the 11px monospace font */
+
+/* Decode one UTF-8 sequence strictly; returns bytes consumed (>= 1). Overlong forms,
+ * surrogates, values above U+10FFFF and truncated sequences give U+FFFD. */
+static size_t utf8_next(const unsigned char *s, uint32_t *cp)
+{
+    unsigned c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    int n;
+    uint32_t v, min;
+    if (c >= 0xc2 && c <= 0xdf) { n = 1; v = c & 0x1f; min = 0x80; }
+    else if (c >= 0xe0 && c <= 0xef) { n = 2; v = c & 0x0f; min = 0x800; }
+    else if (c >= 0xf0 && c <= 0xf4) { n = 3; v = c & 0x07; min = 0x10000; }
+    else { *cp = 0xfffd; return 1; }
+    for (int i = 1; i <= n; i++) {
+        if ((s[i] & 0xc0) != 0x80) { /* also stops at the NUL */
+            *cp = 0xfffd;
+            return (size_t)i;
+        }
+        v = (v << 6) | (s[i] & 0x3f);
+    }
+    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+        v = 0xfffd;
+    *cp = v;
+    return (size_t)n + 1;
+}
+
+/* One code point as escaped XML text (valid in character data and in attributes). */
+static void put_cp(td_buf *b, uint32_t cp)
+{
+    switch (cp) {
+    case '&': td_buf_puts(b, "&amp;"); return;
+    case '<': td_buf_puts(b, "&lt;"); return;
+    case '>': td_buf_puts(b, "&gt;"); return;
+    case '"': td_buf_puts(b, "&quot;"); return;
+    case '\'': td_buf_puts(b, "&#39;"); return;
+    case '\t': case '\n': case '\r': td_buf_putc(b, ' '); return;
+    }
+    /* XML 1.0 forbids C0 controls and U+FFFE/U+FFFF; DEL and C1 are legal but invisible */
+    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
+        cp = 0xfffd;
+    char u[4];
+    if (cp < 0x80) {
+        td_buf_putc(b, (char)cp);
+        return;
+    }
+    if (cp < 0x800) {
+        u[0] = (char)(0xc0 | (cp >> 6));
+        u[1] = (char)(0x80 | (cp & 0x3f));
+        td_buf_put(b, u, 2);
+    } else if (cp < 0x10000) {
+        u[0] = (char)(0xe0 | (cp >> 12));
+        u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        u[2] = (char)(0x80 | (cp & 0x3f));
+        td_buf_put(b, u, 3);
+    } else {
+        u[0] = (char)(0xf0 | (cp >> 18));
+        u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+        u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        u[3] = (char)(0x80 | (cp & 0x3f));
+        td_buf_put(b, u, 4);
+    }
+}
+
+/* Escaped text, at most maxcp code points (0 = all); when cut, the last two shown
+ * characters become "..". */
+static void put_text(td_buf *b, const char *s, size_t maxcp)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t ncp = 0;
+    if (maxcp) {
+        for (const unsigned char *q = p; *q; ncp++) {
+            uint32_t cp;
+            q += utf8_next(q, &cp);
+        }
+    }
+    size_t keep = (maxcp && ncp > maxcp) ? maxcp - 2 : (size_t)-1;
+    for (size_t i = 0; *p && i < keep; i++) {
+        uint32_t cp;
+        p += utf8_next(p, &cp);
+        put_cp(b, cp);
+    }
+    if (keep != (size_t)-1)
+        td_buf_puts(b, "..");
+}
+
+static size_t count_cp(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *q = (const unsigned char *)s; *q; n++) {
+        uint32_t cp;
+        q += utf8_next(q, &cp);
+    }
+    return n;
+}
+
+/* A percentage with at most 4 decimals, trailing zeros dropped ("12.5", "100"). */
+static void put_pct(td_buf *b, double v)
+{
+    char s[32];
+    snprintf(s, sizeof s, "%.4f", v);
+    char *dot = strchr(s, '.');
+    if (dot) {
+        char *end = s + strlen(s);
+        while (end > dot + 1 && end[-1] == '0')
+            *--end = 0;
+        if (end == dot + 1)
+            *dot = 0;
+    }
+    if (!strcmp(s, "-0"))
+        strcpy(s, "0");
+    td_buf_puts(b, s);
+}
+
+static const char style[] =
+    "<style>\n"
+    "text{font-family:\"DejaVu Sans Mono\",\"Liberation Mono\",Menlo,Consolas,monospace;"
+    "font-size:11px;fill:#000}\n"
+    ".h1{font-size:17px;font-weight:bold}.sub{fill:#555}\n"
+    ".btn{cursor:pointer;fill:#1a4f9c}.btn:hover{text-decoration:underline}\n"
+    "#frames g{cursor:pointer}#frames text{pointer-events:none}\n"
+    "#frames rect{rx:2px;stroke:#f8f8f8;stroke-width:.5}\n"
+    "#frames g:hover rect{stroke:#000;stroke-width:.6}\n"
+    "#frames .a rect{opacity:.55}\n"
+    "#tip rect{fill:#fffff0;stroke:#777}\n"
+    "</style>\n";
+
+/* The script reads every frame from the DOM (names via textContent), so no trace data
+ * is ever part of the script text. Only the numeric constants above it are generated. */
+static const char script[] =
+    "var NS = 'http://www.w3.org/2000/svg', HL = '#e03ce0';\n"
+    "var $ = function (id) { return document.getElementById(id); };\n"
+    "var frames = $('frames'), svg = frames.ownerSVGElement;\n"
+    "var details = $('details'), matched = $('matched'), unzoomBtn = $('unzoom');\n"
+    "var searchBtn = $('search'), tip = $('tip'), tipRect = tip.firstElementChild;\n"
+    "var tipName = $('tipname'), tipInfo = $('tipinfo');\n"
+    "var F = [], gs = frames.children, stack = [], i, f;\n"
+    "for (i = 0; i < gs.length; i++) {\n"
+    "  var g = gs[i], r = g.querySelector('rect'), t = g.querySelector('title');\n"
+    "  var d = (+r.getAttribute('y') - TOP) / ROW, s = t.textContent, k = s.lastIndexOf('\\n');\n"
+    "  f = {g: g, r: r, t: g.querySelector('text'), name: s.slice(0, k), info: s.slice(k + 1),\n"
+    "       v: +g.getAttribute('data-v'), d: ICICLE ? d : MAXDEPTH - d, fill: r.getAttribute('fill'),\n"
+    "       parent: -1, o: 0, next: 0, end: F.length + 1, x: 0, w: 0, shown: true};\n"
+    "  g.removeChild(t); /* the script's tooltip replaces the native one */\n"
+    "  g.fi = F.length;\n"
+    "  /* pre-order: the parent is the nearest open frame one level up; children start at\n"
+    "     the parent's left edge, in order */\n"
+    "  while (stack.length && F[stack[stack.length - 1]].d >= f.d) F[stack.pop()].end = F.length;\n"
+    "  if (stack.length) {\n"
+    "    var p = F[stack[stack.length - 1]];\n"
+    "    f.parent = stack[stack.length - 1]; f.o = p.next; p.next += f.v;\n"
+    "  }\n"
+    "  f.next = f.o;\n"
+    "  stack.push(F.length); F.push(f);\n"
+    "}\n"
+    "while (stack.length) F[stack.pop()].end = F.length;\n"
+    "var zoomed = 0, term = null, charW = 0;\n"
+    "function pct(x) { return (100 * x).toFixed(2) + '%'; }\n"
+    "function measure() {\n"
+    "  var t = document.createElementNS(NS, 'text');\n"
+    "  t.textContent = 'MMMMMMMMMMMMMMMMMMMM'; frames.appendChild(t);\n"
+    "  var w = t.getComputedTextLength() / 20; frames.removeChild(t);\n"
+    "  return w > 0 ? w : 6.6;\n"
+    "}\n"
+    "function fit() {\n"
+    "  var W = svg.getBoundingClientRect().width || 1200;\n"
+    "  if (!charW) charW = measure();\n"
+    "  for (var i = 0; i < F.length; i++) {\n"
+    "    var f = F[i];\n"
+    "    if (!f.shown) continue;\n"
+    "    var n = Math.floor((f.w / 100 * W - 6) / charW), s = '';\n"
+    "    if (n >= 3) {\n"
+    "      s = f.name;\n"
+    "      if (s.length > n) {\n"
+    "        var c = n - 2;\n"
+    "        if (/[\\ud800-\\udbff]/.test(s.charAt(c - 1))) c--;\n"
+    "        s = s.slice(0, c) + '..';\n"
+    "      }\n"
+    "    }\n"
+    "    if (!f.t) {\n"
+    "      if (!s) continue;\n"
+    "      f.t = document.createElementNS(NS, 'text');\n"
+    "      f.t.setAttribute('y', +f.r.getAttribute('y') + 11);\n"
+    "      f.g.appendChild(f.t);\n"
+    "    }\n"
+    "    f.t.setAttribute('x', (f.x + 300 / W) + '%');\n"
+    "    f.t.textContent = s;\n"
+    "  }\n"
+    "}\n"
+    "/* show frame z and its descendants across the full width, its ancestors as faded\n"
+    "   full-width bars, and hide everything else */\n"
+    "function zoom(z) {\n"
+    "  if (z < 0 || z >= F.length) z = 0;\n"
+    "  zoomed = z;\n"
+    "  var Z = F[z], span = Z.v || 1, anc = {};\n"
+    "  for (var a = Z.parent; a >= 0; a = F[a].parent) anc[a] = 1;\n"
+    "  for (var i = 0; i < F.length; i++) {\n"
+    "    var f = F[i], inside = i >= z && i < Z.end;\n"
+    "    f.shown = inside || anc[i] === 1;\n"
+    "    f.g.style.display = f.shown ? '' : 'none';\n"
+    "    if (!f.shown) continue;\n"
+    "    f.x = inside ? (f.o - Z.o) / span * 100 : 0;\n"
+    "    f.w = inside ? f.v / span * 100 : 100;\n"
+    "    f.r.setAttribute('x', f.x + '%');\n"
+    "    f.r.setAttribute('width', f.w + '%');\n"
+    "    if (inside) f.g.removeAttribute('class'); else f.g.setAttribute('class', 'a');\n"
+    "  }\n"
+    "  unzoomBtn.setAttribute('visibility', z ? 'visible' : 'hidden');\n"
+    "  fit();\n"
+    "}\n"
+    "/* highlight names matching the regex; the matched share counts a frame only when\n"
+    "   no ancestor matched too (its time is already inside the ancestor's) */\n"
+    "function search(s) {\n"
+    "  var re = null, sum = 0, until = -1, i, f;\n"
+    "  if (s) {\n"
+    "    try { re = new RegExp(s); } catch (err) { matched.textContent = 'Invalid regex'; return; }\n"
+    "  }\n"
+    "  term = re ? s : null;\n"
+    "  for (i = 0; i < F.length; i++) {\n"
+    "    f = F[i];\n"
+    "    var m = re !== null && re.test(f.name);\n"
+    "    f.r.setAttribute('fill', m ? HL : f.fill);\n"
+    "    if (m && i >= until) { sum += f.v; until = f.end; }\n"
+    "  }\n"
+    "  matched.textContent = re ? 'Matched: ' + pct(TOTAL > 0 ? sum / TOTAL : 0) : '';\n"
+    "  searchBtn.textContent = re ? 'Reset Search' : 'Search';\n"
+    "}\n"
+    "function ask() {\n"
+    "  var s = window.prompt('Search frames (regular expression)', term || '');\n"
+    "  if (s !== null) search(s);\n"
+    "}\n"
+    "function frameOf(e) {\n"
+    "  var g = e.target.closest ? e.target.closest('#frames > g') : null;\n"
+    "  return g && g.fi !== undefined ? F[g.fi] : null;\n"
+    "}\n"
+    "frames.addEventListener('click', function (e) {\n"
+    "  var f = frameOf(e);\n"
+    "  if (f) zoom(f.g.fi);\n"
+    "});\n"
+    "frames.addEventListener('mousemove', function (e) {\n"
+    "  var f = frameOf(e);\n"
+    "  if (!f) { tip.setAttribute('visibility', 'hidden'); return; }\n"
+    "  var info = f.info + (zoomed ? ', ' + pct(f.v / (F[zoomed].v || 1)) + ' of zoomed frame' : '');\n"
+    "  tipName.textContent = f.name; tipInfo.textContent = info;\n"
+    "  details.textContent = f.name + ' \\u2014 ' + info;\n"
+    "  var w = Math.max(tipName.getComputedTextLength(), tipInfo.getComputedTextLength()) + 10;\n"
+    "  var b = svg.getBoundingClientRect(), x = e.clientX - b.left + 14, y = e.clientY - b.top + 16;\n"
+    "  if (x + w > b.width) x = Math.max(0, e.clientX - b.left - w - 8);\n"
+    "  if (y + 36 > b.height) y = Math.max(0, e.clientY - b.top - 40);\n"
+    "  tipRect.setAttribute('width', w);\n"
+    "  tip.setAttribute('transform', 'translate(' + x + ',' + y + ')');\n"
+    "  tip.setAttribute('visibility', 'visible');\n"
+    "});\n"
+    "frames.addEventListener('mouseleave', function () {\n"
+    "  tip.setAttribute('visibility', 'hidden'); details.textContent = ' ';\n"
+    "});\n"
+    "unzoomBtn.addEventListener('click', function () { zoom(0); });\n"
+    "searchBtn.addEventListener('click', function () { if (term !== null) search(''); else ask(); });\n"
+    "document.addEventListener('keydown', function (e) {\n"
+    "  if ((e.key === 'f' || e.key === 'F') && (e.ctrlKey || e.metaKey) || e.key === '/') {\n"
+    "    e.preventDefault(); ask();\n"
+    "  } else if (e.key === 'Escape') {\n"
+    "    zoom(0); search('');\n"
+    "  }\n"
+    "});\n"
+    "window.addEventListener('resize', fit);\n"
+    "/* shareable views: #z=FRAME_INDEX&s=REGEX (URI-encoded) */\n"
+    "var h = (location.hash || '').slice(1).split('&'), z = 0;\n"
+    "for (i = 0; i < h.length; i++) {\n"
+    "  var kv = h[i].split('='), val;\n"
+    "  try { val = decodeURIComponent(kv.slice(1).join('=')); } catch (err) { continue; }\n"
+    "  if (kv[0] === 'z') z = parseInt(val, 10) || 0;\n"
+    "  else if (kv[0] === 's' && val) search(val);\n"
+    "}\n"
+    "zoom(z);\n"
+    "svg.setAttribute('data-ready', '1');\n"
+    "})();\n";
+
+typedef struct svgjob {
+    const td_summary *s;
+    const td_flame *fl;
+    const td_render_opts *o;
+    td_flamelayout *l;
+    const char *path;
+} svgjob;
+
+static void build(td_buf *b, const svgjob *j)
+{
+    const td_flamelayout *l = j->l;
+    const td_render_opts *o = j->o;
+    int height = TOP + (l->maxdepth + 1) * ROW + BOTTOM;
+    char tot[64], date[32];
+    td_fmt_ns(tot, sizeof tot, l->total);
+    time_t t = (time_t)o->epoch;
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    else
+        snprintf(date, sizeof date, "1970-01-01");
+    const char *title = j->fl->title ? j->fl->title : j->fl->kind ? j->fl->kind : "Flamegraph";
+    const td_kv *lab = td_sum_get(j->s, "inputs_label");
+
+    td_buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+    td_buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"100%%\" "
+                  "height=\"%d\">\n<title>", height);
+    put_text(b, title, 0);
+    td_buf_puts(b, "</title>\n");
+    td_buf_puts(b, style);
+    td_buf_puts(b, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f8\"/>\n");
+    td_buf_puts(b, "<text id=\"title\" class=\"h1\" x=\"50%\" y=\"24\" text-anchor=\"middle\">");
+    put_text(b, title, 0);
+    td_buf_puts(b, "</text>\n<text id=\"subtitle\" class=\"sub\" x=\"50%\" y=\"42\" "
+                "text-anchor=\"middle\">");
+    if (lab && lab->type == TD_T_TEXT && lab->v.s && *lab->v.s) {
+        put_text(b, lab->v.s, 0);
+        td_buf_puts(b, " \xe2\x80\x94 ");
+    }
+    td_buf_printf(b, "total %s \xe2\x80\x94 %s</text>\n", tot, date);
+    td_buf_puts(b, "<text id=\"unzoom\" class=\"btn\" x=\"1%\" y=\"24\" visibility=\"hidden\">"
+                "Reset Zoom</text>\n");
+    td_buf_puts(b, "<text id=\"search\" class=\"btn\" x=\"99%\" y=\"24\" text-anchor=\"end\">"
+                "Search</text>\n");
+    td_buf_printf(b, "<text id=\"details\" x=\"1%%\" y=\"%d\"> </text>\n", height - 12);
+    td_buf_printf(b, "<text id=\"matched\" x=\"99%%\" y=\"%d\" text-anchor=\"end\"></text>\n",
+                  height - 12);
+
+    td_buf_puts(b, "<g id=\"frames\">\n");
+    for (size_t i = 0; i < l->n; i++) {
+        const td_frame *f = &l->f[i];
+        int level = o->icicle ? f->depth : l->maxdepth - f->depth;
+        int y = TOP + level * ROW;
+        char ts[64];
+        td_fmt_ns(ts, sizeof ts, f->value);
+        double share = l->total > 0 ? (double)f->value / (double)l->total : 1;
+        td_buf_printf(b, "<g data-v=\"%lld\"><title>", (long long)f->value);
+        put_text(b, f->name, 0);
+        td_buf_printf(b, "\n%s, %.2f%%</title><rect x=\"", ts, 100 * share);
+        put_pct(b, 100 * f->x);
+        td_buf_printf(b, "%%\" y=\"%d\" width=\"", y);
+        put_pct(b, 100 * f->w);
+        td_buf_printf(b, "%%\" height=\"%d\" fill=\"#%06x\"/>", ROW - 1, (unsigned)f->color);
+        /* labels for a REF_WIDTH px wide view; the script refits them to the real one */
+        double room = f->w * REF_WIDTH - 6;
+        size_t chars = room > 0 ? (size_t)floor(room / CHAR_W) : 0;
+        if (chars >= 3) {
+            td_buf_puts(b, "<text x=\"");
+            put_pct(b, 100 * f->x + 300.0 / REF_WIDTH);
+            td_buf_printf(b, "%%\" y=\"%d\">", y + 11);
+            put_text(b, f->name, count_cp(f->name) > chars ? chars : 0);
+            td_buf_puts(b, "</text>");
+        }
+        td_buf_puts(b, "</g>\n");
+    }
+    td_buf_puts(b, "</g>\n");
+    td_buf_puts(b, "<g id=\"tip\" visibility=\"hidden\" pointer-events=\"none\">"
+                "<rect x=\"0\" y=\"0\" width=\"10\" height=\"34\" rx=\"3\"/>"
+                "<text id=\"tipname\" x=\"5\" y=\"14\"> </text>"
+                "<text id=\"tipinfo\" x=\"5\" y=\"28\"> </text></g>\n");
+    td_buf_printf(b, "<script><![CDATA[\n(function () {\n'use strict';\nvar TOP = %d, ROW = %d, MAXDEPTH = %d, ICICLE = %d, "
+                  "TOTAL = %lld;\n", TOP, ROW, l->maxdepth, o->icicle ? 1 : 0,
+                  (long long)l->total);
+    td_buf_puts(b, script);
+    td_buf_puts(b, "]]></script>\n</svg>\n");
+}
+
+static td_status write_cb(FILE *f, void *ctx, td_err *e)
+{
+    const svgjob *j = ctx;
+    td_buf b = {0};
+    build(&b, j);
+    size_t n = b.n, w = fwrite(b.p, 1, n, f);
+    td_buf_free(&b);
+    if (w != n)
+        return td_fail(e, TD_E_OUTPUT, "%s: cannot write", j->path);
+    return TD_OK;
+}
+
 td_status td_render_svg(const td_summary *s, const td_flame *fl, const td_render_opts *o,
                         const char *path, td_err *e)
 {
-    (void)s; (void)fl; (void)o;
-    return td_fail(e, TD_E_INTERNAL, "%s: SVG renderer not implemented yet", path);
+    td_flamelayout l;
+    td_status st = td_flame_layout(fl, o->minwidth, &l, e);
+    if (st != TD_OK)
+        return st;
+    svgjob j = {s, fl, o, &l, path};
+    st = td_write_atomic_cb(path, write_cb, &j, e);
+    td_flame_layout_free(&l);
+    return st;
 }
