@@ -1,5 +1,14 @@
-/* analyse.c - runs the passes in order. Stub. */
-#include "analyse.h"
+/* analyse.c - runs the analysis passes in order and fills the run-level parts of the
+ * summary: inputs table, inputs_label, date, tool.version, trace.* scalars.
+ *
+ * Order: nesting per trace (analyse_nest.c) -> steps and warm-up (analyse_steps.c) ->
+ * ops -> kernels -> GPU timeline -> collectives -> modules (Kineto traces; XLA traces
+ * with NVTX ranges go to td_analyse_xla) -> variability -> flames -> findings. */
+#include "analyse_int.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 void td_opts_default(td_opts *o)
 {
     o->warmup = TD_WARMUP_AUTO;
@@ -9,8 +18,197 @@ void td_opts_default(td_opts *o)
     o->minwidth = 0.001;
     o->top = 15;
 }
+
+int64_t td_trailing_num(const char *name)
+{
+    size_t n = strlen(name), i = n;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    if (i == n || n - i > 18)
+        return -1;
+    return strtoll(name + i, NULL, 10);
+}
+
+const char *td_strip_num(td_summary *s, const char *name)
+{
+    size_t n = strlen(name), i = n;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    if (i == n || i == 0)
+        return td_arena_strdup(s->a, name);
+    if (name[i - 1] == '#' || name[i - 1] == '_' || name[i - 1] == '-' || name[i - 1] == ' ')
+        i--;
+    if (i == 0)
+        return td_arena_strdup(s->a, name);
+    return td_arena_strndup(s->a, name, i);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+/* Distinct device ids with device work in one trace. */
+static size_t count_devices(const td_tctx *c)
+{
+    const td_trace *t = c->t;
+    if (!c->ndev)
+        return 0;
+    uint8_t *used = td_xcalloc(t->ntracks + 1, 1);
+    for (size_t i = 0; i < t->nev; i++)
+        if (td_kind_is_device(t->ev[i].kind) && t->ev[i].track < t->ntracks)
+            used[t->ev[i].track] = 1;
+    int *ids = td_xmalloc((t->ntracks + 1) * sizeof *ids);
+    size_t n = 0;
+    for (size_t k = 0; k < t->ntracks; k++)
+        if (used[k])
+            ids[n++] = t->tracks[k].device < 0 ? 0 : t->tracks[k].device;
+    qsort(ids, n, sizeof *ids, cmp_int);
+    size_t u = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!u || ids[u - 1] != ids[k])
+            ids[u++] = ids[k];
+    free(used);
+    free(ids);
+    return u;
+}
+
+static void run_scalars(td_actx *a)
+{
+    td_summary *s = a->s;
+    td_buf b = {0};
+    for (size_t i = 0; i < a->n; i++)
+        td_buf_printf(&b, "%s%s", i ? ", " : "", base_name(a->tc[i].t->path));
+    td_sum_set_str(s, "inputs_label", "Inputs", b.n ? td_buf_cstr(&b) : "");
+    td_buf_free(&b);
+    time_t ep = (time_t)td_source_date_epoch();
+    struct tm tm;
+    char date[32];
+    if (gmtime_r(&ep, &tm) && strftime(date, sizeof date, "%Y-%m-%d", &tm))
+        td_sum_set_str(s, "date", "Date", date);
+#ifdef TD_VERSION
+    td_sum_set_str(s, "tool.version", "tracedoc version", TD_VERSION);
+#endif
+    int64_t span = 0;
+    size_t ndev = 0;
+    int world = 0;
+    const char *devname = NULL;
+    for (size_t i = 0; i < a->n; i++) {
+        const td_tctx *c = &a->tc[i];
+        if (c->t->nev && c->t1 - c->t0 > span)
+            span = c->t1 - c->t0;
+        ndev += count_devices(c);
+        if (c->t->world_size > world)
+            world = c->t->world_size;
+        for (size_t d = 0; d < c->t->ndevices && !devname; d++)
+            if (c->t->devices[d].name)
+                devname = td_name(a, c->t->devices[d].name);
+    }
+    td_sum_set_int(s, "trace.span_ns", "Traced time", TD_T_NS, span);
+    td_sum_set_int(s, "trace.ranks", "Ranks", TD_T_INT, (int64_t)a->n);
+    td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, (int64_t)ndev);
+    if (devname)
+        td_sum_set_str(s, "trace.device_name", "Device", devname);
+    td_sum_set_int(s, "trace.world_size", "World size", TD_T_INT,
+                   world ? world : (int64_t)a->n);
+
+    td_table *tb = td_sum_table(s, "inputs", "Inputs");
+    td_table_cols(tb, "path:text:Path", "format:text:Format", "bytes:bytes:Size",
+                  "sha256:text:SHA-256", "events:int:Events", "rank:int:Rank",
+                  "world_size:int:World size", "device_name:text:Device", NULL);
+    for (size_t i = 0; i < a->n; i++) {
+        const td_trace *t = a->tc[i].t;
+        size_t r = td_table_add_row(tb);
+        td_row_str(s, tb, r, "path", t->path);
+        td_row_str(s, tb, r, "format", td_format_name(t->format));
+        td_row_int(s, tb, r, "bytes", (int64_t)t->bytes);
+        td_row_str(s, tb, r, "sha256", t->sha256[0] ? t->sha256 : NULL);
+        td_row_int(s, tb, r, "events", (int64_t)t->nevents);
+        td_row_int(s, tb, r, "rank", t->rank);
+        td_row_int(s, tb, r, "world_size", t->world_size ? t->world_size : TD_NA);
+        td_row_str(s, tb, r, "device_name",
+                   t->ndevices && t->devices[0].name ? td_name(a, t->devices[0].name) : NULL);
+    }
+}
+
+static td_status compile_re(regex_t *re, int *has, const char *pat, const char *opt, td_err *e)
+{
+    if (!pat)
+        return TD_OK;
+    int rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
+    if (rc) {
+        char msg[256];
+        regerror(rc, re, msg, sizeof msg);
+        regfree(re);
+        return td_fail(e, TD_E_USAGE, "%s: bad regular expression '%s': %s", opt, pat, msg);
+    }
+    *has = 1;
+    return TD_OK;
+}
+
+static void actx_free(td_actx *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        td_tctx *c = &a->tc[i];
+        free(c->isop);
+        free(c->parent);
+        free(c->self);
+        free(c->launch);
+        free(c->owner);
+        free(c->iscomm);
+        free(c->steps);
+    }
+    free(a->tc);
+    if (a->has_step_re)
+        regfree(&a->step_re);
+    if (a->has_module_re)
+        regfree(&a->module_re);
+}
+
 td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *e)
 {
-    (void)set; (void)o; (void)s; (void)e;
-    return TD_OK;
+    td_actx a;
+    memset(&a, 0, sizeof a);
+    a.set = set;
+    a.o = o;
+    a.s = s;
+    td_status st = compile_re(&a.step_re, &a.has_step_re, o->step_pattern, "--step-pattern", e);
+    if (st == TD_OK)
+        st = compile_re(&a.module_re, &a.has_module_re, o->module_pattern, "--module-pattern", e);
+    if (st != TD_OK) {
+        actx_free(&a);
+        return st;
+    }
+    a.n = set->n;
+    a.tc = td_xcalloc(a.n + 1, sizeof *a.tc);
+    int xla = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        a.tc[i].t = set->tr[i];
+        td_an_nest(&a, &a.tc[i]);
+        if (set->tr[i]->nranges || set->tr[i]->ncompile)
+            xla = 1;
+    }
+    run_scalars(&a);
+    st = td_an_steps(&a, e);
+    if (st == TD_OK) {
+        td_an_ops(&a);
+        td_an_kernels(&a);
+        td_an_timeline(&a);
+        td_an_coll(&a);
+        td_an_modules(&a);
+        if (xla)
+            td_analyse_xla(set, o, s);
+        td_an_var(&a);
+        td_an_flames(&a);
+        td_an_findings(&a);
+    }
+    actx_free(&a);
+    return st;
 }

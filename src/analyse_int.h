@@ -1,0 +1,104 @@
+/* analyse_int.h - state shared by the analysis passes (analyse_*.c), not exported.
+ *
+ * td_analyse builds one td_tctx per trace (nesting, correlation links, steps), then
+ * each pass reads them and writes its tables into the summary. Arrays in td_tctx are
+ * malloc'd and freed by td_actx_free. */
+#ifndef TD_ANALYSE_INT_H
+#define TD_ANALYSE_INT_H
+#include "analyse.h"
+#include <regex.h>
+
+/* A half-open time interval [s, e) in ns. */
+typedef struct td_iv {
+    int64_t s, e;
+} td_iv;
+
+/* Sort by start and merge overlapping/touching intervals in place; returns the new
+ * count. Empty intervals (e <= s) are dropped. */
+size_t td_iv_merge(td_iv *v, size_t n);
+int64_t td_iv_len(const td_iv *v, size_t n);                 /* sum of lengths */
+/* |A n B| for two merged lists. */
+int64_t td_iv_overlap(const td_iv *a, size_t na, const td_iv *b, size_t nb);
+/* |[s,e) n A| for a merged list (binary search). */
+int64_t td_iv_overlap1(const td_iv *a, size_t na, int64_t s, int64_t e);
+/* A u B of two merged lists, malloc'd, merged; *n receives the count. */
+td_iv *td_iv_union(const td_iv *a, size_t na, const td_iv *b, size_t nb, size_t *n);
+
+/* formats.md sec.5 on raw (unmerged) interval lists; the lists are copied.
+ * out: computation, exposed_comm, exposed_memcpy, busy, idle, total, total_comm,
+ * total_memcpy (ns). total = last end - first start over all three lists. */
+enum { TL_COMP, TL_XCOMM, TL_XMEMCPY, TL_BUSY, TL_IDLE, TL_TOTAL, TL_COMM, TL_MEMCPY, TL__N };
+void td_timeline_compute(const td_iv *comp, size_t ncomp, const td_iv *comm, size_t ncomm,
+                         const td_iv *mcpy, size_t nmcpy, int64_t out[TL__N]);
+
+/* Summary statistics of a list of durations (sorted in place). */
+typedef struct td_stats {
+    size_t n;
+    int64_t total, min, max;
+    double mean, median, std;  /* median: mean of the two middle values for even n;
+                                  std: sample (n-1), 0 for n < 2 */
+} td_stats;
+void td_stats_of(int64_t *v, size_t n, td_stats *st);
+
+/* A step (ProfilerStep#N, iteration_N or --step-pattern range) of one trace. */
+typedef struct td_step {
+    int64_t start, end;
+    td_str name;
+    int64_t num;       /* trailing number in the name, or ordinal */
+    uint32_t track;
+    int warmup;        /* dropped by warm-up removal */
+} td_step;
+
+/* Per-trace derived data. */
+typedef struct td_tctx {
+    td_trace *t;
+    uint8_t *isop;      /* [nev] 1 = op (cpu_op, user_annotation, runtime, driver on a host track) */
+    int32_t *parent;    /* [nev] enclosing op on the same track, -1 none (ops only) */
+    int64_t *self;      /* [nev] self time of ops */
+    int32_t *launch;    /* [nev] device event -> launching runtime event, -1 none */
+    int32_t *owner;     /* [nev] device event -> innermost non-runtime op around the launch */
+    uint8_t *iscomm;    /* [nev] device event is an NCCL/RCCL kernel */
+    td_step *steps; size_t nsteps;
+    size_t ndropped;    /* warm-up steps dropped (they are steps[0..ndropped-1]) */
+    int64_t t0, t1;     /* first event start, last event end */
+    int64_t steady0;    /* start of the first kept step when some were dropped, else INT64_MIN */
+    size_t ndev;        /* device events */
+} td_tctx;
+
+typedef struct td_actx {
+    td_traceset *set;
+    const td_opts *o;
+    td_summary *s;
+    td_tctx *tc;
+    size_t n;
+    int any_device;     /* some trace has device work */
+    regex_t step_re, module_re;
+    int has_step_re, has_module_re;
+} td_actx;
+
+/* Passes, in the order td_analyse runs them. */
+void td_an_nest(td_actx *a, td_tctx *c);          /* analyse_nest.c: isop/parent/self/launch/owner */
+td_status td_an_steps(td_actx *a, td_err *e);     /* analyse_steps.c: steps + warm-up + table */
+void td_an_ops(td_actx *a);                       /* analyse_ops.c */
+void td_an_kernels(td_actx *a);                   /* analyse_device.c */
+void td_an_timeline(td_actx *a);                  /* analyse_timeline.c */
+void td_an_coll(td_actx *a);                      /* analyse_coll.c */
+void td_an_modules(td_actx *a);                   /* analyse_modules.c */
+void td_an_var(td_actx *a);                       /* analyse_var.c */
+void td_an_flames(td_actx *a);                    /* analyse_flame.c */
+void td_an_findings(td_actx *a);                  /* analyse_findings.c */
+
+/* Helpers. */
+int td_is_comm_name(const char *name);           /* contains nccl/rccl (any case) */
+/* Trailing decimal number of a name ("ProfilerStep#12" -> 12), -1 if none. */
+int64_t td_trailing_num(const char *name);
+/* Name with a trailing "#N" / "_N" / digits removed, in the summary arena. */
+const char *td_strip_num(td_summary *s, const char *name);
+/* Append a frame name to a folded stack: ';' -> ':', newline/CR -> ' '. */
+void td_fold_put(td_buf *b, const char *name);
+static inline const char *td_name(const td_actx *a, td_str id)
+{
+    return td_strget(a->set->strs, id);
+}
+
+#endif

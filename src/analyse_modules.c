@@ -1,0 +1,328 @@
+/* analyse_modules.c - modules and thunks for Kineto traces (design.md vocabulary):
+ * a module execution is a step (ProfilerStep#N / iteration_N, name without its
+ * number) or a --module-pattern range on a host thread; its thunks are the device
+ * work launched inside it (launching runtime call inside the range, by correlation).
+ *
+ * By analogy with the XLA projected module time (formats.md sec.4), an execution's
+ * GPU time is the projected span: first thunk start to last thunk end. Per module:
+ * executions, thunks per execution (mean, sample std), GPU time mean/std/total, share
+ * of all modules' time. Warm-up executions (dropped steps, or ranges before the first
+ * kept step) are left out. Top-module cut: modules sorted by total time; the smallest
+ * ones that together make less than --threshold of the total are dropped.
+ * Also the `device` flame (module;kernel, device time of every device event). */
+#include "analyse_int.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct exec {
+    int64_t start, end;
+    const char *name;
+    int warm;
+    int64_t nthunks, first, last;
+} exec;
+
+typedef struct thunk {
+    const char *module;
+    td_str kernel;
+    int64_t dur;
+} thunk;
+
+typedef struct mod {
+    const char *name;
+    int64_t execs, total;
+    double tmean, tstd, mean, std;
+    int dropped;
+} mod;
+
+static int exec_start_cmp(const void *x, const void *y)
+{
+    const exec *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return (a->end < b->end) - (a->end > b->end); /* outer range first */
+}
+
+static int exec_name_cmp(const void *x, const void *y)
+{
+    const exec *a = *(exec *const *)x, *b = *(exec *const *)y;
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    return (a->start > b->start) - (a->start < b->start);
+}
+
+static int thunk_cmp(const void *x, const void *y)
+{
+    const thunk *a = x, *b = y;
+    int c = strcmp(a->module, b->module);
+    if (c)
+        return c;
+    return (a->kernel > b->kernel) - (a->kernel < b->kernel);
+}
+
+static int mod_total_cmp(const void *x, const void *y)
+{
+    const mod *a = x, *b = y;
+    if (a->total != b->total)
+        return a->total > b->total ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static void mean_std(const double *v, size_t n, double *mean, double *std)
+{
+    double s = 0, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i];
+    *mean = n ? s / (double)n : 0;
+    for (size_t i = 0; i < n; i++)
+        ss += (v[i] - *mean) * (v[i] - *mean);
+    *std = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+static int fr_cmp(const void *x, const void *y)
+{
+    const thunk *a = x, *b = y;
+    if (a->module != b->module) {
+        if (!a->module || !b->module)
+            return a->module ? 1 : -1;
+        int c = strcmp(a->module, b->module);
+        if (c)
+            return c;
+    }
+    return (a->kernel > b->kernel) - (a->kernel < b->kernel);
+}
+
+/* The `device` flame: one stack per (module, kernel), summed before adding. */
+static void device_flame(td_actx *a, thunk *fr, size_t n)
+{
+    qsort(fr, n, sizeof *fr, fr_cmp);
+    td_flame *fl = td_sum_flame(a->s, "device", "Device time by module");
+    td_buf b = {0};
+    for (size_t p = 0; p < n;) {
+        size_t q = p;
+        int64_t v = 0;
+        while (q < n && !fr_cmp(&fr[p], &fr[q]))
+            v += fr[q++].dur;
+        b.n = 0;
+        if (fr[p].module) {
+            td_fold_put(&b, fr[p].module);
+            td_buf_putc(&b, ';');
+        }
+        td_fold_put(&b, td_name(a, fr[p].kernel));
+        td_flame_add(a->s, fl, td_buf_cstr(&b), v);
+        p = q;
+    }
+    td_buf_free(&b);
+    td_flame_finish(fl);
+}
+
+/* Executions of one trace, sorted by start. */
+static exec *find_execs(td_actx *a, td_tctx *c, uint8_t *cache, size_t *nout)
+{
+    td_trace *t = c->t;
+    exec *x = NULL;
+    size_t n = 0, cap = 0;
+    if (a->has_module_re) {
+        for (size_t i = 0; i < t->nev; i++) {
+            const td_event *ev = &t->ev[i];
+            if (td_kind_is_device(ev->kind) || ev->kind == TD_K_GPU_ANNOT || ev->dur <= 0 ||
+                ev->track >= t->ntracks || t->tracks[ev->track].device >= 0)
+                continue;
+            if (!cache[ev->name])
+                cache[ev->name] =
+                    regexec(&a->module_re, td_name(a, ev->name), 0, NULL, 0) == 0 ? 2 : 1;
+            if (cache[ev->name] != 2)
+                continue;
+            exec *e = TD_PUSH(x, n, cap);
+            memset(e, 0, sizeof *e);
+            e->start = ev->ts;
+            e->end = ev->ts + ev->dur;
+            e->name = td_name(a, ev->name);
+            e->warm = c->steady0 != INT64_MIN && ev->ts < c->steady0;
+        }
+    } else {
+        for (size_t k = 0; k < c->nsteps; k++) {
+            exec *e = TD_PUSH(x, n, cap);
+            memset(e, 0, sizeof *e);
+            e->start = c->steps[k].start;
+            e->end = c->steps[k].end;
+            e->name = td_strip_num(a->s, td_name(a, c->steps[k].name));
+            e->warm = c->steps[k].warmup;
+        }
+    }
+    if (n)
+        qsort(x, n, sizeof *x, exec_start_cmp);
+    *nout = n;
+    return x;
+}
+
+/* Innermost execution containing ts: the last one starting at or before ts that
+ * still covers it (executions sorted by start). */
+static exec *exec_at(exec *x, size_t n, int64_t ts)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x[mid].start <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo; k-- > 0;) {
+        if (ts < x[k].end)
+            return &x[k];
+        if (lo - k > 8)
+            break; /* ranges rarely nest deeper; stop scanning back */
+    }
+    return NULL;
+}
+
+void td_an_modules(td_actx *a)
+{
+    td_summary *s = a->s;
+    size_t nstr = td_strtab_count(a->set->strs);
+    uint8_t *cache = a->has_module_re ? td_xcalloc(nstr + 1, 1) : NULL;
+    exec **all = NULL;
+    size_t nall = 0, allcap = 0;
+    thunk *th = NULL;
+    size_t nth = 0, thcap = 0;
+    exec **perx = td_xcalloc(a->n + 1, sizeof *perx);
+    thunk *fr = NULL; /* device flame records: module (NULL = none), kernel, time */
+    size_t nfr = 0, frcap = 0;
+    for (size_t ti = 0; ti < a->n; ti++) {
+        td_tctx *c = &a->tc[ti];
+        td_trace *t = c->t;
+        if (t->nranges || t->ncompile)
+            continue; /* XLA traces: analyse_xla.c */
+        size_t nx = 0;
+        exec *x = find_execs(a, c, cache, &nx);
+        perx[ti] = x;
+        for (size_t k = 0; k < nx; k++)
+            x[k].first = INT64_MAX, x[k].last = INT64_MIN;
+        for (size_t i = 0; i < t->nev; i++) {
+            const td_event *ev = &t->ev[i];
+            if (!td_kind_is_device(ev->kind))
+                continue;
+            exec *e = c->launch[i] >= 0 ? exec_at(x, nx, t->ev[c->launch[i]].ts) : NULL;
+            *TD_PUSH(fr, nfr, frcap) =
+                (thunk){nx ? (e ? e->name : "(outside modules)") : NULL, ev->name, ev->dur};
+            if (!e || e->warm)
+                continue;
+            e->nthunks++;
+            if (ev->ts < e->first)
+                e->first = ev->ts;
+            if (ev->ts + ev->dur > e->last)
+                e->last = ev->ts + ev->dur;
+            *TD_PUSH(th, nth, thcap) = (thunk){e->name, ev->name, ev->dur};
+        }
+        for (size_t k = 0; k < nx; k++)
+            if (!x[k].warm)
+                *TD_PUSH(all, nall, allcap) = &x[k];
+    }
+    free(cache);
+    if (nfr)
+        device_flame(a, fr, nfr);
+    free(fr);
+    if (nall) {
+        qsort(all, nall, sizeof *all, exec_name_cmp);
+        mod *m = NULL;
+        size_t nm = 0, mcap = 0;
+        double *tv = td_xmalloc(nall * sizeof *tv), *gv = td_xmalloc(nall * sizeof *gv);
+        int64_t sum = 0;
+        for (size_t p = 0; p < nall;) {
+            size_t q = p;
+            while (q < nall && !strcmp(all[q]->name, all[p]->name))
+                q++;
+            mod *md = TD_PUSH(m, nm, mcap);
+            memset(md, 0, sizeof *md);
+            md->name = all[p]->name;
+            md->execs = (int64_t)(q - p);
+            for (size_t k = p; k < q; k++) {
+                const exec *e = all[k];
+                int64_t g = e->nthunks ? e->last - e->first : 0;
+                tv[k - p] = (double)e->nthunks;
+                gv[k - p] = (double)g;
+                md->total += g;
+            }
+            mean_std(tv, q - p, &md->tmean, &md->tstd);
+            mean_std(gv, q - p, &md->mean, &md->std);
+            sum += md->total;
+            p = q;
+        }
+        free(tv);
+        free(gv);
+        qsort(m, nm, sizeof *m, mod_total_cmp);
+        /* drop the smallest modules while together they stay under threshold x sum */
+        double lim = a->o->threshold * (double)sum;
+        int64_t cum = 0, ndrop = 0;
+        for (size_t k = nm; k-- > 0;) {
+            if ((double)(cum + m[k].total) >= lim)
+                break;
+            cum += m[k].total;
+            m[k].dropped = 1;
+            ndrop++;
+        }
+        td_sum_set_f64(s, "module_cut.threshold", "Top-module cut-off", TD_T_F64, a->o->threshold);
+        td_sum_set_int(s, "module_cut.dropped_modules", "Modules below the cut-off", TD_T_INT, ndrop);
+        td_sum_set_int(s, "module_cut.dropped_ns", "Time below the cut-off", TD_T_NS, cum);
+        td_table *tb = td_sum_table(s, "modules", "Modules");
+        td_table_cols(tb, "name:text:Module", "program_id:int:Program", "executions:int:Executions",
+                      "thunks_mean:f64:Thunks/exec", "thunks_std:f64:Thunks std",
+                      "mean_ns:ns:Mean", "std_ns:ns:Std dev", "total_ns:ns:Total",
+                      "share:share:Share", NULL);
+        for (size_t k = 0; k < nm; k++) {
+            if (m[k].dropped)
+                continue;
+            size_t r = td_table_add_row(tb);
+            td_row_str(s, tb, r, "name", m[k].name);
+            td_row_int(s, tb, r, "program_id", TD_NA);
+            td_row_int(s, tb, r, "executions", m[k].execs);
+            td_row_f64(s, tb, r, "thunks_mean", m[k].tmean);
+            td_row_f64(s, tb, r, "thunks_std", m[k].tstd);
+            td_row_int(s, tb, r, "mean_ns", llround(m[k].mean));
+            td_row_int(s, tb, r, "std_ns", llround(m[k].std));
+            td_row_int(s, tb, r, "total_ns", m[k].total);
+            td_row_f64(s, tb, r, "share", sum ? (double)m[k].total / (double)sum : 0);
+        }
+        if (nth) {
+            qsort(th, nth, sizeof *th, thunk_cmp);
+            td_table *tt = td_sum_table(s, "thunks", "Device work per top module");
+            td_table_cols(tt, "module:text:Module", "name:text:Thunk", "hlo_op:text:HLO op",
+                          "calls:int:Calls", "mean_ns:ns:Mean", "total_ns:ns:Total",
+                          "share:share:Share of module", NULL);
+            for (size_t p = 0; p < nth;) {
+                size_t q = p;
+                int64_t msum = 0;
+                while (q < nth && !strcmp(th[q].module, th[p].module))
+                    msum += th[q++].dur;
+                int keep = 0;
+                for (size_t k = 0; k < nm; k++)
+                    if (!strcmp(m[k].name, th[p].module))
+                        keep = !m[k].dropped;
+                for (size_t i = p; keep && i < q;) {
+                    size_t j = i;
+                    int64_t tot = 0;
+                    while (j < q && th[j].kernel == th[i].kernel)
+                        tot += th[j++].dur;
+                    size_t r = td_table_add_row(tt);
+                    td_row_str(s, tt, r, "module", th[i].module);
+                    td_row_str(s, tt, r, "name", td_name(a, th[i].kernel));
+                    td_row_int(s, tt, r, "calls", (int64_t)(j - i));
+                    td_row_int(s, tt, r, "mean_ns", tot / (int64_t)(j - i));
+                    td_row_int(s, tt, r, "total_ns", tot);
+                    td_row_f64(s, tt, r, "share", msum ? (double)tot / (double)msum : 0);
+                    i = j;
+                }
+                p = q;
+            }
+            td_table_sort(tt, "total_ns", 1);
+        }
+        free(m);
+    }
+    free(all);
+    free(th);
+    for (size_t ti = 0; ti < a->n; ti++)
+        free(perx[ti]);
+    free(perx);
+}

@@ -1,0 +1,135 @@
+/* analyse_nest.c - nesting and self time per thread, and the links from device work
+ * to the runtime call that launched it and the op around that call.
+ *
+ * Ops are the events torch's key_averages() counts: cpu_op (Operator, legacy "CPU
+ * functions"), user_annotation (record_function, ProfilerStep#N), and runtime/driver
+ * calls, on host tracks. Events arrive sorted by (ts, -dur) (td_read_finish), so a
+ * stack per track finds each op's parent: the innermost op on the same track that
+ * contains it. Self = dur - sum of the direct children's dur (torch's rule). */
+#include "analyse_int.h"
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int td_is_comm_name(const char *n)
+{
+    for (const char *p = n; *p; p++)
+        if ((p[0] == 'n' || p[0] == 'N' || p[0] == 'r' || p[0] == 'R') &&
+            strncasecmp(p + 1, "ccl", 3) == 0)
+            return 1;
+    return 0;
+}
+
+static int is_op_kind(int k)
+{
+    return k == TD_K_CPU_OP || k == TD_K_USER_ANNOT || k == TD_K_RUNTIME || k == TD_K_DRIVER;
+}
+
+typedef struct stk {
+    int32_t *v;
+    size_t n, cap;
+} stk;
+
+typedef struct corr_ix {
+    int64_t corr;
+    int32_t idx;
+} corr_ix;
+
+static int corr_cmp(const void *x, const void *y)
+{
+    const corr_ix *a = x, *b = y;
+    if (a->corr != b->corr)
+        return a->corr < b->corr ? -1 : 1;
+    return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+void td_an_nest(td_actx *a, td_tctx *c)
+{
+    td_trace *t = c->t;
+    size_t n = t->nev;
+    c->isop = td_xcalloc(n + 1, 1);
+    c->iscomm = td_xcalloc(n + 1, 1);
+    c->parent = td_xmalloc((n + 1) * sizeof *c->parent);
+    c->self = td_xcalloc(n + 1, sizeof *c->self);
+    c->launch = td_xmalloc((n + 1) * sizeof *c->launch);
+    c->owner = td_xmalloc((n + 1) * sizeof *c->owner);
+    stk *st = td_xcalloc(t->ntracks + 1, sizeof *st);
+    size_t nrt = 0;
+    c->t0 = INT64_MAX;
+    c->t1 = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        const td_event *ev = &t->ev[i];
+        c->parent[i] = c->launch[i] = c->owner[i] = -1;
+        if (ev->ts < c->t0)
+            c->t0 = ev->ts;
+        if (ev->ts + ev->dur > c->t1)
+            c->t1 = ev->ts + ev->dur;
+        if (td_kind_is_device(ev->kind)) {
+            c->ndev++;
+            if (ev->kind == TD_K_KERNEL || ev->kind == TD_K_DEVICE_OTHER) {
+                const td_aux *x = ev->aux && ev->aux < t->naux ? &t->aux[ev->aux] : NULL;
+                c->iscomm[i] = (x && x->coll) || td_is_comm_name(td_name(a, ev->name));
+            }
+            continue;
+        }
+        if (!is_op_kind(ev->kind) || ev->track >= t->ntracks || t->tracks[ev->track].device >= 0)
+            continue;
+        c->isop[i] = 1;
+        if (ev->kind == TD_K_RUNTIME && ev->corr)
+            nrt++;
+        stk *s = &st[ev->track];
+        int64_t end = ev->ts + ev->dur;
+        while (s->n) {
+            const td_event *p = &t->ev[s->v[s->n - 1]];
+            if (p->ts + p->dur <= ev->ts || end > p->ts + p->dur)
+                s->n--;
+            else
+                break;
+        }
+        c->self[i] += ev->dur;
+        if (s->n) {
+            c->parent[i] = s->v[s->n - 1];
+            c->self[c->parent[i]] -= ev->dur;
+        }
+        *TD_PUSH(s->v, s->n, s->cap) = (int32_t)i;
+    }
+    if (!n)
+        c->t0 = c->t1 = 0;
+    for (size_t k = 0; k < t->ntracks; k++)
+        free(st[k].v);
+    free(st);
+    if (c->ndev)
+        a->any_device = 1;
+    if (!c->ndev || !nrt)
+        return;
+    /* device work -> launching runtime call, by correlation id (the first runtime
+     * event with that id wins, so duplicated launch records count once) */
+    corr_ix *cx = td_xmalloc(nrt * sizeof *cx);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (c->isop[i] && t->ev[i].kind == TD_K_RUNTIME && t->ev[i].corr)
+            cx[m++] = (corr_ix){t->ev[i].corr, (int32_t)i};
+    qsort(cx, m, sizeof *cx, corr_cmp);
+    for (size_t i = 0; i < n; i++) {
+        const td_event *ev = &t->ev[i];
+        if (!td_kind_is_device(ev->kind) || !ev->corr)
+            continue;
+        size_t lo = 0, hi = m;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cx[mid].corr < ev->corr)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == m || cx[lo].corr != ev->corr)
+            continue;
+        int32_t r = cx[lo].idx;
+        c->launch[i] = r;
+        int32_t p = c->parent[r];
+        while (p >= 0 && (t->ev[p].kind == TD_K_RUNTIME || t->ev[p].kind == TD_K_DRIVER))
+            p = c->parent[p];
+        c->owner[i] = p;
+    }
+    free(cx);
+}

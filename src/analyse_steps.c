@@ -1,0 +1,199 @@
+/* analyse_steps.c - steps (ProfilerStep#N, else iteration_N, or --step-pattern
+ * ranges on host threads), warm-up removal, and the steps table.
+ *
+ * Warm-up rule for --warmup auto, per rank: with at least 3 steps, the first step is
+ * dropped when its wall time exceeds 1.5x the median wall time of the other steps
+ * (first-iteration costs: allocator growth, cuDNN autotuning, lazy init, compilation).
+ * Nothing else is dropped: torch.profiler's schedule already discards its own warm-up
+ * steps, so later steps are steady state unless they show otherwise (see outlier_steps). */
+#include "analyse_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define AUTO_RATIO 1.5
+
+static int is_profiler_step(const char *n)
+{
+    if (strncmp(n, "ProfilerStep#", 13))
+        return 0;
+    n += 13;
+    if (!*n)
+        return 0;
+    for (; *n; n++)
+        if (*n < '0' || *n > '9')
+            return 0;
+    return 1;
+}
+
+static int is_iteration(const char *n)
+{
+    if (strncmp(n, "iteration_", 10))
+        return 0;
+    n += 10;
+    if (!*n)
+        return 0;
+    for (; *n; n++)
+        if (*n < '0' || *n > '9')
+            return 0;
+    return 1;
+}
+
+static int step_cmp(const void *x, const void *y)
+{
+    const td_step *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->end != b->end)
+        return a->end > b->end ? -1 : 1;
+    return (a->track > b->track) - (a->track < b->track);
+}
+
+static int i64_cmp(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static int host_range(const td_trace *t, const td_event *ev)
+{
+    return !td_kind_is_device(ev->kind) && ev->kind != TD_K_INSTANT && ev->kind != TD_K_GPU_ANNOT &&
+           ev->dur > 0 && ev->track < t->ntracks && t->tracks[ev->track].device < 0;
+}
+
+/* Collect steps of one trace. cache: per name id, 0 unknown, 1 no, 2 yes (regex). */
+static void find_steps(td_actx *a, td_tctx *c, uint8_t *cache)
+{
+    td_trace *t = c->t;
+    size_t cap = 0;
+    for (int pass = 0; pass < 2 && !c->nsteps; pass++) {
+        if (a->has_step_re && pass)
+            break;
+        for (size_t i = 0; i < t->nev; i++) {
+            const td_event *ev = &t->ev[i];
+            if (!host_range(t, ev))
+                continue;
+            int hit;
+            if (a->has_step_re) {
+                if (!cache[ev->name])
+                    cache[ev->name] =
+                        regexec(&a->step_re, td_name(a, ev->name), 0, NULL, 0) == 0 ? 2 : 1;
+                hit = cache[ev->name] == 2;
+            } else {
+                const char *nm = td_name(a, ev->name);
+                hit = pass == 0 ? is_profiler_step(nm) : is_iteration(nm);
+            }
+            if (!hit)
+                continue;
+            td_step *st = TD_PUSH(c->steps, c->nsteps, cap);
+            memset(st, 0, sizeof *st);
+            st->start = ev->ts;
+            st->end = ev->ts + ev->dur;
+            st->name = ev->name;
+            st->track = ev->track;
+            st->num = td_trailing_num(td_name(a, ev->name));
+        }
+    }
+    qsort(c->steps, c->nsteps, sizeof *c->steps, step_cmp);
+    for (size_t k = 0; k < c->nsteps; k++)
+        if (c->steps[k].num < 0)
+            c->steps[k].num = (int64_t)k;
+}
+
+/* Number of warm-up steps to drop for one rank. */
+static size_t warmup_count(const td_opts *o, const td_step *st, size_t n)
+{
+    if (o->warmup == TD_WARMUP_NONE || n == 0)
+        return 0;
+    if (o->warmup > 0)
+        return (size_t)o->warmup < n ? (size_t)o->warmup : n;
+    if (n < 3)
+        return 0;
+    int64_t *w = td_xmalloc((n - 1) * sizeof *w);
+    for (size_t k = 1; k < n; k++)
+        w[k - 1] = st[k].end - st[k].start;
+    qsort(w, n - 1, sizeof *w, i64_cmp);
+    size_t m = n - 1;
+    double med = m % 2 ? (double)w[m / 2] : ((double)w[m / 2 - 1] + (double)w[m / 2]) / 2.0;
+    free(w);
+    return (double)(st[0].end - st[0].start) > AUTO_RATIO * med ? 1 : 0;
+}
+
+td_status td_an_steps(td_actx *a, td_err *e)
+{
+    (void)e;
+    td_summary *s = a->s;
+    size_t nstr = td_strtab_count(a->set->strs);
+    uint8_t *cache = a->has_step_re ? td_xcalloc(nstr + 1, 1) : NULL;
+    size_t total = 0, dropped = 0;
+    for (size_t ti = 0; ti < a->n; ti++) {
+        td_tctx *c = &a->tc[ti];
+        c->steady0 = INT64_MIN;
+        find_steps(a, c, cache);
+        total += c->nsteps;
+        c->ndropped = warmup_count(a->o, c->steps, c->nsteps);
+        for (size_t k = 0; k < c->ndropped; k++)
+            c->steps[k].warmup = 1;
+        dropped += c->ndropped;
+        if (c->ndropped && c->ndropped < c->nsteps)
+            c->steady0 = c->steps[c->ndropped].start;
+    }
+    free(cache);
+
+    const char *mode = a->o->warmup == TD_WARMUP_AUTO ? "auto"
+                       : a->o->warmup == TD_WARMUP_NONE
+                           ? "none"
+                           : td_arena_printf(s->a, "%d", a->o->warmup);
+    td_sum_set_str(s, "warmup.mode", "Warm-up removal", mode);
+    td_sum_set_int(s, "warmup.dropped", "Warm-up steps dropped", TD_T_INT, (int64_t)dropped);
+    const char *rule;
+    if (!total)
+        rule = "No steps found (ProfilerStep#N, iteration_N or --step-pattern), so nothing was "
+               "dropped.";
+    else if (a->o->warmup == TD_WARMUP_NONE)
+        rule = "Warm-up removal is off (--warmup none): every step is kept.";
+    else if (a->o->warmup > 0)
+        rule = td_arena_printf(s->a, "The first %d step(s) of each rank were dropped as asked "
+                               "(--warmup %d): %zu dropped.", a->o->warmup, a->o->warmup, dropped);
+    else if (dropped)
+        rule = td_arena_printf(s->a, "The first step of %zu rank(s) was dropped: its wall time "
+                               "was over 1.5x the median of the other steps.", dropped);
+    else
+        rule = "No step was dropped: no rank's first step was over 1.5x the median wall time "
+               "of its other steps (or it had fewer than 3 steps).";
+    td_sum_set_str(s, "warmup.rule", "Warm-up rule", rule);
+    if (!total)
+        return TD_OK;
+
+    td_table *tb = td_sum_table(s, "steps", "Steps");
+    td_table_cols(tb, "rank:int:Rank", "name:text:Step", "step:int:#", "start_ns:ns:Start",
+                  "wall_ns:ns:Wall", "device_busy_ns:ns:Device busy", "warmup:bool:Warm-up", NULL);
+    for (size_t ti = 0; ti < a->n; ti++) {
+        td_tctx *c = &a->tc[ti];
+        td_trace *t = c->t;
+        if (!c->nsteps)
+            continue;
+        td_iv *dv = NULL;
+        size_t nd = 0;
+        if (c->ndev) {
+            dv = td_xmalloc(c->ndev * sizeof *dv);
+            for (size_t i = 0; i < t->nev; i++)
+                if (td_kind_is_device(t->ev[i].kind))
+                    dv[nd++] = (td_iv){t->ev[i].ts, t->ev[i].ts + t->ev[i].dur};
+            nd = td_iv_merge(dv, nd);
+        }
+        for (size_t k = 0; k < c->nsteps; k++) {
+            const td_step *st = &c->steps[k];
+            size_t r = td_table_add_row(tb);
+            td_row_int(s, tb, r, "rank", t->rank);
+            td_row_str(s, tb, r, "name", td_name(a, st->name));
+            td_row_int(s, tb, r, "step", st->num);
+            td_row_int(s, tb, r, "start_ns", st->start - c->t0);
+            td_row_int(s, tb, r, "wall_ns", st->end - st->start);
+            td_row_int(s, tb, r, "device_busy_ns",
+                       c->ndev ? td_iv_overlap1(dv, nd, st->start, st->end) : TD_NA);
+            td_row_int(s, tb, r, "warmup", st->warmup);
+        }
+        free(dv);
+    }
+    return TD_OK;
+}

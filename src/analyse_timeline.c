@@ -1,0 +1,251 @@
+/* analyse_timeline.c - interval arithmetic and the GPU timeline breakdown
+ * (formats.md sec.5, TraceLens gpu_timeline definitions), per device and for all
+ * devices of a rank, over the whole trace and over the steady window (after warm-up). */
+#include "analyse_int.h"
+#include <stdlib.h>
+#include <string.h>
+
+static int iv_cmp(const void *x, const void *y)
+{
+    const td_iv *a = x, *b = y;
+    if (a->s != b->s)
+        return a->s < b->s ? -1 : 1;
+    return (a->e > b->e) - (a->e < b->e);
+}
+
+size_t td_iv_merge(td_iv *v, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].e > v[i].s)
+            v[m++] = v[i];
+    if (!m)
+        return 0;
+    qsort(v, m, sizeof *v, iv_cmp);
+    size_t k = 0;
+    for (size_t i = 1; i < m; i++) {
+        if (v[i].s <= v[k].e) {
+            if (v[i].e > v[k].e)
+                v[k].e = v[i].e;
+        } else {
+            v[++k] = v[i];
+        }
+    }
+    return k + 1;
+}
+
+int64_t td_iv_len(const td_iv *v, size_t n)
+{
+    int64_t t = 0;
+    for (size_t i = 0; i < n; i++)
+        t += v[i].e - v[i].s;
+    return t;
+}
+
+int64_t td_iv_overlap(const td_iv *a, size_t na, const td_iv *b, size_t nb)
+{
+    int64_t t = 0;
+    size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        int64_t s = a[i].s > b[j].s ? a[i].s : b[j].s;
+        int64_t e = a[i].e < b[j].e ? a[i].e : b[j].e;
+        if (e > s)
+            t += e - s;
+        if (a[i].e < b[j].e)
+            i++;
+        else
+            j++;
+    }
+    return t;
+}
+
+int64_t td_iv_overlap1(const td_iv *a, size_t na, int64_t s, int64_t e)
+{
+    /* first interval whose end is after s */
+    size_t lo = 0, hi = na;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid].e <= s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int64_t t = 0;
+    for (size_t i = lo; i < na && a[i].s < e; i++) {
+        int64_t x = a[i].s > s ? a[i].s : s, y = a[i].e < e ? a[i].e : e;
+        if (y > x)
+            t += y - x;
+    }
+    return t;
+}
+
+td_iv *td_iv_union(const td_iv *a, size_t na, const td_iv *b, size_t nb, size_t *n)
+{
+    td_iv *u = td_xmalloc((na + nb + 1) * sizeof *u);
+    size_t i = 0, j = 0, k = 0;
+    while (i < na || j < nb) {
+        td_iv x = (j >= nb || (i < na && a[i].s <= b[j].s)) ? a[i++] : b[j++];
+        if (k && x.s <= u[k - 1].e) {
+            if (x.e > u[k - 1].e)
+                u[k - 1].e = x.e;
+        } else {
+            u[k++] = x;
+        }
+    }
+    *n = k;
+    return u;
+}
+
+static td_iv *dup_merge(const td_iv *v, size_t n, size_t *m)
+{
+    td_iv *c = td_xmalloc((n + 1) * sizeof *c);
+    if (n)
+        memcpy(c, v, n * sizeof *c);
+    *m = td_iv_merge(c, n);
+    return c;
+}
+
+void td_timeline_compute(const td_iv *comp, size_t ncomp, const td_iv *comm, size_t ncomm,
+                         const td_iv *mcpy, size_t nmcpy, int64_t out[TL__N])
+{
+    size_t nc, nm, np;
+    td_iv *c = dup_merge(comp, ncomp, &nc);
+    td_iv *m = dup_merge(comm, ncomm, &nm);
+    td_iv *p = dup_merge(mcpy, nmcpy, &np);
+    int64_t lc = td_iv_len(c, nc), lm = td_iv_len(m, nm), lp = td_iv_len(p, np);
+    size_t ncm, nall;
+    td_iv *cm = td_iv_union(c, nc, m, nm, &ncm);
+    td_iv *all = td_iv_union(cm, ncm, p, np, &nall);
+    out[TL_COMP] = lc;
+    out[TL_XCOMM] = lm - td_iv_overlap(m, nm, c, nc);
+    out[TL_XMEMCPY] = lp - td_iv_overlap(p, np, cm, ncm);
+    out[TL_BUSY] = td_iv_len(all, nall);
+    out[TL_TOTAL] = nall ? all[nall - 1].e - all[0].s : 0;
+    out[TL_IDLE] = out[TL_TOTAL] - out[TL_BUSY];
+    out[TL_COMM] = lm;
+    out[TL_MEMCPY] = lp;
+    free(c);
+    free(m);
+    free(p);
+    free(cm);
+    free(all);
+}
+
+/* Device event class for the timeline. */
+enum { C_COMP, C_COMM, C_MCPY };
+
+typedef struct devlists {
+    td_iv *v[3];
+    size_t n[3], cap[3];
+} devlists;
+
+static void row(td_actx *a, td_table *tb, int rank, int dev, const char *scope, const int64_t *o)
+{
+    td_summary *s = a->s;
+    size_t r = td_table_add_row(tb);
+    td_row_int(s, tb, r, "rank", rank);
+    td_row_int(s, tb, r, "device", dev);
+    td_row_str(s, tb, r, "scope", scope);
+    td_row_int(s, tb, r, "computation_ns", o[TL_COMP]);
+    td_row_int(s, tb, r, "exposed_comm_ns", o[TL_XCOMM]);
+    td_row_int(s, tb, r, "exposed_memcpy_ns", o[TL_XMEMCPY]);
+    td_row_int(s, tb, r, "busy_ns", o[TL_BUSY]);
+    td_row_int(s, tb, r, "idle_ns", o[TL_IDLE]);
+    td_row_int(s, tb, r, "total_ns", o[TL_TOTAL]);
+    td_row_int(s, tb, r, "total_comm_ns", o[TL_COMM]);
+    td_row_int(s, tb, r, "total_memcpy_ns", o[TL_MEMCPY]);
+}
+
+static int int_cmp(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+/* Clip a list to [w0, inf) in place; returns the new count. */
+static size_t clip(td_iv *v, size_t n, int64_t w0)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].e <= w0)
+            continue;
+        v[m] = v[i];
+        if (v[m].s < w0)
+            v[m].s = w0;
+        m++;
+    }
+    return m;
+}
+
+static void emit(td_actx *a, td_table *tb, int rank, int dev, devlists *L, int64_t steady0)
+{
+    int64_t o[TL__N];
+    td_timeline_compute(L->v[0], L->n[0], L->v[1], L->n[1], L->v[2], L->n[2], o);
+    row(a, tb, rank, dev, "trace", o);
+    if (steady0 != INT64_MIN) {
+        size_t n0 = clip(L->v[0], L->n[0], steady0), n1 = clip(L->v[1], L->n[1], steady0),
+               n2 = clip(L->v[2], L->n[2], steady0);
+        td_timeline_compute(L->v[0], n0, L->v[1], n1, L->v[2], n2, o);
+        row(a, tb, rank, dev, "steady", o);
+    }
+}
+
+void td_an_timeline(td_actx *a)
+{
+    if (!a->any_device)
+        return;
+    td_table *tb = td_sum_table(a->s, "gpu_timeline", "GPU timeline");
+    td_table_cols(tb, "rank:int:Rank", "device:device:Device", "scope:text:Scope",
+                  "computation_ns:ns:Computation", "exposed_comm_ns:ns:Exposed comm",
+                  "exposed_memcpy_ns:ns:Exposed memcpy", "busy_ns:ns:Busy", "idle_ns:ns:Idle",
+                  "total_ns:ns:Total", "total_comm_ns:ns:Total comm",
+                  "total_memcpy_ns:ns:Total memcpy", NULL);
+    for (size_t ti = 0; ti < a->n; ti++) {
+        td_tctx *c = &a->tc[ti];
+        td_trace *t = c->t;
+        if (!c->ndev)
+            continue;
+        /* distinct device ids, sorted */
+        int *ids = td_xmalloc((t->ntracks + 1) * sizeof *ids);
+        size_t nids = 0;
+        for (size_t k = 0; k < t->ntracks; k++)
+            if (t->tracks[k].device >= 0)
+                ids[nids++] = t->tracks[k].device;
+        qsort(ids, nids, sizeof *ids, int_cmp);
+        size_t u = 0;
+        for (size_t k = 0; k < nids; k++)
+            if (!u || ids[u - 1] != ids[k])
+                ids[u++] = ids[k];
+        nids = u;
+        int *tdev = td_xmalloc((t->ntracks + 1) * sizeof *tdev); /* track -> index in ids */
+        for (size_t k = 0; k < t->ntracks; k++) {
+            tdev[k] = -1;
+            for (size_t j = 0; j < nids; j++)
+                if (ids[j] == t->tracks[k].device)
+                    tdev[k] = (int)j;
+        }
+        devlists *L = td_xcalloc(nids + 1, sizeof *L);
+        devlists *all = &L[nids];
+        for (size_t i = 0; i < t->nev; i++) {
+            const td_event *ev = &t->ev[i];
+            if (!td_kind_is_device(ev->kind) || ev->track >= t->ntracks || tdev[ev->track] < 0)
+                continue;
+            int cl = ev->kind == TD_K_MEMCPY ? C_MCPY : c->iscomm[i] ? C_COMM : C_COMP;
+            td_iv iv = {ev->ts, ev->ts + ev->dur};
+            devlists *d = &L[tdev[ev->track]];
+            *TD_PUSH(d->v[cl], d->n[cl], d->cap[cl]) = iv;
+            *TD_PUSH(all->v[cl], all->n[cl], all->cap[cl]) = iv;
+        }
+        for (size_t j = 0; j <= nids; j++) {
+            if (L[j].n[0] + L[j].n[1] + L[j].n[2] == 0)
+                continue;
+            emit(a, tb, t->rank, j == nids ? -1 : ids[j], &L[j], c->steady0);
+        }
+        for (size_t j = 0; j <= nids; j++)
+            for (int k = 0; k < 3; k++)
+                free(L[j].v[k]);
+        free(L);
+        free(tdev);
+        free(ids);
+    }
+}
