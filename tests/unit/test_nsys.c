@@ -236,6 +236,45 @@ static td_status read_copy(const unsigned char *p, size_t n, td_err *e, td_trace
     return s;
 }
 
+/* Every range and its projection as tests/data/nsys/nsys_expect.py computes them from
+ * the raw tables (python3 sqlite3, independent of this reader). */
+static void nvtx_vs_python(td_traceset *set, td_trace *t, const char *path)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 tests/data/nsys/nsys_expect.py nvtx '%s'", path);
+    FILE *f = popen(cmd, "r");
+    if (!f) {
+        fprintf(stderr, "python3 not available: NVTX comparison skipped\n");
+        return;
+    }
+    char line[4096];
+    size_t i = 0;
+    while (fgets(line, sizeof line, f)) {
+        char name[2048];
+        long long v[8];
+        if (sscanf(line, "%2047[^\t]\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld", name,
+                   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9) {
+            CHECK(!"bad line from nsys_expect.py");
+            break;
+        }
+        CHECK(i < t->nranges);
+        if (i >= t->nranges)
+            break;
+        const td_range *g = &t->ranges[i++];
+        CHECK_EQ_STR(S(set, g->name), name);
+        CHECK_EQ_INT(g->start, v[0]);
+        CHECK_EQ_INT(g->end, v[1]);
+        CHECK_EQ_INT(g->gpu_start, v[2]);
+        CHECK_EQ_INT(g->gpu_end, v[3]);
+        CHECK_EQ_INT(g->num_gpu_ops, v[4]);
+        CHECK_EQ_INT(g->device, v[5]);
+        CHECK_EQ_INT(g->level, v[6]);
+        CHECK_EQ_INT(g->num_child, v[7]);
+    }
+    CHECK_EQ_INT(pclose(f), 0);
+    CHECK_EQ_INT(i, t->nranges);
+}
+
 static void sample(const char *path)
 {
     size_t n;
@@ -324,6 +363,7 @@ static void sample(const char *path)
         }
     }
     CHECK_EQ_INT(nsax, 5);
+    nvtx_vs_python(set, t, path);
     td_traceset_free(set);
 
     /* truncated copies: always an error naming the file */
