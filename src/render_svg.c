@@ -27,29 +27,37 @@ enum {
 #define CHAR_W 6.6  /* px per character of the 11px monospace font */
 
 /* Decode one UTF-8 sequence strictly; returns bytes consumed (>= 1). Overlong forms,
- * surrogates, values above U+10FFFF and truncated sequences give U+FFFD. */
+ * surrogates, values above U+10FFFF and truncated sequences give one U+FFFD per maximal
+ * invalid subpart (the Unicode-recommended practice, as Python's "replace" does): the
+ * second byte's allowed range depends on the lead byte. */
 static size_t utf8_next(const unsigned char *s, uint32_t *cp)
 {
     unsigned c = s[0];
+    *cp = 0xfffd;
     if (c < 0x80) {
         *cp = c;
         return 1;
     }
     int n;
-    uint32_t v, min;
-    if (c >= 0xc2 && c <= 0xdf) { n = 1; v = c & 0x1f; min = 0x80; }
-    else if (c >= 0xe0 && c <= 0xef) { n = 2; v = c & 0x0f; min = 0x800; }
-    else if (c >= 0xf0 && c <= 0xf4) { n = 3; v = c & 0x07; min = 0x10000; }
-    else { *cp = 0xfffd; return 1; }
+    unsigned lo = 0x80, hi = 0xbf;
+    uint32_t v;
+    if (c >= 0xc2 && c <= 0xdf) { n = 1; v = c & 0x1f; }
+    else if (c >= 0xe0 && c <= 0xef) {
+        n = 2; v = c & 0x0f;
+        if (c == 0xe0) lo = 0xa0;      /* no overlongs */
+        if (c == 0xed) hi = 0x9f;      /* no surrogates */
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 3; v = c & 0x07;
+        if (c == 0xf0) lo = 0x90;      /* no overlongs */
+        if (c == 0xf4) hi = 0x8f;      /* nothing above U+10FFFF */
+    } else
+        return 1;
     for (int i = 1; i <= n; i++) {
-        if ((s[i] & 0xc0) != 0x80) { /* also stops at the NUL */
-            *cp = 0xfffd;
+        unsigned b = s[i]; /* a NUL ends the string and fails the test */
+        if (i == 1 ? (b < lo || b > hi) : (b & 0xc0) != 0x80)
             return (size_t)i;
-        }
-        v = (v << 6) | (s[i] & 0x3f);
+        v = (v << 6) | (b & 0x3f);
     }
-    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-        v = 0xfffd;
     *cp = v;
     return (size_t)n + 1;
 }
