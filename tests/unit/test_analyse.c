@@ -1,0 +1,315 @@
+/* test_analyse.c - analysis passes on small synthetic trace sets with expectations
+ * computed by hand (formats.md definitions). */
+#include "analyse_int.h"
+#include "unit.h"
+#include <math.h>
+#include <stdlib.h>
+
+static td_traceset *S;
+static td_trace *T;
+
+static uint32_t host(int64_t tid)
+{
+    return td_trace_track(T, 1, tid);
+}
+
+static uint32_t dev(int d, int stream)
+{
+    uint32_t k = td_trace_track(T, 1000 + d, stream);
+    T->tracks[k].device = d;
+    T->tracks[k].stream = stream;
+    return k;
+}
+
+static td_event *ev(uint32_t track, td_kind kind, const char *name, int64_t ts, int64_t dur,
+                    int64_t corr)
+{
+    td_event *e = td_trace_push_event(T);
+    e->track = track;
+    e->kind = (uint8_t)kind;
+    e->name = td_intern_cstr(S->strs, name);
+    e->ts = ts;
+    e->dur = dur;
+    e->corr = corr;
+    e->ph = 'X';
+    return e;
+}
+
+static int cmp_ev(const void *x, const void *y)
+{
+    const td_event *a = x, *b = y;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return (a->dur < b->dur) - (a->dur > b->dur);
+}
+
+static void fresh(void)
+{
+    S = td_traceset_new();
+    T = td_traceset_add(S, "synthetic.json");
+    T->format = TD_FMT_CHROME_JSON;
+}
+
+static td_summary *run(const td_opts *o)
+{
+    qsort(T->ev, T->nev, sizeof *T->ev, cmp_ev);
+    td_summary *s = td_summary_new();
+    td_err e = {0};
+    td_opts d;
+    td_opts_default(&d);
+    CHECK_EQ_INT(td_analyse(S, o ? o : &d, s, &e), TD_OK);
+    return s;
+}
+
+/* Row of table `tab` whose text column `key` equals v (and optional int column). */
+static long find_row(const td_table *t, const char *key, const char *v)
+{
+    int c = td_table_col(t, key);
+    for (size_t r = 0; t && c >= 0 && r < t->nrows; r++)
+        if (td_table_cell(t, r, c)->s && !strcmp(td_table_cell(t, r, c)->s, v))
+            return (long)r;
+    return -1;
+}
+
+static int64_t I(const td_summary *s, const char *tab, long row, const char *key)
+{
+    const td_table *t = td_sum_find_table(s, tab);
+    if (!t || row < 0 || td_table_col(t, key) < 0)
+        return -999999;
+    return td_table_cell(t, (size_t)row, td_table_col(t, key))->i;
+}
+
+static double F(const td_summary *s, const char *tab, long row, const char *key)
+{
+    const td_table *t = td_sum_find_table(s, tab);
+    if (!t || row < 0 || td_table_col(t, key) < 0)
+        return -999999;
+    return td_table_cell(t, (size_t)row, td_table_col(t, key))->f;
+}
+
+static long R(const td_summary *s, const char *tab, const char *key, const char *v)
+{
+    return find_row(td_sum_find_table(s, tab), key, v);
+}
+
+static void test_intervals(void)
+{
+    /* COMP [0,10) [5,15) [30,40); COMM [12,20) [35,50); MEMCPY [18,25) [45,60) [70,80)
+     * COMP = [0,15) u [30,40) = 25; COMM - COMP = [15,20) u [40,50) = 15;
+     * MEMCPY - (COMP u COMM) = [20,25) u [50,60) u [70,80) = 25; busy 65; total 80. */
+    td_iv comp[] = {{30, 40}, {0, 10}, {5, 15}}, comm[] = {{12, 20}, {35, 50}},
+          mc[] = {{18, 25}, {45, 60}, {70, 80}};
+    int64_t o[TL__N];
+    td_timeline_compute(comp, 3, comm, 2, mc, 3, o);
+    CHECK_EQ_INT(o[TL_COMP], 25);
+    CHECK_EQ_INT(o[TL_XCOMM], 15);
+    CHECK_EQ_INT(o[TL_XMEMCPY], 25);
+    CHECK_EQ_INT(o[TL_BUSY], 65);
+    CHECK_EQ_INT(o[TL_TOTAL], 80);
+    CHECK_EQ_INT(o[TL_IDLE], 15);
+    CHECK_EQ_INT(o[TL_COMM], 23);
+    CHECK_EQ_INT(o[TL_MEMCPY], 32);
+    CHECK_EQ_INT(o[TL_COMP] + o[TL_XCOMM] + o[TL_XMEMCPY] + o[TL_IDLE], o[TL_TOTAL]);
+    td_timeline_compute(NULL, 0, NULL, 0, NULL, 0, o);
+    CHECK_EQ_INT(o[TL_TOTAL], 0);
+    td_iv m[] = {{0, 10}, {20, 30}};
+    CHECK_EQ_INT(td_iv_overlap1(m, 2, 5, 25), 10);
+    CHECK_EQ_INT(td_iv_overlap1(m, 2, 10, 20), 0);
+    td_iv z[] = {{5, 5}, {3, 1}};
+    CHECK_EQ_INT(td_iv_merge(z, 2), 0);
+}
+
+static void test_stats(void)
+{
+    int64_t v[] = {40, 10, 30, 20};
+    td_stats st;
+    td_stats_of(v, 4, &st);
+    CHECK_EQ_INT(st.total, 100);
+    CHECK(st.mean == 25.0 && st.median == 25.0);
+    CHECK(fabs(st.std - sqrt(500.0 / 3)) < 1e-9);
+    int64_t w[] = {7};
+    td_stats_of(w, 1, &st);
+    CHECK(st.median == 7.0 && st.std == 0.0);
+}
+
+/* Nesting, self time, device attribution through correlation. */
+static void test_nest_ops(void)
+{
+    fresh();
+    uint32_t th = host(1), d0 = dev(0, 7);
+    ev(th, TD_K_CPU_OP, "A", 0, 100, 0);
+    ev(th, TD_K_CPU_OP, "B", 10, 30, 0);
+    ev(th, TD_K_CPU_OP, "C", 15, 5, 0);
+    ev(th, TD_K_RUNTIME, "cudaLaunchKernel", 20, 5, 5);
+    ev(th, TD_K_CPU_OP, "D", 50, 10, 0);
+    ev(th, TD_K_CPU_OP, "E", 100, 10, 0); /* starts at A's end: not a child */
+    ev(th, TD_K_PYTHON, "py", 0, 200, 0);  /* not an op: ignored by the op nesting */
+    ev(d0, TD_K_KERNEL, "k1", 30, 15, 5);
+    td_summary *s = run(NULL);
+    long a = R(s, "ops", "name", "A"), b = R(s, "ops", "name", "B"), e = R(s, "ops", "name", "E");
+    CHECK_EQ_INT(I(s, "ops", a, "self_ns"), 60);
+    CHECK_EQ_INT(I(s, "ops", a, "total_ns"), 100);
+    CHECK_EQ_INT(I(s, "ops", b, "self_ns"), 20);
+    CHECK_EQ_INT(I(s, "ops", e, "self_ns"), 10);
+    CHECK_EQ_INT(I(s, "ops", b, "device_self_ns"), 15);
+    CHECK_EQ_INT(I(s, "ops", a, "device_self_ns"), 0);
+    CHECK_EQ_INT(I(s, "ops", a, "device_total_ns"), 15);
+    CHECK_EQ_INT(I(s, "ops", R(s, "ops", "name", "cudaLaunchKernel"), "device_self_ns"), 0);
+    /* self total = 60+20+5+5+10+10 = 110 */
+    CHECK(fabs(F(s, "ops", a, "self_share") - 60.0 / 110) < 1e-12);
+    CHECK_EQ_STR(td_table_cell(td_sum_find_table(s, "ops"), 0, 0)->s, "A"); /* by self desc */
+    const td_flame *fl = td_sum_find_flame(s, "cpu");
+    CHECK(fl && fl->n == 6);
+    int found = 0;
+    for (size_t i = 0; fl && i < fl->n; i++)
+        if (!strcmp(fl->st[i].stack, "thread 1;A;B;cudaLaunchKernel") && fl->st[i].value == 5)
+            found = 1;
+    CHECK(found);
+    td_summary_free(s);
+    td_traceset_free(S);
+}
+
+/* Steps, warm-up, step device busy, timeline steady scope, modules. */
+static void test_steps(void)
+{
+    fresh();
+    uint32_t th = host(1), d0 = dev(0, 7);
+    ev(th, TD_K_USER_ANNOT, "ProfilerStep#1", 0, 300, 0);
+    ev(th, TD_K_USER_ANNOT, "ProfilerStep#2", 300, 100, 0);
+    ev(th, TD_K_USER_ANNOT, "ProfilerStep#3", 400, 100, 0);
+    ev(th, TD_K_USER_ANNOT, "ProfilerStep#4", 500, 160, 0);
+    /* launches: one in step 1, two in step 2, one in step 3 */
+    ev(th, TD_K_RUNTIME, "launch", 10, 5, 1);
+    ev(th, TD_K_RUNTIME, "launch", 310, 5, 2);
+    ev(th, TD_K_RUNTIME, "launch", 320, 5, 3);
+    ev(th, TD_K_RUNTIME, "launch", 410, 5, 4);
+    ev(d0, TD_K_KERNEL, "k", 20, 100, 1);
+    ev(d0, TD_K_KERNEL, "k", 330, 20, 2);
+    ev(d0, TD_K_KERNEL, "k", 360, 60, 3);  /* crosses into step 3's window */
+    ev(d0, TD_K_MEMCPY, "Memcpy HtoD", 430, 10, 4);
+    td_summary *s = run(NULL);
+    /* auto: 300 > 1.5 x median(100, 100, 160) = 150 -> drop step 1 */
+    CHECK_EQ_INT(td_sum_get(s, "warmup.dropped")->v.i, 1);
+    const td_table *st = td_sum_find_table(s, "steps");
+    CHECK(st && st->nrows == 4);
+    CHECK_EQ_INT(I(s, "steps", 0, "warmup"), 1);
+    CHECK_EQ_INT(I(s, "steps", 1, "warmup"), 0);
+    CHECK_EQ_INT(I(s, "steps", 1, "step"), 2);
+    CHECK_EQ_INT(I(s, "steps", 0, "device_busy_ns"), 100);  /* [20,120) */
+    CHECK_EQ_INT(I(s, "steps", 1, "device_busy_ns"), 60);   /* [330,350) u [360,400) */
+    CHECK_EQ_INT(I(s, "steps", 2, "device_busy_ns"), 30);   /* [400,420) u [430,440) */
+    /* timeline, all devices: trace span [20,440) = 420, busy 100+20+60+10 = 190;
+     * steady from 300: [330,350) [360,420) [430,440): total 110, busy 90 */
+    const td_table *tl = td_sum_find_table(s, "gpu_timeline");
+    CHECK(tl && tl->nrows == 4); /* device 0 and all, trace and steady */
+    for (size_t r = 0; tl && r < tl->nrows; r++) {
+        const char *scope = td_table_cell(tl, r, td_table_col(tl, "scope"))->s;
+        int steady = !strcmp(scope, "steady");
+        CHECK_EQ_INT(I(s, "gpu_timeline", (long)r, "total_ns"), steady ? 110 : 420);
+        CHECK_EQ_INT(I(s, "gpu_timeline", (long)r, "busy_ns"), steady ? 90 : 190);
+        CHECK_EQ_INT(I(s, "gpu_timeline", (long)r, "exposed_memcpy_ns"), 10);
+    }
+    /* modules: "ProfilerStep" kept executions 2,3,4 with 2,1,0 thunks; GPU spans
+     * [330,420) = 90, [430,440) = 10, 0 -> total 100, mean 33.33 */
+    long m = R(s, "modules", "name", "ProfilerStep");
+    CHECK(m >= 0);
+    CHECK_EQ_INT(I(s, "modules", m, "executions"), 3);
+    CHECK_EQ_INT(I(s, "modules", m, "total_ns"), 100);
+    CHECK_EQ_INT(I(s, "modules", m, "mean_ns"), 33);
+    CHECK(fabs(F(s, "modules", m, "thunks_mean") - 1.0) < 1e-12);
+    CHECK(fabs(F(s, "modules", m, "thunks_std") - 1.0) < 1e-12);
+    /* outlier: step 4 (160) vs median of 100,100,160 = 100 -> 1.6x */
+    CHECK_EQ_INT(I(s, "outlier_steps", 0, "wall_ns"), 160);
+    td_summary_free(s);
+
+    td_opts o;
+    td_opts_default(&o);
+    o.warmup = TD_WARMUP_NONE;
+    s = run(&o);
+    CHECK_EQ_INT(td_sum_get(s, "warmup.dropped")->v.i, 0);
+    CHECK_EQ_INT(td_sum_find_table(s, "gpu_timeline")->nrows, 2);
+    td_summary_free(s);
+    o.warmup = 2;
+    o.step_pattern = "^ProfilerStep#[34]$";
+    s = run(&o);
+    CHECK_EQ_INT(td_sum_find_table(s, "steps")->nrows, 2);
+    CHECK_EQ_INT(td_sum_get(s, "warmup.dropped")->v.i, 2);
+    td_summary_free(s);
+    o.step_pattern = "(";
+    s = td_summary_new();
+    td_err e = {0};
+    CHECK_EQ_INT(td_analyse(S, &o, s, &e), TD_E_USAGE);
+    CHECK(strstr(e.msg, "--step-pattern") != NULL);
+    td_summary_free(s);
+    td_traceset_free(S);
+}
+
+/* Kernel statistics and collectives. */
+static void test_kernels_coll(void)
+{
+    fresh();
+    uint32_t d0 = dev(0, 7), d1 = dev(1, 7), c0 = dev(0, 20);
+    ev(d0, TD_K_KERNEL, "k1", 0, 10, 0);
+    ev(d0, TD_K_KERNEL, "k1", 100, 20, 0);
+    ev(d1, TD_K_KERNEL, "k1", 200, 30, 0);
+    ev(d1, TD_K_KERNEL, "k1", 300, 40, 0);
+    ev(d0, TD_K_KERNEL, "k2", 400, 5, 0);
+    td_aux *x;
+    td_event *e = ev(c0, TD_K_KERNEL, "ncclKernel_AllReduce_RING_LL_Sum_float(x)", 395, 1000, 0);
+    e->aux = td_trace_push_aux(T, &x);
+    x->coll = td_intern_cstr(S->strs, "allreduce");
+    x->dtype = td_intern_cstr(S->strs, "Float");
+    x->in_nelems = x->out_nelems = 1000;
+    x->group_size = 4;
+    e = ev(c0, TD_K_KERNEL, "ncclDevKernel_AllGather_RING_LL(x)", 2000, 100, 0);
+    e->aux = td_trace_push_aux(T, &x);
+    x->dtype = td_intern_cstr(S->strs, "BFloat16");
+    x->in_nelems = 50;
+    x->out_nelems = 200;
+    x->group_size = 4;
+    td_summary *s = run(NULL);
+    long k = R(s, "kernels", "name", "k1");
+    CHECK_EQ_INT(I(s, "kernels", k, "calls"), 4);
+    CHECK_EQ_INT(I(s, "kernels", k, "total_ns"), 100);
+    CHECK_EQ_INT(I(s, "kernels", k, "median_ns"), 25);
+    CHECK_EQ_INT(I(s, "kernels", k, "std_ns"), 13); /* sqrt(500/3) = 12.9 */
+    CHECK_EQ_INT(I(s, "kernels", k, "min_ns"), 10);
+    CHECK_EQ_INT(I(s, "kernels", k, "max_ns"), 40);
+    CHECK_EQ_INT(I(s, "kernels", 0, "total_ns"), 1000); /* sorted by total */
+    const td_table *ns = td_sum_find_table(s, "cuda_gpu_kern_sum");
+    CHECK(ns && ns->no_json);
+    long nk = R(s, "cuda_gpu_kern_sum", "Name", "k1");
+    CHECK(fabs(F(s, "cuda_gpu_kern_sum", nk, "Time (%)") - 100.0 * 100 / 1205) < 1e-9);
+    CHECK(fabs(F(s, "cuda_gpu_kern_sum", nk, "Med (ns)") - 25.0) < 1e-9);
+    const td_table *bd = td_sum_find_table(s, "kernels_by_device");
+    CHECK(bd && bd->nrows == 5);
+    CHECK_EQ_INT(I(s, "kernels_by_device", 0, "device"), 0);
+    CHECK_EQ_INT(I(s, "kernels_by_device", 4, "device"), 1);
+    long c = R(s, "collectives", "name", "allreduce");
+    CHECK_EQ_INT(I(s, "collectives", c, "bytes"), 4000);
+    CHECK(fabs(F(s, "collectives", c, "algbw_gbps") - 4.0) < 1e-12);
+    CHECK(fabs(F(s, "collectives", c, "busbw_gbps") - 6.0) < 1e-12); /* x 2(4-1)/4 */
+    CHECK_EQ_INT(I(s, "collectives", c, "hidden_ns"), 5); /* k2 [400,405) on device 0 */
+    long g = R(s, "collectives", "name", "allgather");
+    CHECK_EQ_INT(I(s, "collectives", g, "bytes"), 400); /* out 200 x 2 bytes */
+    CHECK(fabs(F(s, "collectives", g, "busbw_gbps") - 4.0 * 0.75) < 1e-12);
+    /* timeline device 0: COMP [0,10) [100,120) [400,405); COMM [395,1395) [2000,2100) */
+    const td_table *tl = td_sum_find_table(s, "gpu_timeline");
+    CHECK(tl != NULL);
+    CHECK_EQ_INT(I(s, "gpu_timeline", 0, "device"), 0);
+    CHECK_EQ_INT(I(s, "gpu_timeline", 0, "computation_ns"), 35);
+    CHECK_EQ_INT(I(s, "gpu_timeline", 0, "exposed_comm_ns"), 1095);
+    CHECK_EQ_INT(I(s, "gpu_timeline", 0, "total_ns"), 2100);
+    td_summary_free(s);
+    td_traceset_free(S);
+}
+
+int main(void)
+{
+    test_intervals();
+    test_stats();
+    test_nest_ops();
+    test_steps();
+    test_kernels_coll();
+    return UNIT_DONE();
+}
