@@ -1,8 +1,697 @@
-/* render_xlsx.c - Excel workbook (libxlsxwriter). Stub. */
+/* render_xlsx.c - Excel workbook (libxlsxwriter), laid out by the template's [xlsx]
+ * sections: a Summary sheet (key figures, time breakdown with a pie chart, findings,
+ * warnings), one sheet per summary table (every column, header frozen, autofilter),
+ * and the regression table when present.
+ *
+ * Numbers stay numbers so people can sort and sum them: times in milliseconds (the
+ * double keeps the exact ns), shares as fractions with a % format, bytes and counts as
+ * integers. Every text goes through worksheet_write_string, which libxlsxwriter never
+ * turns into a formula or a number, so a trace name such as "=cmd|..." stays text.
+ *
+ * Determinism: the document's `created` date comes from o->epoch (libxlsxwriter uses
+ * the current time when it is 0, so epoch 0 is stored as 1 second), and
+ * libxlsxwriter's packager stamps every zip member with a fixed DOS date, so the same
+ * summary gives the same bytes. The workbook is written to a temporary name and renamed. */
+#define _POSIX_C_SOURCE 200809L
 #include "render.h"
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xlsxwriter.h>
+
+#define CELL_MAX 32767          /* Excel's limit on characters in a cell */
+#define WIDTH_MIN 8
+#define WIDTH_MAX 80
+#define CHART_MAX_STEPS 4000    /* steps plotted; the sheet keeps every row */
+
+typedef struct {
+    lxw_workbook *wb;
+    const td_summary *s;
+    const td_render_opts *o;
+    lxw_format *title, *subtitle, *head, *bold, *wrap;
+    lxw_format *ms, *pct, *count, *gbps, *f64;
+    char (*sheets)[128];        /* sheet names used so far */
+    size_t nsheets, sheets_cap;
+    lxw_error err;              /* first libxlsxwriter error */
+    char errwhere[160];
+} xw;
+
+static void note_err(xw *x, lxw_error r, const char *where)
+{
+    if (r != LXW_NO_ERROR && x->err == LXW_NO_ERROR) {
+        x->err = r;
+        snprintf(x->errwhere, sizeof x->errwhere, "%s", where);
+    }
+}
+
+/* Length in code points of valid UTF-8 (what Excel counts). */
+static size_t u8len(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            n++;
+    return n;
+}
+
+/* Byte length of one valid UTF-8 sequence at p, or 0 when invalid (overlong forms,
+ * surrogates, > U+10FFFF and the XML non-characters U+FFFE/U+FFFF count as invalid). */
+static size_t u8seq(const unsigned char *p)
+{
+    unsigned c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+    if (!n || c > 0xF4)
+        return 0;
+    uint32_t cp = c & (0x3F >> (n - 1));
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3F);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF)
+        return 0;
+    return n;
+}
+
+/* Text safe for a cell (malloc'd): valid UTF-8, XML-legal characters (control
+ * characters other than tab and newline become U+FFFD), at most CELL_MAX characters;
+ * a longer text is cut and ends with a note saying how long it was; a literal
+ * "_xHHHH_" is escaped so that readers do not decode it. */
+static char *cell_text(const char *in)
+{
+    static const char rep[] = "\xEF\xBF\xBD";
+    td_buf b = {0};
+    size_t chars = 0, total = 0;
+    const unsigned char *p = (const unsigned char *)in;
+    int cut = 0;
+    char note[96];
+    while (*p) {
+        size_t n = u8seq(p);
+        const char *put = (const char *)p;
+        size_t plen = n;
+        if (n == 0 || (n == 1 && ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7F))) {
+            put = rep;
+            plen = 3;
+            n = n ? n : 1;
+        }
+        total++;
+        if (!cut && chars < CELL_MAX - 64) {
+            /* OOXML reads "_xHHHH_" as an escaped character; keep such text literal by
+             * escaping its underscore ("_x005F_") */
+            if (*p == '_' && p[1] == 'x' && isxdigit(p[2]) && isxdigit(p[3]) &&
+                isxdigit(p[4]) && isxdigit(p[5]) && p[6] == '_')
+                put = "_x005F_", plen = 7;
+            td_buf_put(&b, put, plen);
+            chars++;
+        } else
+            cut = 1;
+        p += n;
+    }
+    if (cut) {
+        snprintf(note, sizeof note, " [truncated by tracedoc: %zu characters in all]", total);
+        td_buf_puts(&b, note);
+    }
+    td_buf_cstr(&b);
+    return b.p;
+}
+
+static void put_str(xw *x, lxw_worksheet *ws, int r, int c, const char *v, lxw_format *f)
+{
+    if (!v || !*v)
+        return;
+    char *t = cell_text(v);
+    note_err(x, worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, t, f), "text cell");
+    free(t);
+}
+
+/* Long text wrapped in column B of the Summary sheet: the row is made tall enough,
+ * as readers do not all grow rows for wrapped text by themselves (Excel's limit is
+ * 409 points). */
+#define SUMMARY_B_WIDTH 64
+static void put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v)
+{
+    if (!v || !*v)
+        return;
+    size_t lines = u8len(v) / (SUMMARY_B_WIDTH - 4) + 1;
+    for (const char *p = v; *p; p++)
+        lines += *p == '\n';
+    put_str(x, ws, r, c, v, lines > 1 ? x->wrap : NULL);
+    if (lines > 1)
+        worksheet_set_row(ws, (lxw_row_t)r, lines > 27 ? 409.0 : 15.0 * (double)lines, NULL);
+}
+
+static void put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
+{
+    /* NaN and infinities have no representation in the file: leave the cell blank */
+    if (!isfinite(v))
+        return;
+    note_err(x, worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v, f), "number cell");
+}
+
+/* Header text with the unit of the column's numbers. */
+static void col_header(const td_col *c, char *dst, size_t cap)
+{
+    const char *t = c->title && *c->title ? c->title : c->key;
+    switch (c->type) {
+    case TD_T_NS: snprintf(dst, cap, "%s (ms)", t); break;
+    case TD_T_BYTES: snprintf(dst, cap, "%s (bytes)", t); break;
+    case TD_T_GBPS: snprintf(dst, cap, "%s (GB/s)", t); break;
+    case TD_T_SHARE: snprintf(dst, cap, strchr(t, '%') ? "%s" : "%s (%%)", t); break;
+    default: snprintf(dst, cap, "%s", t);
+    }
+}
+
+/* Characters the displayed number takes (for column widths): integer digits with
+ * thousands separators, plus the decimals of the format. */
+static size_t num_width(double v, int decimals)
+{
+    char b[64];
+    snprintf(b, sizeof b, "%.0f", fabs(v));
+    size_t d = strlen(b);
+    return d + (d - 1) / 3 + (decimals ? (size_t)decimals + 1 : 0) + (v < 0);
+}
+
+/* Write one cell of a summary table at (r, c); returns its display width. */
+static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col,
+                       const td_cell *v)
+{
+    switch (col->type) {
+    case TD_T_TEXT:
+        if (!v->s)
+            return 0;
+        put_str(x, ws, r, c, v->s, NULL);
+        return u8len(v->s);
+    case TD_T_NS:
+        if (v->i == TD_NA)
+            return 0;
+        put_num(x, ws, r, c, (double)v->i / 1e6, x->ms);
+        return num_width((double)v->i / 1e6, 3);
+    case TD_T_INT: case TD_T_BYTES:
+        if (v->i == TD_NA)
+            return 0;
+        put_num(x, ws, r, c, (double)v->i, x->count);
+        return num_width((double)v->i, 0);
+    case TD_T_DEVICE:
+        if (v->i == TD_NA)
+            return 0;
+        if (v->i < 0) {
+            put_str(x, ws, r, c, "all", NULL);
+            return 3;
+        }
+        put_num(x, ws, r, c, (double)v->i, NULL);
+        return num_width((double)v->i, 0);
+    case TD_T_BOOL:
+        if (v->i == TD_NA)
+            return 0;
+        put_str(x, ws, r, c, v->i ? "yes" : "no", NULL);
+        return 3;
+    case TD_T_SHARE:
+        if (!isfinite(v->f))
+            return 0;
+        put_num(x, ws, r, c, v->f, x->pct);
+        return num_width(v->f * 100, 1) + 1;
+    case TD_T_GBPS:
+        if (!isfinite(v->f))
+            return 0;
+        put_num(x, ws, r, c, v->f, x->gbps);
+        return num_width(v->f, 2);
+    case TD_T_F64:
+        if (!isfinite(v->f))
+            return 0;
+        put_num(x, ws, r, c, v->f, x->f64);
+        return num_width(v->f, 3);
+    }
+    return 0;
+}
+
+static int same_name(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char ca = *a >= 'A' && *a <= 'Z' ? *a + 32 : *a;
+        char cb = *b >= 'A' && *b <= 'Z' ? *b + 32 : *b;
+        if (ca != cb)
+            return 0;
+    }
+    return *a == *b;
+}
+
+static int name_used(const xw *x, const char *n)
+{
+    if (same_name(n, "History")) /* reserved by Excel */
+        return 1;
+    for (size_t i = 0; i < x->nsheets; i++)
+        if (same_name(x->sheets[i], n))
+            return 1;
+    return 0;
+}
+
+/* Copy at most max code points of valid UTF-8 src to dst (cap bytes). */
+static void u8copy(char *dst, size_t cap, const char *src, size_t max)
+{
+    size_t n = 0, k = 0;
+    while (src[k] && n < max) {
+        size_t l = 1;
+        while ((src[k + l] & 0xC0) == 0x80)
+            l++;
+        if (k + l >= cap)
+            break;
+        k += l;
+        n++;
+    }
+    memcpy(dst, src, k);
+    dst[k] = 0;
+}
+
+/* A valid, unique sheet name from a title: Excel's forbidden characters []:*?/\ become
+ * '_', a leading or trailing apostrophe goes, at most 31 characters, " (2)" etc. when
+ * the name is taken (Excel compares case-insensitively). */
+static lxw_worksheet *add_sheet(xw *x, const char *title, const char *fallback)
+{
+    char *t = cell_text(title && *title ? title : fallback);
+    for (char *p = t; *p; p++)
+        if (strchr("[]:*?/\\\t\n", *p))
+            *p = '_';
+    /* U+FFFD from control characters is fine; apostrophes may not start or end */
+    char *b = t;
+    while (*b == '\'')
+        b++;
+    size_t n = strlen(b);
+    while (n && b[n - 1] == '\'')
+        b[--n] = 0;
+    char base[128], name[128];
+    u8copy(base, sizeof base, *b ? b : "Sheet", LXW_SHEETNAME_MAX);
+    free(t);
+    snprintf(name, sizeof name, "%s", base);
+    for (int k = 2; name_used(x, name) || workbook_validate_sheet_name(x->wb, name); k++) {
+        char suf[16];
+        snprintf(suf, sizeof suf, " (%d)", k);
+        u8copy(name, sizeof name, base, LXW_SHEETNAME_MAX - strlen(suf));
+        size_t l = strlen(name);
+        snprintf(name + l, sizeof name - l, "%s", suf);
+        if (k > 100000)
+            return NULL;
+    }
+    snprintf(*TD_PUSH(x->sheets, x->nsheets, x->sheets_cap), 128, "%s", name);
+    lxw_worksheet *ws = workbook_add_worksheet(x->wb, name);
+    if (!ws) {
+        note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "add sheet");
+        return NULL;
+    }
+    /* printed: landscape, one page wide, header row repeated on every page */
+    worksheet_set_landscape(ws);
+    worksheet_set_paper(ws, x->o->paper && strcmp(x->o->paper, "letter") == 0 ? 1 : 9);
+    worksheet_fit_to_pages(ws, 1, 0);
+    return ws;
+}
+
+static const char *sheet_name(const xw *x)
+{
+    return x->sheets[x->nsheets - 1];
+}
+
+static double clampw(size_t w)
+{
+    w += 2;
+    return (double)(w < WIDTH_MIN ? WIDTH_MIN : w > WIDTH_MAX ? WIDTH_MAX : w);
+}
+
+/* Steps chart: step wall time per step, warm-up steps in a second series, from three
+ * helper columns written right of the table (label, steady ms, warm-up ms). */
+static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrows)
+{
+    int cw = td_table_col(t, "wall_ns"), cs = td_table_col(t, "step"),
+        cr = td_table_col(t, "rank"), cu = td_table_col(t, "warmup");
+    if (cw < 0 || nrows == 0)
+        return;
+    size_t n = nrows < CHART_MAX_STEPS ? nrows : CHART_MAX_STEPS;
+    int multi = 0;
+    for (size_t r = 0; cr >= 0 && r < n; r++)
+        if (td_table_cell(t, r, cr)->i != td_table_cell(t, 0, cr)->i)
+            multi = 1;
+    int c0 = t->ncols + 1; /* one blank column between the table and the chart data */
+    put_str(x, ws, 0, c0, "Chart: step", x->head);
+    put_str(x, ws, 0, c0 + 1, "Chart: steady step (ms)", x->head);
+    put_str(x, ws, 0, c0 + 2, "Chart: warm-up step (ms)", x->head);
+    int any_warm = 0;
+    for (size_t r = 0; r < n; r++) {
+        char lab[64];
+        int64_t step = cs >= 0 ? td_table_cell(t, r, cs)->i : (int64_t)r;
+        if (step == TD_NA)
+            step = (int64_t)r;
+        if (multi)
+            snprintf(lab, sizeof lab, "r%lld s%lld",
+                     (long long)td_table_cell(t, r, cr)->i, (long long)step);
+        else
+            snprintf(lab, sizeof lab, "%lld", (long long)step);
+        put_str(x, ws, (int)r + 1, c0, lab, NULL);
+        int64_t w = td_table_cell(t, r, cw)->i;
+        int warm = cu >= 0 && td_table_cell(t, r, cu)->i == 1;
+        any_warm |= warm;
+        if (w != TD_NA)
+            put_num(x, ws, (int)r + 1, c0 + (warm ? 2 : 1), (double)w / 1e6, x->ms);
+    }
+    worksheet_set_column(ws, (lxw_col_t)c0, (lxw_col_t)(c0 + 2), 24, NULL);
+    lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_COLUMN_STACKED);
+    if (!ch) {
+        note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "chart");
+        return;
+    }
+    const char *sn = sheet_name(x);
+    lxw_row_t last = (lxw_row_t)n;
+    lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+    chart_series_set_categories(se, sn, 1, (lxw_col_t)c0, last, (lxw_col_t)c0);
+    chart_series_set_values(se, sn, 1, (lxw_col_t)(c0 + 1), last, (lxw_col_t)(c0 + 1));
+    chart_series_set_name(se, "Steady steps");
+    lxw_chart_fill f1 = {.color = 0x4472C4};
+    chart_series_set_fill(se, &f1);
+    if (any_warm) {
+        se = chart_add_series(ch, NULL, NULL);
+        chart_series_set_categories(se, sn, 1, (lxw_col_t)c0, last, (lxw_col_t)c0);
+        chart_series_set_values(se, sn, 1, (lxw_col_t)(c0 + 2), last, (lxw_col_t)(c0 + 2));
+        chart_series_set_name(se, "Warm-up steps (dropped)");
+        lxw_chart_fill f2 = {.color = 0xED7D31};
+        chart_series_set_fill(se, &f2);
+    }
+    chart_title_set_name(ch, n < nrows ? "Step time (first steps)" : "Step time");
+    chart_axis_set_name(ch->x_axis, multi ? "Rank and step" : "Step");
+    chart_axis_set_name(ch->y_axis, "Wall time (ms)");
+    chart_axis_set_num_format(ch->y_axis, "#,##0");
+    chart_set_series_gap(ch, 50);
+    chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
+    lxw_chart_options co = {.x_scale = 1.6, .y_scale = 1.3};
+    note_err(x, worksheet_insert_chart_opt(ws, 2, (lxw_col_t)(c0 + 4), ch, &co), "chart");
+}
+
+/* One sheet for one summary table: header row (frozen, filtered), one row per item. */
+static void table_sheet(xw *x, const td_table *t, const td_section *sec)
+{
+    if (!t || t->nrows == 0 || t->ncols == 0)
+        return;
+    size_t nrows = t->nrows;
+    if (sec->top > 0 && (size_t)sec->top < nrows)
+        nrows = (size_t)sec->top;
+    if (nrows > LXW_ROW_MAX - 1)
+        nrows = LXW_ROW_MAX - 1;
+    lxw_worksheet *ws = add_sheet(x, sec->title[0] ? sec->title : t->title, t->name);
+    if (!ws)
+        return;
+    size_t w[TD_MAXCOLS];
+    for (int c = 0; c < t->ncols; c++) {
+        char h[300];
+        col_header(&t->cols[c], h, sizeof h);
+        put_str(x, ws, 0, c, h, x->head);
+        w[c] = u8len(h) + 2; /* room for the filter button */
+    }
+    for (size_t r = 0; r < nrows; r++)
+        for (int c = 0; c < t->ncols; c++) {
+            size_t l = put_cell(x, ws, (int)r + 1, c, &t->cols[c], td_table_cell(t, r, c));
+            if (l > w[c])
+                w[c] = l;
+        }
+    for (int c = 0; c < t->ncols; c++)
+        worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, clampw(w[c]), NULL);
+    worksheet_freeze_panes(ws, 1, 0);
+    worksheet_repeat_rows(ws, 0, 0);
+    note_err(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(t->ncols - 1)),
+             "autofilter");
+    if (strcmp(t->name, "steps") == 0)
+        steps_chart(x, ws, t, nrows);
+}
+
+/* The row of gpu_timeline for all devices (device -1), whole trace scope preferred. */
+static size_t timeline_all(const td_table *t)
+{
+    int cd = td_table_col(t, "device"), cs = td_table_col(t, "scope");
+    size_t found = (size_t)-1;
+    if (cd < 0)
+        return found;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (td_table_cell(t, r, cd)->i != -1)
+            continue;
+        const char *sc = cs >= 0 ? td_table_cell(t, r, cs)->s : NULL;
+        if (!sc || strcmp(sc, "trace") == 0)
+            return r;
+        if (found == (size_t)-1)
+            found = r;
+    }
+    return found;
+}
+
+static void kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
+{
+    const char *unit = "";
+    switch (kv->type) {
+    case TD_T_TEXT:
+        put_wrapped(x, ws, r, 1, kv->v.s);
+        break;
+    case TD_T_NS:
+        if (kv->v.i != TD_NA)
+            put_num(x, ws, r, 1, (double)kv->v.i / 1e6, x->ms);
+        unit = "ms";
+        break;
+    case TD_T_INT: case TD_T_BYTES:
+        if (kv->v.i != TD_NA)
+            put_num(x, ws, r, 1, (double)kv->v.i, x->count);
+        unit = kv->type == TD_T_BYTES ? "bytes" : "";
+        break;
+    case TD_T_DEVICE:
+        if (kv->v.i < 0)
+            put_str(x, ws, r, 1, "all", NULL);
+        else
+            put_num(x, ws, r, 1, (double)kv->v.i, NULL);
+        break;
+    case TD_T_BOOL:
+        if (kv->v.i != TD_NA)
+            put_str(x, ws, r, 1, kv->v.i ? "yes" : "no", NULL);
+        break;
+    case TD_T_SHARE:
+        put_num(x, ws, r, 1, kv->v.f, x->pct);
+        unit = "%";
+        break;
+    case TD_T_GBPS:
+        put_num(x, ws, r, 1, kv->v.f, x->gbps);
+        unit = "GB/s";
+        break;
+    case TD_T_F64:
+        put_num(x, ws, r, 1, kv->v.f, x->f64);
+        break;
+    }
+    put_str(x, ws, r, 2, unit, NULL);
+}
+
+/* Summary sheet: title, key figures, the time breakdown with a pie chart, findings,
+ * warnings. Long texts wrap inside column B. */
+static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
+{
+    lxw_worksheet *ws = add_sheet(x, sec->title, "Summary");
+    if (!ws)
+        return;
+    const td_summary *s = x->s;
+    worksheet_set_column(ws, 0, 0, 30, NULL);
+    worksheet_set_column(ws, 1, 1, SUMMARY_B_WIDTH, NULL);
+    worksheet_set_column(ws, 2, 2, 8, NULL);
+    worksheet_set_column(ws, 3, 3, 10, NULL);
+    int r = 0;
+    if (tp->title[0]) {
+        char *tt = td_template_fill(tp->title, s);
+        put_str(x, ws, r++, 0, tt, x->title);
+        free(tt);
+    }
+    if (tp->subtitle[0]) {
+        char *st = td_template_fill(tp->subtitle, s);
+        put_str(x, ws, r++, 0, st, x->subtitle);
+        free(st);
+    }
+    r++;
+    put_str(x, ws, r, 0, "Key figure", x->head);
+    put_str(x, ws, r, 1, "Value", x->head);
+    put_str(x, ws, r, 2, "Unit", x->head);
+    r++;
+    for (size_t i = 0; i < s->nkv; i++) {
+        const td_kv *kv = &s->kv[i];
+        if (strcmp(kv->key, "schema") == 0) /* for programs, not for readers */
+            continue;
+        put_str(x, ws, r, 0, kv->title && *kv->title ? kv->title : kv->key, NULL);
+        kv_value(x, ws, r, kv);
+        r++;
+    }
+    r++;
+    /* time breakdown of the gpu_timeline "all" row; the pie chart reads these cells */
+    const td_table *gt = td_sum_find_table(s, "gpu_timeline");
+    size_t ar = gt ? timeline_all(gt) : (size_t)-1;
+    int b0 = 0, nb = 0;
+    if (ar != (size_t)-1) {
+        static const char *const keys[] = {"computation_ns", "exposed_comm_ns",
+                                           "exposed_memcpy_ns", "idle_ns"};
+        static const char *const labels[] = {"Computation", "Exposed communication",
+                                             "Exposed memcpy", "Idle"};
+        int ct = td_table_col(gt, "total_ns");
+        int64_t tot = ct >= 0 ? td_table_cell(gt, ar, ct)->i : TD_NA;
+        put_str(x, ws, r, 0, "GPU time breakdown (all devices)", x->head);
+        put_str(x, ws, r, 1, "Time (ms)", x->head);
+        put_str(x, ws, r, 2, "Share", x->head);
+        r++;
+        b0 = r;
+        for (int k = 0; k < 4; k++) {
+            int c = td_table_col(gt, keys[k]);
+            if (c < 0)
+                continue;
+            int64_t v = td_table_cell(gt, ar, c)->i;
+            put_str(x, ws, r, 0, labels[k], NULL);
+            if (v != TD_NA) {
+                put_num(x, ws, r, 1, (double)v / 1e6, x->ms);
+                if (tot != TD_NA && tot > 0)
+                    put_num(x, ws, r, 2, (double)v / (double)tot, x->pct);
+            }
+            r++;
+            nb++;
+        }
+        r++;
+    }
+    if (s->nfindings) {
+        put_str(x, ws, r, 0, "Findings", x->head);
+        worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
+        r++;
+        for (size_t i = 0; i < s->nfindings; i++, r++) {
+            char num[16];
+            snprintf(num, sizeof num, "%zu", i + 1);
+            put_str(x, ws, r, 0, num, NULL);
+            put_wrapped(x, ws, r, 1, s->findings[i]);
+        }
+        r++;
+    }
+    if (s->nwarnings) {
+        put_str(x, ws, r, 0, "Warnings", x->head);
+        worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
+        r++;
+        for (size_t i = 0; i < s->nwarnings; i++, r++)
+            put_wrapped(x, ws, r, 1, s->warnings[i]);
+    }
+    if (nb > 0) {
+        lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_PIE);
+        if (!ch) {
+            note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "chart");
+            return;
+        }
+        const char *sn = sheet_name(x);
+        lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+        chart_series_set_categories(se, sn, (lxw_row_t)b0, 0, (lxw_row_t)(b0 + nb - 1), 0);
+        chart_series_set_values(se, sn, (lxw_row_t)b0, 1, (lxw_row_t)(b0 + nb - 1), 1);
+        chart_series_set_name(se, "GPU time");
+        chart_series_set_labels(se);
+        chart_series_set_labels_options(se, LXW_FALSE, LXW_FALSE, LXW_FALSE);
+        chart_series_set_labels_percentage(se);
+        chart_series_set_labels_num_format(se, "0.0%");
+        lxw_chart_point pts[4] = {
+            {.fill = &(lxw_chart_fill){.color = 0x4472C4}},
+            {.fill = &(lxw_chart_fill){.color = 0xED7D31}},
+            {.fill = &(lxw_chart_fill){.color = 0xFFC000}},
+            {.fill = &(lxw_chart_fill){.color = 0xA5A5A5}}};
+        lxw_chart_point *pp[5] = {&pts[0], &pts[1], &pts[2], &pts[3], NULL};
+        pp[nb] = NULL;
+        chart_series_set_points(se, pp);
+        chart_title_set_name(ch, "GPU time breakdown (all devices)");
+        chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);
+        lxw_chart_options co = {.x_scale = 1.3, .y_scale = 1.2};
+        note_err(x, worksheet_insert_chart_opt(ws, 3, 4, ch, &co), "chart");
+    }
+}
+
 td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_render_opts *o,
                          const char *path, td_err *e)
 {
-    (void)s; (void)t; (void)o;
-    return td_fail(e, TD_E_INTERNAL, "%s: workbook renderer not implemented yet", path);
+    char *tmp = td_tmp_name(path);
+    /* Create the temporary file first: libxlsxwriter only opens it in workbook_close
+     * and prints its own message when that fails; ours names the file and the cause. */
+    FILE *probe = fopen(tmp, "wb");
+    if (!probe) {
+        td_status st = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+        free(tmp);
+        return st;
+    }
+    fclose(probe);
+    lxw_workbook_options wo = {.constant_memory = LXW_FALSE, .tmpdir = NULL,
+                               .use_zip64 = LXW_FALSE};
+    xw x = {0};
+    x.s = s;
+    x.o = o;
+    x.wb = workbook_new_opt(tmp, &wo);
+    if (!x.wb) {
+        unlink(tmp);
+        free(tmp);
+        return td_fail(e, TD_E_OUTPUT, "%s: cannot create workbook (out of memory)", path);
+    }
+    char *title = td_template_fill(t->title[0] ? t->title : "tracedoc report", s);
+    char comments[128];
+    snprintf(comments, sizeof comments, "written by tracedoc %s",
+             o->version ? o->version : "");
+    lxw_doc_properties props = {
+        .title = title, .author = "tracedoc", .comments = comments,
+        /* 0 would mean "now" to libxlsxwriter */
+        .created = (time_t)(o->epoch > 0 ? o->epoch : 1)};
+    note_err(&x, workbook_set_properties(x.wb, &props), "document properties");
+
+    x.title = workbook_add_format(x.wb);
+    format_set_bold(x.title);
+    format_set_font_size(x.title, 14);
+    x.subtitle = workbook_add_format(x.wb);
+    format_set_italic(x.subtitle);
+    format_set_font_color(x.subtitle, 0x595959);
+    x.head = workbook_add_format(x.wb);
+    format_set_bold(x.head);
+    format_set_bg_color(x.head, 0xD9E1F2);
+    format_set_bottom(x.head, LXW_BORDER_THIN);
+    x.bold = workbook_add_format(x.wb);
+    format_set_bold(x.bold);
+    x.wrap = workbook_add_format(x.wb);
+    format_set_text_wrap(x.wrap);
+    format_set_align(x.wrap, LXW_ALIGN_VERTICAL_TOP);
+    x.ms = workbook_add_format(x.wb);
+    format_set_num_format(x.ms, "#,##0.000");
+    x.pct = workbook_add_format(x.wb);
+    format_set_num_format(x.pct, "0.0%");
+    x.count = workbook_add_format(x.wb);
+    format_set_num_format(x.count, "#,##0");
+    x.gbps = workbook_add_format(x.wb);
+    format_set_num_format(x.gbps, "#,##0.00");
+    x.f64 = workbook_add_format(x.wb);
+    format_set_num_format(x.f64, "#,##0.000");
+
+    for (size_t i = 0; i < t->nxlsx; i++) {
+        const td_section *sec = &t->xlsx[i];
+        if (strcmp(sec->kind, "summary") == 0)
+            summary_sheet(&x, t, sec);
+        else if (strcmp(sec->kind, "table") == 0)
+            table_sheet(&x, td_sum_find_table(s, sec->arg), sec);
+        else if (strcmp(sec->kind, "regression") == 0)
+            table_sheet(&x, td_sum_find_table(s, "regression"), sec);
+    }
+    if (x.nsheets == 0) { /* a workbook needs one sheet; say why it is empty */
+        lxw_worksheet *ws = add_sheet(&x, "Summary", "Summary");
+        if (ws)
+            put_str(&x, ws, 0, 0, "The template's [xlsx] block has no section with data.",
+                    NULL);
+    }
+
+    lxw_error r = workbook_close(x.wb);
+    free(title);
+    free(x.sheets);
+    td_status st = TD_OK;
+    if (x.err != LXW_NO_ERROR)
+        st = td_fail(e, TD_E_OUTPUT, "%s: cannot write workbook (%s): %s", path, x.errwhere,
+                     lxw_strerror(x.err));
+    else if (r != LXW_NO_ERROR)
+        st = td_fail(e, TD_E_OUTPUT, "%s: cannot write workbook: %s", path, lxw_strerror(r));
+    if (st != TD_OK)
+        unlink(tmp);
+    else
+        st = td_commit_tmp(tmp, path, e);
+    free(tmp);
+    return st;
 }
