@@ -93,7 +93,8 @@ static void find_steps(td_actx *a, td_tctx *c, uint8_t *cache)
             st->num = td_trailing_num(td_name(a, ev->name));
         }
     }
-    qsort(c->steps, c->nsteps, sizeof *c->steps, step_cmp);
+    if (c->nsteps)
+        qsort(c->steps, c->nsteps, sizeof *c->steps, step_cmp);
     for (size_t k = 0; k < c->nsteps; k++)
         if (c->steps[k].num < 0)
             c->steps[k].num = (int64_t)k;
