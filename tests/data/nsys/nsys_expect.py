@@ -68,7 +68,7 @@ def compare(exp_path, got_path):
                 ok = b.lstrip("-").isdigit() and int(a) == int(b)
             else:
                 # nsys prints these with one decimal: agree to well below that
-                ok = abs(float(a) - float(b)) <= 1e-6 * max(1.0, abs(float(a)))
+                ok = abs(float(a) - float(b)) <= 1e-4 + 1e-9 * abs(float(a))
             if not ok:
                 sys.exit("row %d column %r: expected %s, got %s" % (i, col, a, b))
     print("ok: %d rows" % (len(exp) - 1))
