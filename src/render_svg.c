@@ -379,11 +379,12 @@ static void build(td_buf *b, const svgjob *j)
         /* labels for a REF_WIDTH px wide view; the script refits them to the real one */
         double room = f->w * REF_WIDTH - 6;
         size_t chars = room > 0 ? (size_t)floor(room / CHAR_W) : 0;
-        if (chars >= 3) {
+        size_t ncp = count_cp(f->name);
+        if (chars >= 3 && ncp) {
             td_buf_puts(b, "<text x=\"");
             put_pct(b, 100 * f->x + 300.0 / REF_WIDTH);
             td_buf_printf(b, "%%\" y=\"%d\">", y + 11);
-            put_text(b, f->name, count_cp(f->name) > chars ? chars : 0);
+            put_text(b, f->name, ncp > chars ? chars : 0);
             td_buf_puts(b, "</text>");
         }
         td_buf_puts(b, "</g>\n");
