@@ -1,8 +1,748 @@
-/* render_pdf.c - PDF summary (cairo + pango). Stub. */
-#include "render.h"
+/* render_pdf.c - the PDF summary (cairo + pango): fonts, pages, header/footer and the
+ * text sections (header, findings, key figures, compile, regression, warnings).
+ * Tables, charts and flamegraphs are drawn by render_pdf_draw.c.
+ *
+ * Fonts come only from o->fontdir through a private fontconfig configuration, so the
+ * document looks the same on every machine and never depends on system fonts; cairo
+ * embeds the subsets used. The document is laid out twice: the first pass (to a
+ * discarded stream) counts the pages for "page N of M", the second writes the file.
+ * Every byte is a function of the summary, the template and the options: the creation
+ * date comes from o->epoch, and cairo 1.16 writes nothing else that varies. */
+#define _POSIX_C_SOURCE 200809L
+#include "render_pdf_int.h"
+#include <cairo-pdf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fontconfig/fontconfig.h>
+#include <pango/pangofc-fontmap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- text helpers ---- */
+
+void pd_rgb(pdoc *d, uint32_t c)
+{
+    cairo_set_source_rgb(d->cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0,
+                         (c & 255) / 255.0);
+}
+
+/* Plain text only: invalid UTF-8 is repaired and control characters (newlines and tabs
+ * in hostile names) become spaces, so one name is always one line. */
+static char *clean_text(const char *s)
+{
+    char *v = g_utf8_make_valid(s ? s : "", -1);
+    for (char *p = v; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = ' ';
+    return v;
+}
+
+PangoLayout *pd_layout(pdoc *d, const char *text, int font, double size, double width,
+                       PangoAlignment al, PangoEllipsizeMode ell)
+{
+    PangoLayout *l = pango_layout_new(d->pc);
+    pango_font_description_set_size(d->font[font], (gint)(size * PANGO_SCALE + 0.5));
+    pango_layout_set_font_description(l, d->font[font]);
+    char *v = clean_text(text);
+    pango_layout_set_text(l, v, -1);
+    g_free(v);
+    if (width > 0) {
+        pango_layout_set_width(l, (int)(width * PANGO_SCALE));
+        pango_layout_set_alignment(l, al);
+        if (ell != PANGO_ELLIPSIZE_NONE)
+            pango_layout_set_ellipsize(l, ell);
+        else
+            pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+    }
+    return l;
+}
+
+double pd_text(pdoc *d, double x, double y, const char *text, int font, double size,
+               double width, PangoAlignment al, PangoEllipsizeMode ell, uint32_t color)
+{
+    PangoLayout *l = pd_layout(d, text, font, size, width, al, ell);
+    int w, h;
+    pango_layout_get_size(l, &w, &h);
+    pd_rgb(d, color);
+    cairo_move_to(d->cr, x, y);
+    pango_cairo_show_layout(d->cr, l);
+    g_object_unref(l);
+    return (double)h / PANGO_SCALE;
+}
+
+double pd_text_w(pdoc *d, const char *text, int font, double size)
+{
+    PangoLayout *l = pd_layout(d, text, font, size, 0, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE);
+    int w, h;
+    pango_layout_get_size(l, &w, &h);
+    g_object_unref(l);
+    return (double)w / PANGO_SCALE;
+}
+
+double pd_text_h(pdoc *d, const char *text, int font, double size, double width)
+{
+    PangoLayout *l = pd_layout(d, text, font, size, width, PANGO_ALIGN_LEFT,
+                               PANGO_ELLIPSIZE_NONE);
+    int w, h;
+    pango_layout_get_size(l, &w, &h);
+    g_object_unref(l);
+    return (double)h / PANGO_SCALE;
+}
+
+/* ---- pages ---- */
+
+static void page_decor(pdoc *d)
+{
+    cairo_t *cr = d->cr;
+    double fs = 7;
+    double yh = 26;
+    double wdate = pd_text_w(d, d->date, PF_SANS, fs);
+    pd_text(d, d->x0, yh, d->title, PF_SANS, fs, d->x1 - d->x0 - wdate - 24, PANGO_ALIGN_LEFT,
+            PANGO_ELLIPSIZE_END, C_MUTED);
+    pd_text(d, d->x1 - wdate, yh, d->date, PF_SANS, fs, 0, PANGO_ALIGN_LEFT,
+            PANGO_ELLIPSIZE_NONE, C_MUTED);
+    pd_rgb(d, C_RULE);
+    cairo_set_line_width(cr, 0.5);
+    cairo_move_to(cr, d->x0, yh + 13);
+    cairo_line_to(cr, d->x1, yh + 13);
+    cairo_stroke(cr);
+
+    double yf = d->ph - 32;
+    cairo_move_to(cr, d->x0, yf - 6);
+    cairo_line_to(cr, d->x1, yf - 6);
+    cairo_stroke(cr);
+    char buf[96];
+    snprintf(buf, sizeof buf, "tracedoc %s", d->version);
+    pd_text(d, d->x0, yf, buf, PF_SANS, fs, 0, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_LIGHT);
+    if (d->npages > 0)
+        snprintf(buf, sizeof buf, "page %d of %d", d->page, d->npages);
+    else
+        snprintf(buf, sizeof buf, "page %d of %d", d->page, d->page);
+    double w = pd_text_w(d, buf, PF_SANS, fs);
+    pd_text(d, d->x1 - w, yf, buf, PF_SANS, fs, 0, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE,
+            C_LIGHT);
+}
+
+void pd_break(pdoc *d)
+{
+    cairo_show_page(d->cr);
+    d->page++;
+    page_decor(d);
+    d->y = d->ytop;
+}
+
+void pd_need(pdoc *d, double h)
+{
+    if (d->y + h > d->ybot && d->y > d->ytop + 1)
+        pd_break(d);
+}
+
+void pd_heading(pdoc *d, const char *title, double keep)
+{
+    double h = pd_text_h(d, title, PF_BOLD, 11.5, d->x1 - d->x0);
+    pd_need(d, h + 6 + keep);
+    d->y += pd_text(d, d->x0, d->y, title, PF_BOLD, 11.5, d->x1 - d->x0, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_NONE, C_TEXT);
+    d->y += 6;
+}
+
+void pd_note(pdoc *d, const char *text)
+{
+    double h = pd_text_h(d, text, PF_SANS, 7, d->x1 - d->x0);
+    pd_need(d, h);
+    d->y += pd_text(d, d->x0, d->y, text, PF_SANS, 7, d->x1 - d->x0, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_NONE, C_MUTED);
+}
+
+/* ---- small formatting helpers ---- */
+
+static void fmt_kv(const td_kv *kv, char *dst, size_t cap)
+{
+    td_col c = {kv->key, kv->title, kv->type};
+    td_cell_format(&c, &kv->v, dst, cap);
+}
+
+/* ---- text sections ---- */
+
+static int sec_header(pdoc *d, const td_template *t)
+{
+    const td_summary *s = d->s;
+    double W = d->x1 - d->x0;
+    d->y += pd_text(d, d->x0, d->y, d->title, PF_BOLD, 17, W, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_NONE, C_TEXT);
+    if (t && t->subtitle[0]) {
+        char *sub = td_template_fill(t->subtitle, s);
+        d->y += 2;
+        d->y += pd_text(d, d->x0, d->y, sub, PF_SANS, 9.5, W, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_NONE, C_MUTED);
+        free(sub);
+    }
+    d->y += 10;
+
+    /* facts line: label value pairs */
+    char buf[512];
+    struct { const char *label; char val[256]; } fact[8];
+    int nf = 0;
+    const td_kv *kv;
+    if ((kv = td_sum_get(s, "trace.span_ns"))) {
+        fact[nf].label = "Traced time";
+        fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
+    }
+    if ((kv = td_sum_get(s, "trace.ranks")) && kv->v.i != TD_NA) {
+        fact[nf].label = "Ranks";
+        fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
+    }
+    const td_kv *dn = td_sum_get(s, "trace.device_name");
+    if ((kv = td_sum_get(s, "trace.devices")) && kv->v.i != TD_NA) {
+        fact[nf].label = "Devices";
+        if (dn && dn->type == TD_T_TEXT && dn->v.s && dn->v.s[0])
+            snprintf(fact[nf++].val, sizeof fact[0].val, "%lld \xc3\x97 %s",
+                     (long long)kv->v.i, dn->v.s);
+        else
+            fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
+    }
+    fact[nf].label = "Tool";
+    snprintf(fact[nf++].val, sizeof fact[0].val, "tracedoc %s", d->version);
+    fact[nf].label = "Date";
+    snprintf(fact[nf++].val, sizeof fact[0].val, "%s", d->date);
+    double x = d->x0, rowh = 0;
+    for (int i = 0; i < nf; i++) {
+        double wl = pd_text_w(d, fact[i].label, PF_SANS, 7);
+        double wv = pd_text_w(d, fact[i].val, PF_BOLD, 8.5);
+        double wi = (wl > wv ? wl : wv) + 18;
+        if (x > d->x0 && x + wi > d->x1) {
+            x = d->x0;
+            d->y += rowh + 4;
+        }
+        pd_text(d, x, d->y, fact[i].label, PF_SANS, 7, 0, PANGO_ALIGN_LEFT,
+                PANGO_ELLIPSIZE_NONE, C_MUTED);
+        double h = pd_text(d, x, d->y + 9, fact[i].val, PF_BOLD, 8.5, d->x1 - x,
+                           PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_END, C_TEXT);
+        rowh = 9 + h;
+        x += wi;
+    }
+    d->y += rowh + 10;
+
+    /* inputs: one line each with path and facts, the SHA-256 below in mono */
+    const td_table *in = td_sum_find_table(s, "inputs");
+    if (in && in->nrows) {
+        int cp = td_table_col(in, "path"), cf = td_table_col(in, "format");
+        int cb = td_table_col(in, "bytes"), ch = td_table_col(in, "sha256");
+        int ce = td_table_col(in, "events"), cr = td_table_col(in, "rank");
+        int cw = td_table_col(in, "world_size"), cd = td_table_col(in, "device_name");
+        pd_text(d, d->x0, d->y, in->nrows == 1 ? "Input" : "Inputs", PF_BOLD, 8, 0,
+                PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT);
+        d->y += 13;
+        size_t shown = in->nrows > 8 ? 6 : in->nrows;
+        for (size_t r = 0; r < shown; r++) {
+            td_buf b = {0};
+            char v[128];
+#define INFO(col, fmt)                                                             \
+    if ((col) >= 0) {                                                              \
+        td_cell_format(&in->cols[col], td_table_cell(in, r, col), v, sizeof v);    \
+        if (v[0])                                                                  \
+            td_buf_printf(&b, "%s" fmt, b.n ? "   " : "", v);                      \
+    }
+            INFO(cf, "%s");
+            INFO(cb, "%s");
+            INFO(ce, "%s events");
+            if (cr >= 0 && td_table_cell(in, r, cr)->i != TD_NA) {
+                if (cw >= 0 && td_table_cell(in, r, cw)->i != TD_NA)
+                    td_buf_printf(&b, "%srank %lld of %lld", b.n ? "   " : "",
+                                  (long long)td_table_cell(in, r, cr)->i,
+                                  (long long)td_table_cell(in, r, cw)->i);
+                else
+                    td_buf_printf(&b, "%srank %lld", b.n ? "   " : "",
+                                  (long long)td_table_cell(in, r, cr)->i);
+            }
+            INFO(cd, "%s");
+#undef INFO
+            const char *info = td_buf_cstr(&b);
+            const char *path = cp >= 0 && td_table_cell(in, r, cp)->s
+                                   ? td_table_cell(in, r, cp)->s : "";
+            pd_need(d, 22);
+            double wi = pd_text_w(d, info, PF_SANS, 7.5);
+            if (wi > W * 0.62)
+                wi = W * 0.62;
+            pd_text(d, d->x0, d->y, path, PF_SANS, 8, W - wi - 12, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
+            pd_text(d, d->x1 - wi, d->y + 0.5, info, PF_SANS, 7.5, wi, PANGO_ALIGN_RIGHT,
+                    PANGO_ELLIPSIZE_END, C_MUTED);
+            d->y += 11;
+            const char *sha = ch >= 0 ? td_table_cell(in, r, ch)->s : NULL;
+            if (sha && sha[0]) {
+                snprintf(buf, sizeof buf, "sha256 %s", sha);
+                pd_text(d, d->x0, d->y, buf, PF_MONO, 6.5, W, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_END, C_LIGHT);
+                d->y += 9;
+            }
+            d->y += 3;
+            td_buf_free(&b);
+        }
+        if (shown < in->nrows) {
+            snprintf(buf, sizeof buf, "and %zu more inputs (all listed in the workbook and "
+                     "summary.json)", in->nrows - shown);
+            pd_note(d, buf);
+        }
+    }
+    return 1;
+}
+
+static int sec_findings(pdoc *d, const char *title)
+{
+    const td_summary *s = d->s;
+    if (!s->nfindings)
+        return 0;
+    double W = d->x1 - d->x0;
+    pd_heading(d, title ? title : "Findings", 14);
+    for (size_t i = 0; i < s->nfindings; i++) {
+        double h = pd_text_h(d, s->findings[i], PF_SANS, 9, W - 14);
+        pd_need(d, h + 3);
+        pd_rgb(d, C_ACCENT);
+        cairo_new_path(d->cr);
+        cairo_arc(d->cr, d->x0 + 4, d->y + 6.5, 1.8, 0, 6.2832);
+        cairo_fill(d->cr);
+        d->y += pd_text(d, d->x0 + 14, d->y, s->findings[i], PF_SANS, 9, W - 14,
+                        PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT) + 3;
+    }
+    return 1;
+}
+
+typedef struct card {
+    const char *label;
+    char val[128];
+    char sub[128];
+} card;
+
+static void draw_cards(pdoc *d, const card *c, int n)
+{
+    double W = d->x1 - d->x0, gap = 8;
+    int per = 4;
+    double cw = (W - gap * (per - 1)) / per, chh = 40;
+    for (int i = 0; i < n; i += per) {
+        pd_need(d, chh + gap);
+        for (int k = 0; k < per && i + k < n; k++) {
+            const card *q = &c[i + k];
+            double x = d->x0 + k * (cw + gap);
+            pd_rgb(d, C_ZEBRA);
+            cairo_rectangle(d->cr, x, d->y, cw, chh);
+            cairo_fill(d->cr);
+            pd_rgb(d, C_ACCENT);
+            cairo_rectangle(d->cr, x, d->y, 2, chh);
+            cairo_fill(d->cr);
+            pd_text(d, x + 8, d->y + 5, q->label, PF_SANS, 7, cw - 12, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_END, C_MUTED);
+            pd_text(d, x + 8, d->y + 14, q->val, PF_BOLD, 11.5, cw - 12, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_END, C_TEXT);
+            if (q->sub[0])
+                pd_text(d, x + 8, d->y + 29, q->sub, PF_SANS, 6.5, cw - 12, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_END, C_MUTED);
+        }
+        d->y += chh + gap;
+    }
+}
+
+static int sec_keyfigures(pdoc *d, const char *title)
+{
+    const td_summary *s = d->s;
+    card c[24];
+    int n = 0;
+    const td_kv *span = td_sum_get(s, "trace.span_ns");
+    if (span) {
+        c[n].label = span->title ? span->title : "Traced time";
+        fmt_kv(span, c[n].val, sizeof c[n].val);
+        c[n++].sub[0] = 0;
+    }
+    size_t row;
+    const td_table *tl = pd_timeline_all(s, &row);
+    if (tl) {
+        int64_t tot = td_table_cell(tl, row, td_table_col(tl, "total_ns"))->i;
+        static const struct { const char *key, *label; } g[] = {
+            {"busy_ns", "GPU busy"}, {"idle_ns", "GPU idle"},
+            {"exposed_comm_ns", "Exposed communication"}};
+        for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
+            int ci = td_table_col(tl, g[k].key);
+            if (ci < 0 || td_table_cell(tl, row, ci)->i == TD_NA)
+                continue;
+            int64_t v = td_table_cell(tl, row, ci)->i;
+            c[n].label = g[k].label;
+            td_fmt_ns(c[n].val, sizeof c[n].val, v);
+            snprintf(c[n++].sub, sizeof c[0].sub, "%.1f%% of the GPU timeline",
+                     100.0 * (double)v / (double)tot);
+        }
+    }
+    static const char *keys[] = {"runtime.wall_ns", "runtime.modules_ns", "runtime.thunks_ns",
+                                 "compile.total_ns", "trace.ranks", "trace.devices",
+                                 "warmup.dropped", "module_cut.dropped_modules", NULL};
+    for (const char **k = keys; *k; k++) {
+        const td_kv *kv = td_sum_get(s, *k);
+        if (!kv || kv->type == TD_T_TEXT || (kv->type != TD_T_F64 && kv->v.i == TD_NA))
+            continue;
+        c[n].label = kv->title ? kv->title : kv->key;
+        fmt_kv(kv, c[n].val, sizeof c[n].val);
+        c[n].sub[0] = 0;
+        if (strcmp(*k, "module_cut.dropped_modules") == 0) {
+            const td_kv *dn = td_sum_get(s, "module_cut.dropped_ns");
+            if (dn && dn->v.i != TD_NA) {
+                char t[64];
+                fmt_kv(dn, t, sizeof t);
+                snprintf(c[n].sub, sizeof c[n].sub, "%s left out", t);
+            }
+        }
+        n++;
+    }
+    const td_kv *rule = td_sum_get(s, "warmup.rule");
+    const td_kv *cut = td_sum_get(s, "module_cut.threshold");
+    if (!n && !(rule && rule->v.s && rule->v.s[0]))
+        return 0;
+    pd_heading(d, title ? title : "Key figures", 48);
+    draw_cards(d, c, n);
+    if (rule && rule->type == TD_T_TEXT && rule->v.s && rule->v.s[0]) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "Warm-up: %s", rule->v.s);
+        pd_note(d, buf);
+    }
+    if (cut && cut->type == TD_T_F64) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "Modules below %.2g%% of device time are left out of the "
+                 "module tables.", cut->v.f * 100.0);
+        pd_note(d, buf);
+    }
+    return 1;
+}
+
+static int sec_compile(pdoc *d, const td_section *sec)
+{
+    const td_kv *tot = td_sum_get(d->s, "compile.total_ns");
+    const td_table *ph = td_sum_find_table(d->s, "compile.phases");
+    int have_tot = tot && tot->v.i != TD_NA && tot->v.i > 0;
+    if (!have_tot && !(ph && ph->nrows))
+        return 0;
+    pd_heading(d, sec->title[0] ? sec->title : "Compilation", 40);
+    if (have_tot) {
+        char v[64], buf[160];
+        fmt_kv(tot, v, sizeof v);
+        snprintf(buf, sizeof buf, "Total compile time: %s", v);
+        d->y += pd_text(d, d->x0, d->y, buf, PF_SANS, 9, 0, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_NONE, C_TEXT) + 6;
+    }
+    if (ph && ph->nrows)
+        pd_table(d, ph, sec->top ? sec->top : 15, NULL);
+    return 1;
+}
+
+static int sec_regression(pdoc *d, const td_section *sec)
+{
+    const td_summary *s = d->s;
+    const td_table *rt = td_sum_find_table(s, "regression");
+    int nkv = 0;
+    for (size_t i = 0; i < s->nkv; i++)
+        if (strncmp(s->kv[i].key, "regression.", 11) == 0)
+            nkv++;
+    if (!nkv && !(rt && rt->nrows))
+        return 0;
+    pd_heading(d, sec->title[0] ? sec->title : "Regression against the baseline", 30);
+    double W = d->x1 - d->x0;
+    for (size_t i = 0; i < s->nkv; i++) {
+        const td_kv *kv = &s->kv[i];
+        if (strncmp(kv->key, "regression.", 11) != 0)
+            continue;
+        char v[512];
+        if (kv->type == TD_T_TEXT)
+            snprintf(v, sizeof v, "%s", kv->v.s ? kv->v.s : "");
+        else
+            fmt_kv(kv, v, sizeof v);
+        pd_need(d, 12);
+        const char *label = kv->title ? kv->title : kv->key + 11;
+        pd_text(d, d->x0, d->y, label, PF_SANS, 8.5, W * 0.4, PANGO_ALIGN_LEFT,
+                PANGO_ELLIPSIZE_END, C_MUTED);
+        double h = pd_text(d, d->x0 + W * 0.4, d->y, v, PF_BOLD, 8.5, W * 0.6,
+                           PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT);
+        d->y += (h > 11 ? h : 11) + 1;
+    }
+    if (rt && rt->nrows) {
+        d->y += 4;
+        pd_table(d, rt, sec->top ? sec->top : 25, NULL);
+    }
+    return 1;
+}
+
+static int sec_warnings(pdoc *d, const char *title)
+{
+    const td_summary *s = d->s;
+    if (!s->nwarnings)
+        return 0;
+    double W = d->x1 - d->x0;
+    pd_heading(d, title ? title : "Warnings", 12);
+    size_t shown = s->nwarnings > 20 ? 20 : s->nwarnings;
+    for (size_t i = 0; i < shown; i++) {
+        double h = pd_text_h(d, s->warnings[i], PF_SANS, 7.5, W - 12);
+        pd_need(d, h + 2);
+        pd_text(d, d->x0, d->y, "\xe2\x80\x93", PF_SANS, 7.5, 0, PANGO_ALIGN_LEFT,
+                PANGO_ELLIPSIZE_NONE, C_COMM);
+        d->y += pd_text(d, d->x0 + 12, d->y, s->warnings[i], PF_SANS, 7.5, W - 12,
+                        PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT) + 2;
+    }
+    if (shown < s->nwarnings) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "and %zu more warnings (all in summary.json)",
+                 s->nwarnings - shown);
+        pd_note(d, buf);
+    }
+    return 1;
+}
+
+/* ---- document ---- */
+
+static const td_section default_sections[] = {
+    {"header", "", "", 0, -1, 0},   {"findings", "", "", 0, -1, 0},
+    {"keyfigures", "", "", 0, -1, 0}, {"breakdown", "", "", 0, -1, 0},
+    {"table", "kernels", "Top kernels", 15, -1, 0}, {"table", "ops", "Top ops", 15, -1, 0},
+    {"warnings", "", "", 0, -1, 0}};
+
+static void draw_doc(pdoc *d, const td_template *t)
+{
+    d->page = 1;
+    page_decor(d);
+    d->y = d->ytop;
+    const td_section *secs = default_sections;
+    size_t n = sizeof default_sections / sizeof default_sections[0];
+    if (t && t->npdf) {
+        secs = t->pdf;
+        n = t->npdf;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const td_section *sec = &secs[i];
+        const char *title = sec->title[0] ? sec->title : NULL;
+        const char *k = sec->kind;
+        int drew = 0;
+        if (!strcmp(k, "header"))
+            drew = sec_header(d, t);
+        else if (!strcmp(k, "findings"))
+            drew = sec_findings(d, title);
+        else if (!strcmp(k, "keyfigures"))
+            drew = sec_keyfigures(d, title);
+        else if (!strcmp(k, "breakdown"))
+            drew = pd_breakdown(d, title);
+        else if (!strcmp(k, "steps"))
+            drew = pd_steps(d, title);
+        else if (!strcmp(k, "table")) {
+            const td_table *tb = td_sum_find_table(d->s, sec->arg);
+            if (tb && tb->nrows)
+                drew = pd_table(d, tb, sec->top ? sec->top : 25, title ? title : tb->title);
+        } else if (!strcmp(k, "collectives"))
+            drew = pd_collectives(d, sec);
+        else if (!strcmp(k, "variability"))
+            drew = pd_variability(d, sec);
+        else if (!strcmp(k, "compile"))
+            drew = sec_compile(d, sec);
+        else if (!strcmp(k, "flame"))
+            drew = pd_flame(d, sec->arg, title);
+        else if (!strcmp(k, "regression"))
+            drew = sec_regression(d, sec);
+        else if (!strcmp(k, "warnings"))
+            drew = sec_warnings(d, title);
+        else if (!strcmp(k, "pagebreak")) {
+            if (d->y > d->ytop + 1)
+                pd_break(d);
+        }
+        if (drew)
+            d->y += 16;
+    }
+    cairo_show_page(d->cr);
+}
+
+typedef struct sink {
+    FILE *f;
+    int err;
+} sink;
+
+static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    sink *k = closure;
+    if (!k->f)
+        return CAIRO_STATUS_SUCCESS; /* first pass: counting pages only */
+    if (fwrite(data, 1, len, k->f) != len) {
+        k->err = errno ? errno : EIO;
+        return CAIRO_STATUS_WRITE_ERROR;
+    }
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static int font_file(const char *n)
+{
+    size_t l = strlen(n);
+    return l > 4 && (!strcmp(n + l - 4, ".ttf") || !strcmp(n + l - 4, ".otf"));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A private fontconfig configuration holding only the font files of dir. Files are
+ * added one by one (FcConfigAppFontAddFile, in name order) rather than with
+ * FcConfigAppFontAddDir, which would try to write a cache and complain on stderr when
+ * it has no cache directory. */
+static td_status load_fonts(const char *dir, PangoFontMap **out, td_err *e)
+{
+    if (!dir || !dir[0])
+        return td_fail(e, TD_E_INTERNAL, "PDF: no font directory given");
+    DIR *dd = opendir(dir);
+    if (!dd)
+        return td_fail(e, TD_E_IO, "%s: cannot open the font directory: %s", dir,
+                       strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(dd)))
+        if (font_file(de->d_name))
+            *TD_PUSH(names, n, cap) = td_xstrdup(de->d_name);
+    closedir(dd);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
+    FcConfig *cfg = FcConfigCreate();
+    int ok = cfg != NULL;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(dir) + strlen(names[i]) + 2;
+        char *p = td_xmalloc(l);
+        snprintf(p, l, "%s/%s", dir, names[i]);
+        if (ok && !FcConfigAppFontAddFile(cfg, (const FcChar8 *)p))
+            ok = 0;
+        free(p);
+        free(names[i]);
+    }
+    free(names);
+    FcFontSet *set = ok ? FcConfigGetFonts(cfg, FcSetApplication) : NULL;
+    if (!set || set->nfont == 0) {
+        if (cfg)
+            FcConfigDestroy(cfg);
+        return td_fail(e, TD_E_IO, "%s: no usable fonts (expected the DejaVu *.ttf files of "
+                       "the project's fonts/ directory)", dir);
+    }
+    PangoFontMap *fm = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
+    if (!fm) {
+        FcConfigDestroy(cfg);
+        return td_fail(e, TD_E_INTERNAL, "PDF: pango has no FreeType font map");
+    }
+    /* the font map takes its own reference to the configuration */
+    pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(fm), cfg);
+    FcConfigDestroy(cfg);
+    *out = fm;
+    return TD_OK;
+}
+
+static td_status render_pass(pdoc *d, const td_template *t, sink *k, td_err *e)
+{
+    cairo_surface_t *surf = cairo_pdf_surface_create_for_stream(sink_write, k, d->pw, d->ph);
+    if (k->f) {
+        char date[32], creator[96];
+        time_t ep = (time_t)d->o->epoch;
+        struct tm tm;
+        gmtime_r(&ep, &tm);
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        snprintf(creator, sizeof creator, "tracedoc %s", d->version);
+        char *title = clean_text(d->title);
+        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, title);
+        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, creator);
+        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+        g_free(title);
+    }
+    d->cr = cairo_create(surf);
+    pango_cairo_update_context(d->cr, d->pc);
+    draw_doc(d, t);
+    cairo_status_t cs = cairo_status(d->cr);
+    cairo_destroy(d->cr);
+    d->cr = NULL;
+    cairo_surface_finish(surf);
+    if (cs == CAIRO_STATUS_SUCCESS)
+        cs = cairo_surface_status(surf);
+    cairo_surface_destroy(surf);
+    if (k->err)
+        return td_fail(e, TD_E_OUTPUT, "cannot write: %s", strerror(k->err));
+    if (cs != CAIRO_STATUS_SUCCESS)
+        return td_fail(e, TD_E_OUTPUT, "cairo: %s", cairo_status_to_string(cs));
+    return TD_OK;
+}
+
 td_status td_render_pdf(const td_summary *s, const td_template *t, const td_render_opts *o,
                         const char *path, td_err *e)
 {
-    (void)s; (void)t; (void)o;
-    return td_fail(e, TD_E_INTERNAL, "%s: PDF renderer not implemented yet", path);
+    PangoFontMap *fm = NULL;
+    td_status st = load_fonts(o->fontdir, &fm, e);
+    if (st != TD_OK)
+        return st;
+    pdoc d;
+    memset(&d, 0, sizeof d);
+    d.s = s;
+    d.o = o;
+    d.version = o->version ? o->version : "";
+    int letter = o->paper && strcmp(o->paper, "letter") == 0;
+    d.pw = letter ? 612 : 595.2756;
+    d.ph = letter ? 792 : 841.8898;
+    d.x0 = 50;
+    d.x1 = d.pw - 50;
+    d.ytop = 58;
+    d.ybot = d.ph - 50;
+    char *title = td_template_fill(t && t->title[0] ? t->title
+                                                    : "Performance report: {{inputs_label}}", s);
+    d.title = title;
+    char date[32];
+    const td_kv *dk = td_sum_get(s, "date");
+    if (dk && dk->type == TD_T_TEXT && dk->v.s && dk->v.s[0])
+        snprintf(date, sizeof date, "%s", dk->v.s);
+    else {
+        time_t ep = (time_t)o->epoch;
+        struct tm tm;
+        gmtime_r(&ep, &tm);
+        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    }
+    d.date = date;
+
+    d.pc = pango_font_map_create_context(fm);
+    pango_cairo_context_set_resolution(d.pc, 72);
+    /* unhinted metrics: text positions do not depend on a device resolution */
+    cairo_font_options_t *fo = cairo_font_options_create();
+    cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+    cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+    pango_cairo_context_set_font_options(d.pc, fo);
+    cairo_font_options_destroy(fo);
+    pango_context_set_round_glyph_positions(d.pc, FALSE);
+    d.font[PF_SANS] = pango_font_description_from_string("DejaVu Sans");
+    d.font[PF_BOLD] = pango_font_description_from_string("DejaVu Sans Bold");
+    d.font[PF_MONO] = pango_font_description_from_string("DejaVu Sans Mono");
+
+    sink k1 = {NULL, 0};
+    st = render_pass(&d, t, &k1, e);
+    char *tmp = NULL;
+    if (st == TD_OK) {
+        d.npages = d.page;
+        tmp = td_tmp_name(path);
+        sink k2 = {fopen(tmp, "wb"), 0};
+        if (!k2.f)
+            st = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+        else {
+            st = render_pass(&d, t, &k2, e);
+            if (st != TD_OK) {
+                char m[sizeof e->msg];
+                snprintf(m, sizeof m, "%s", e->msg);
+                td_fail(e, st, "%s: %s", path, m);
+            }
+            if (fclose(k2.f) != 0 && st == TD_OK)
+                st = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+            if (st == TD_OK)
+                st = td_commit_tmp(tmp, path, e);
+            else
+                unlink(tmp);
+        }
+    }
+    free(tmp);
+    for (int i = 0; i < PF_N; i++)
+        pango_font_description_free(d.font[i]);
+    g_object_unref(d.pc);
+    g_object_unref(fm);
+    free(title);
+    return st;
 }

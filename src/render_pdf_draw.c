@@ -1,0 +1,841 @@
+/* render_pdf_draw.c - the PDF's tables, charts and flamegraphs (see render_pdf.c).
+ * Every number comes from the summary; the only arithmetic here is layout (widths,
+ * percentages of a bar, axis ranges) and the median line of the steps chart. */
+#define _POSIX_C_SOURCE 200809L
+#include "render_pdf_int.h"
+#include "flame.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pd_fmt_tick_ns(char *dst, size_t cap, double ns)
+{
+    double a = fabs(ns);
+    if (a >= 1e9)
+        snprintf(dst, cap, "%g s", ns / 1e9);
+    else if (a >= 1e6)
+        snprintf(dst, cap, "%g ms", ns / 1e6);
+    else if (a >= 1e3)
+        snprintf(dst, cap, "%g us", ns / 1e3);
+    else
+        snprintf(dst, cap, "%g ns", ns);
+}
+
+void pd_fmt_tick_bytes(char *dst, size_t cap, double b)
+{
+    const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    while (fabs(b) >= 1024 && i < 4) {
+        b /= 1024;
+        i++;
+    }
+    snprintf(dst, cap, "%g %s", b, u[i]);
+}
+
+const td_table *pd_timeline_all(const td_summary *s, size_t *row)
+{
+    const td_table *t = td_sum_find_table(s, "gpu_timeline");
+    if (!t)
+        return NULL;
+    int cdev = td_table_col(t, "device"), cscope = td_table_col(t, "scope");
+    int ctot = td_table_col(t, "total_ns");
+    if (cdev < 0 || ctot < 0)
+        return NULL;
+    long best = -1;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (td_table_cell(t, r, cdev)->i != -1 || td_table_cell(t, r, ctot)->i <= 0 ||
+            td_table_cell(t, r, ctot)->i == TD_NA)
+            continue;
+        const char *sc = cscope >= 0 ? td_table_cell(t, r, cscope)->s : NULL;
+        int is_trace = sc && strcmp(sc, "trace") == 0;
+        if (best < 0 || is_trace)
+            best = (long)r;
+        if (is_trace)
+            break;
+    }
+    if (best < 0)
+        return NULL;
+    *row = (size_t)best;
+    return t;
+}
+
+/* 1, 2, 2.5, 5 x 10^k at or above v */
+static double nice_step(double v)
+{
+    if (!(v > 0))
+        return 1;
+    double p = pow(10, floor(log10(v)));
+    double m = v / p;
+    return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10) * p;
+}
+
+static void hline(pdoc *d, double x0, double x1, double y, double lw, uint32_t c)
+{
+    pd_rgb(d, c);
+    cairo_set_line_width(d->cr, lw);
+    cairo_move_to(d->cr, x0, y);
+    cairo_line_to(d->cr, x1, y);
+    cairo_stroke(d->cr);
+}
+
+static void swatch(pdoc *d, double x, double y, uint32_t c)
+{
+    pd_rgb(d, c);
+    cairo_rectangle(d->cr, x, y + 1.5, 7, 7);
+    cairo_fill(d->cr);
+}
+
+/* A row of legend entries (swatch + label), wrapping; advances d->y. */
+static void legend(pdoc *d, const char *const *label, const uint32_t *color, int n)
+{
+    double x = d->x0;
+    for (int i = 0; i < n; i++) {
+        double w = pd_text_w(d, label[i], PF_SANS, 7.5) + 11 + 16;
+        if (x > d->x0 && x + w > d->x1) {
+            x = d->x0;
+            d->y += 12;
+        }
+        swatch(d, x, d->y, color[i]);
+        pd_text(d, x + 11, d->y, label[i], PF_SANS, 7.5, 0, PANGO_ALIGN_LEFT,
+                PANGO_ELLIPSIZE_NONE, C_TEXT);
+        x += w;
+    }
+    d->y += 13;
+}
+
+typedef struct spt {
+    double x, y;
+    uint32_t color;
+    int shape; /* 0 circle, 1 square, 2 triangle, 3 diamond */
+} spt;
+
+static void marker(pdoc *d, double x, double y, int shape, uint32_t color)
+{
+    cairo_t *cr = d->cr;
+    double r = 2.9;
+    cairo_new_path(cr);
+    switch (shape % 4) {
+    case 0:
+        cairo_arc(cr, x, y, r, 0, 2 * G_PI);
+        break;
+    case 1:
+        cairo_rectangle(cr, x - r * 0.9, y - r * 0.9, r * 1.8, r * 1.8);
+        break;
+    case 2:
+        cairo_move_to(cr, x, y - r * 1.15);
+        cairo_line_to(cr, x + r * 1.1, y + r * 0.85);
+        cairo_line_to(cr, x - r * 1.1, y + r * 0.85);
+        cairo_close_path(cr);
+        break;
+    default:
+        cairo_move_to(cr, x, y - r * 1.2);
+        cairo_line_to(cr, x + r * 1.2, y);
+        cairo_line_to(cr, x, y + r * 1.2);
+        cairo_line_to(cr, x - r * 1.2, y);
+        cairo_close_path(cr);
+    }
+    pd_rgb(d, color);
+    cairo_fill_preserve(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_set_line_width(cr, 0.5);
+    cairo_stroke(cr);
+}
+
+/* Legend with marker shapes (scatter series). */
+static void legend_shapes(pdoc *d, const char *const *label, const uint32_t *color, int n)
+{
+    double x = d->x0;
+    for (int i = 0; i < n; i++) {
+        double w = pd_text_w(d, label[i], PF_SANS, 7.5) + 11 + 16;
+        if (x > d->x0 && x + w > d->x1) {
+            x = d->x0;
+            d->y += 12;
+        }
+        marker(d, x + 3.5, d->y + 5, i, color[i]);
+        pd_text(d, x + 11, d->y, label[i], PF_SANS, 7.5, 0, PANGO_ALIGN_LEFT,
+                PANGO_ELLIPSIZE_NONE, C_TEXT);
+        x += w;
+    }
+    d->y += 13;
+}
+
+/* ---- generic table ---- */
+
+typedef struct tcol {
+    int ci;       /* column index in the table */
+    double nat;   /* natural width (widest shown cell or the header) + padding */
+    double w;     /* width given */
+    int num;      /* right-aligned */
+    int imp;      /* importance: the least important is dropped first */
+} tcol;
+
+static int importance(const char *key)
+{
+    static const char *hi[] = {"total_ns", "self_ns", "share", "calls", "busbw_gbps", "bytes",
+                               "wall_ns", "non_child_ns", "cov", "executions", "device_self_ns",
+                               "Total Time (ns)", "Time (%)", "Instances", NULL};
+    static const char *lo[] = {"std_ns", "min_ns", "max_ns", "thunks_std", "program_id",
+                               "hidden_ns", "wait_ns", "group_size", "dtype", "device_avg_ns",
+                               "StdDev (ns)", "Min (ns)", "Max (ns)", "sha256", "events", NULL};
+    for (const char **k = hi; *k; k++)
+        if (!strcmp(*k, key))
+            return 60;
+    for (const char **k = lo; *k; k++)
+        if (!strcmp(*k, key))
+            return 20;
+    return 40;
+}
+
+#define TFS 7.5  /* table cell font size */
+#define THS 7    /* table header font size */
+#define TPAD 10  /* horizontal padding per cell */
+#define TROW 12  /* row height */
+#define THEAD 15 /* header row height */
+
+static void table_header(pdoc *d, const td_table *t, const tcol *c, int n)
+{
+    double x = d->x0;
+    for (int k = 0; k < n; k++) {
+        const td_col *col = &t->cols[c[k].ci];
+        const char *h = col->title ? col->title : col->key;
+        pd_text(d, x + TPAD / 2, d->y + 3, h, PF_BOLD, THS, c[k].w - TPAD,
+                c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_END, C_MUTED);
+        x += c[k].w;
+    }
+    d->y += THEAD;
+    hline(d, d->x0, x, d->y - 1.5, 0.7, C_MUTED);
+}
+
+int pd_table(pdoc *d, const td_table *t, int top, const char *title)
+{
+    if (!t || !t->nrows || !t->ncols)
+        return 0;
+    size_t shown = top > 0 && (size_t)top < t->nrows ? (size_t)top : t->nrows;
+    double W = d->x1 - d->x0;
+    tcol c[TD_MAXCOLS];
+    int n = 0, flex = -1;
+    char v[512];
+    for (int ci = 0; ci < t->ncols; ci++) {
+        const td_col *col = &t->cols[ci];
+        tcol *q = &c[n++];
+        q->ci = ci;
+        q->num = col->type != TD_T_TEXT;
+        q->imp = importance(col->key);
+        if (!q->num && flex < 0) {
+            flex = n - 1;
+            q->imp = 1000;
+        }
+        q->nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
+        for (size_t r = 0; r < shown; r++) {
+            td_cell_format(col, td_table_cell(t, r, ci), v, sizeof v);
+            if (!v[0])
+                continue;
+            double w = pd_text_w(d, v, PF_SANS, TFS);
+            if (w > q->nat)
+                q->nat = w;
+        }
+        q->nat += TPAD;
+        if (!q->num && n - 1 != flex && q->nat > 150)
+            q->nat = 150; /* other text columns: ellipsized at the end */
+    }
+    /* fit: shrink the name column down to a minimum, then drop the least important
+     * columns (rightmost first among equals) until the rest fit the page width */
+    char dropped[512] = "";
+    for (;;) {
+        double others = 0;
+        for (int k = 0; k < n; k++)
+            if (k != flex)
+                others += c[k].nat;
+        double fmin = flex >= 0 ? (c[flex].nat < 120 ? c[flex].nat : 120) : 0;
+        if (others + fmin <= W || n <= 1) {
+            for (int k = 0; k < n; k++)
+                c[k].w = c[k].nat;
+            if (flex >= 0) {
+                c[flex].w = W - others;
+                if (c[flex].w < fmin)
+                    c[flex].w = fmin;
+            }
+            break;
+        }
+        int worst = -1;
+        for (int k = 0; k < n; k++)
+            if (k != flex && (worst < 0 || c[k].imp <= c[worst].imp))
+                worst = k;
+        if (worst < 0)
+            break;
+        const td_col *col = &t->cols[c[worst].ci];
+        size_t dl = strlen(dropped);
+        snprintf(dropped + dl, sizeof dropped - dl, "%s%s", dl ? ", " : "",
+                 col->title ? col->title : col->key);
+        memmove(&c[worst], &c[worst + 1], (size_t)(n - worst - 1) * sizeof c[0]);
+        n--;
+        if (flex > worst)
+            flex--;
+    }
+    if (flex < 0) {
+        /* all numeric: spread spare width so the table spans the page */
+        double tot = 0;
+        for (int k = 0; k < n; k++)
+            tot += c[k].w;
+        if (tot < W && tot > W * 0.5)
+            for (int k = 0; k < n; k++)
+                c[k].w += (W - tot) / n;
+    }
+
+    if (title)
+        pd_heading(d, title, THEAD + 3 * TROW);
+    else
+        pd_need(d, THEAD + 3 * TROW);
+    table_header(d, t, c, n);
+    for (size_t r = 0; r < shown; r++) {
+        if (d->y + TROW > d->ybot) {
+            pd_break(d);
+            table_header(d, t, c, n);
+        }
+        if (r % 2 == 1) {
+            pd_rgb(d, C_ZEBRA);
+            cairo_rectangle(d->cr, d->x0, d->y, W, TROW);
+            cairo_fill(d->cr);
+        }
+        double x = d->x0;
+        for (int k = 0; k < n; k++) {
+            const td_col *col = &t->cols[c[k].ci];
+            const td_cell *cell = td_table_cell(t, r, c[k].ci);
+            if (col->type == TD_T_SHARE && isfinite(cell->f) && cell->f > 0) {
+                double f = cell->f > 1 ? 1 : cell->f;
+                pd_rgb(d, C_SHAREBAR);
+                cairo_rectangle(d->cr, x + TPAD / 2, d->y + 2, (c[k].w - TPAD) * f, TROW - 4);
+                cairo_fill(d->cr);
+            }
+            td_cell_format(col, cell, v, sizeof v);
+            if (v[0])
+                pd_text(d, x + TPAD / 2, d->y + 1.5, v, PF_SANS, TFS, c[k].w - TPAD,
+                        c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
+                        k == flex ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END, C_TEXT);
+            x += c[k].w;
+        }
+        d->y += TROW;
+    }
+    hline(d, d->x0, d->x1, d->y + 0.5, 0.5, C_RULE);
+    d->y += 4;
+    if (shown < t->nrows || dropped[0]) {
+        char buf[800];
+        int o = 0;
+        if (shown < t->nrows)
+            o = snprintf(buf, sizeof buf, "Top %zu of %zu rows. ", shown, t->nrows);
+        if (dropped[0])
+            snprintf(buf + o, sizeof buf - (size_t)o, "Not shown for width: %s. ", dropped);
+        size_t bl = strlen(buf);
+        snprintf(buf + bl, sizeof buf - bl, "The workbook has every row and column.");
+        pd_note(d, buf);
+    }
+    return 1;
+}
+
+/* ---- GPU time breakdown ---- */
+
+static void seg_bar(pdoc *d, double x, double y, double w, double h, const double *frac,
+                    const uint32_t *col, int n, int labels)
+{
+    double cx = x;
+    for (int i = 0; i < n; i++) {
+        double sw = frac[i] * w;
+        if (sw <= 0)
+            continue;
+        pd_rgb(d, col[i]);
+        cairo_rectangle(d->cr, cx, y, sw, h);
+        cairo_fill(d->cr);
+        if (labels && sw > 30) {
+            char p[32];
+            snprintf(p, sizeof p, "%.1f%%", frac[i] * 100);
+            pd_text(d, cx, y + (h - 9) / 2, p, PF_BOLD, 7.5, sw, PANGO_ALIGN_CENTER,
+                    PANGO_ELLIPSIZE_END, col[i] == C_IDLE ? C_TEXT : 0xffffffu);
+        }
+        cx += sw;
+    }
+}
+
+static int bar_fracs(const td_table *t, size_t r, double *frac)
+{
+    static const char *keys[] = {"computation_ns", "exposed_comm_ns", "exposed_memcpy_ns",
+                                 "idle_ns"};
+    int ct = td_table_col(t, "total_ns");
+    int64_t tot = td_table_cell(t, r, ct)->i;
+    if (tot <= 0 || tot == TD_NA)
+        return 0;
+    for (int i = 0; i < 4; i++) {
+        int ci = td_table_col(t, keys[i]);
+        int64_t v = ci >= 0 ? td_table_cell(t, r, ci)->i : 0;
+        frac[i] = v == TD_NA || v < 0 ? 0 : (double)v / (double)tot;
+    }
+    return 1;
+}
+
+int pd_breakdown(pdoc *d, const char *title)
+{
+    size_t row;
+    const td_table *t = pd_timeline_all(d->s, &row);
+    double frac[4];
+    if (!t || !bar_fracs(t, row, frac))
+        return 0;
+    static const uint32_t col[4] = {C_COMP, C_COMM, C_MEMCPY, C_IDLE};
+    static const char *names[4] = {"Computation", "Exposed communication", "Exposed memcpy",
+                                   "Idle"};
+    static const char *keys[4] = {"computation_ns", "exposed_comm_ns", "exposed_memcpy_ns",
+                                  "idle_ns"};
+    double W = d->x1 - d->x0;
+    pd_heading(d, title ? title : "GPU time breakdown", 60);
+    seg_bar(d, d->x0, d->y, W, 20, frac, col, 4, 1);
+    d->y += 26;
+    char lab[4][128];
+    const char *lp[4];
+    for (int i = 0; i < 4; i++) {
+        int ci = td_table_col(t, keys[i]);
+        char v[64] = "";
+        if (ci >= 0)
+            td_cell_format(&t->cols[ci], td_table_cell(t, row, ci), v, sizeof v);
+        snprintf(lab[i], sizeof lab[i], "%s  %s (%.1f%%)", names[i], v[0] ? v : "-",
+                 frac[i] * 100);
+        lp[i] = lab[i];
+    }
+    legend(d, lp, col, 4);
+
+    /* one thin bar per device of the same scope, when there are several */
+    int cdev = td_table_col(t, "device"), crank = td_table_col(t, "rank");
+    int cscope = td_table_col(t, "scope");
+    const char *scope = cscope >= 0 ? td_table_cell(t, row, cscope)->s : NULL;
+    size_t ndev = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *sc = cscope >= 0 ? td_table_cell(t, r, cscope)->s : NULL;
+        if (td_table_cell(t, r, cdev)->i >= 0 &&
+            (!scope || (sc && strcmp(sc, scope) == 0)))
+            ndev++;
+    }
+    if (ndev >= 2) {
+        d->y += 3;
+        size_t drawn = 0;
+        for (size_t r = 0; r < t->nrows && drawn < 16; r++) {
+            const char *sc = cscope >= 0 ? td_table_cell(t, r, cscope)->s : NULL;
+            if (td_table_cell(t, r, cdev)->i < 0 || (scope && !(sc && strcmp(sc, scope) == 0)))
+                continue;
+            double f[4];
+            if (!bar_fracs(t, r, f))
+                continue;
+            pd_need(d, 12);
+            char lb[64];
+            if (crank >= 0 && td_table_cell(t, r, crank)->i != TD_NA)
+                snprintf(lb, sizeof lb, "rank %lld, device %lld",
+                         (long long)td_table_cell(t, r, crank)->i,
+                         (long long)td_table_cell(t, r, cdev)->i);
+            else
+                snprintf(lb, sizeof lb, "device %lld", (long long)td_table_cell(t, r, cdev)->i);
+            pd_text(d, d->x0, d->y + 0.5, lb, PF_SANS, 7, 90, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_END, C_MUTED);
+            seg_bar(d, d->x0 + 95, d->y + 1, W - 95, 8, f, col, 4, 0);
+            d->y += 12;
+            drawn++;
+        }
+        if (drawn < ndev) {
+            char buf[96];
+            snprintf(buf, sizeof buf, "First %zu of %zu devices.", drawn, ndev);
+            pd_note(d, buf);
+        }
+    }
+    d->y += 2;
+    pd_note(d, scope ? (strcmp(scope, "steady") == 0
+                            ? "Shares of the GPU timeline after warm-up removal. Exposed = not "
+                              "overlapped with computation."
+                            : "Shares of the traced GPU timeline. Exposed = not overlapped "
+                              "with computation.")
+                     : "Shares of the GPU timeline. Exposed = not overlapped with computation.");
+    return 1;
+}
+
+/* ---- axes ---- */
+
+typedef struct axis {
+    double lo, hi;  /* data range (log10 / log2 exponents when log) */
+    int log;        /* 0 linear, 10 or 2 */
+    int kind;       /* 0 plain, 1 ns, 2 bytes, 3 GB/s */
+} axis;
+
+static void tick_label(const axis *a, double v, char *dst, size_t cap)
+{
+    if (a->kind == 1)
+        pd_fmt_tick_ns(dst, cap, v);
+    else if (a->kind == 2)
+        pd_fmt_tick_bytes(dst, cap, v);
+    else if (a->kind == 3)
+        snprintf(dst, cap, "%g", v);
+    else
+        snprintf(dst, cap, "%g", v);
+}
+
+static double axis_pos(const axis *a, double v, double p0, double p1)
+{
+    double t;
+    if (a->log == 10)
+        t = (log10(v) - a->lo) / (a->hi - a->lo);
+    else if (a->log == 2)
+        t = (log2(v) - a->lo) / (a->hi - a->lo);
+    else
+        t = (v - a->lo) / (a->hi - a->lo);
+    return p0 + t * (p1 - p0);
+}
+
+/* Linear axis from 0 to a round value at or above max; returns the tick step. */
+static double lin_axis(axis *a, double max)
+{
+    double step = nice_step((max > 0 ? max : 1) / 4);
+    a->lo = 0;
+    a->hi = ceil((max > 0 ? max : 1) / step - 1e-9) * step;
+    a->log = 0;
+    return step;
+}
+
+/* Log axis over [mn, mx] > 0 in whole exponents of base. */
+static void log_axis(axis *a, double mn, double mx, int base)
+{
+    double l0 = base == 2 ? log2(mn) : log10(mn), l1 = base == 2 ? log2(mx) : log10(mx);
+    a->log = base;
+    a->lo = floor(l0);
+    a->hi = ceil(l1);
+    if (a->hi <= a->lo)
+        a->hi = a->lo + 1;
+}
+
+/* Frame, grid lines and tick labels for a plot in [px0,px1] x [py0,py1] (py0 top). */
+static void axes(pdoc *d, const axis *ax, const axis *ay, double ystep, double px0,
+                 double px1, double py0, double py1, const char *xlabel, const char *ylabel)
+{
+    char lb[48];
+    cairo_t *cr = d->cr;
+    /* y grid */
+    for (double v = ay->lo; v <= ay->hi + ystep * 1e-6; v += ystep) {
+        double y = axis_pos(ay, v, py1, py0);
+        hline(d, px0, px1, y, 0.4, v == ay->lo ? C_MUTED : C_RULE);
+        tick_label(ay, v, lb, sizeof lb);
+        pd_text(d, px0 - 44, y - 4.5, lb, PF_SANS, 6.5, 40, PANGO_ALIGN_RIGHT,
+                PANGO_ELLIPSIZE_END, C_MUTED);
+    }
+    if (ax) {
+        int step = 1;
+        int span = (int)(ax->hi - ax->lo);
+        while (span / step > 8)
+            step++;
+        if (ax->log == 2)
+            while (step % 2 && span / step > 4)
+                step++;
+        for (int k = 0; k <= span; k += step) {
+            double e = ax->lo + k;
+            double v = ax->log == 2 ? exp2(e) : pow(10, e);
+            double x = axis_pos(ax, v, px0, px1);
+            pd_rgb(d, C_RULE);
+            cairo_set_line_width(cr, 0.4);
+            cairo_move_to(cr, x, py0);
+            cairo_line_to(cr, x, py1);
+            cairo_stroke(cr);
+            tick_label(ax, v, lb, sizeof lb);
+            pd_text(d, x - 30, py1 + 3, lb, PF_SANS, 6.5, 60, PANGO_ALIGN_CENTER,
+                    PANGO_ELLIPSIZE_END, C_MUTED);
+        }
+        if (xlabel)
+            pd_text(d, px0, py1 + 13, xlabel, PF_SANS, 7, px1 - px0, PANGO_ALIGN_CENTER,
+                    PANGO_ELLIPSIZE_END, C_TEXT);
+    }
+    if (ylabel)
+        pd_text(d, px0 - 44, py0 - 19, ylabel, PF_SANS, 7, 200, PANGO_ALIGN_LEFT,
+                PANGO_ELLIPSIZE_END, C_TEXT);
+}
+
+/* ---- steps ---- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int pd_steps(pdoc *d, const char *title)
+{
+    const td_table *t = td_sum_find_table(d->s, "steps");
+    if (!t || !t->nrows)
+        return 0;
+    int cw = td_table_col(t, "wall_ns"), crank = td_table_col(t, "rank");
+    int cstep = td_table_col(t, "step"), cwu = td_table_col(t, "warmup");
+    if (cw < 0)
+        return 0;
+    int64_t rank = crank >= 0 ? td_table_cell(t, 0, crank)->i : 0;
+    size_t nr = 0, nranks_rows = 0;
+    size_t *rows = td_xmalloc(t->nrows * sizeof *rows);
+    int64_t *steady = td_xmalloc(t->nrows * sizeof *steady);
+    size_t nsteady = 0;
+    double max = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (crank >= 0 && td_table_cell(t, r, crank)->i != rank) {
+            nranks_rows++;
+            continue;
+        }
+        int64_t w = td_table_cell(t, r, cw)->i;
+        if (w == TD_NA || w < 0)
+            continue;
+        if (nr >= 400)
+            break;
+        rows[nr++] = r;
+        if ((double)w > max)
+            max = (double)w;
+        if (!(cwu >= 0 && td_table_cell(t, r, cwu)->i == 1))
+            steady[nsteady++] = w;
+    }
+    if (!nr) {
+        free(rows);
+        free(steady);
+        return 0;
+    }
+    double W = d->x1 - d->x0, H = 130;
+    pd_heading(d, title ? title : "Step times", H + 50);
+    double px0 = d->x0 + 46, px1 = d->x1, py0 = d->y + 20, py1 = d->y + 20 + H;
+    axis ay;
+    double ystep = lin_axis(&ay, max);
+    ay.kind = 1;
+    axes(d, NULL, &ay, ystep, px0, px1, py0, py1, NULL, "Wall time per step");
+    double slot = (px1 - px0) / (double)nr, bw = slot * 0.72;
+    char lb[48];
+    double lw = pd_text_w(d, "0000", PF_SANS, 6.5) + 4;
+    size_t every = (size_t)ceil(lw / slot);
+    if (every < 1)
+        every = 1;
+    for (size_t i = 0; i < nr; i++) {
+        size_t r = rows[i];
+        double w = (double)td_table_cell(t, r, cw)->i;
+        int wu = cwu >= 0 && td_table_cell(t, r, cwu)->i == 1;
+        double x = px0 + slot * (double)i + (slot - bw) / 2;
+        double y = axis_pos(&ay, w, py1, py0);
+        pd_rgb(d, wu ? C_WARM : C_COMP);
+        cairo_rectangle(d->cr, x, y, bw, py1 - y);
+        cairo_fill(d->cr);
+        if (i % every == 0) {
+            int64_t sn = cstep >= 0 ? td_table_cell(t, r, cstep)->i : (int64_t)i;
+            snprintf(lb, sizeof lb, "%lld", (long long)(sn == TD_NA ? (int64_t)i : sn));
+            pd_text(d, x + bw / 2 - 20, py1 + 3, lb, PF_SANS, 6.5, 40, PANGO_ALIGN_CENTER,
+                    PANGO_ELLIPSIZE_END, C_MUTED);
+        }
+    }
+    char med[64] = "";
+    if (nsteady) {
+        qsort(steady, nsteady, sizeof *steady, cmp_i64);
+        double m = nsteady % 2 ? (double)steady[nsteady / 2]
+                               : ((double)steady[nsteady / 2 - 1] + (double)steady[nsteady / 2]) / 2;
+        double y = axis_pos(&ay, m, py1, py0);
+        static const double dash[] = {3, 2};
+        cairo_set_dash(d->cr, dash, 2, 0);
+        hline(d, px0, px1, y, 0.9, C_TEXT);
+        cairo_set_dash(d->cr, NULL, 0, 0);
+        td_fmt_ns(lb, sizeof lb, (int64_t)llround(m));
+        snprintf(med, sizeof med, "median of steady steps %s", lb);
+    }
+    pd_text(d, px0, py1 + 12, "step", PF_SANS, 7, px1 - px0, PANGO_ALIGN_CENTER,
+            PANGO_ELLIPSIZE_END, C_TEXT);
+    d->y = py1 + 26;
+    const char *labs[3] = {"steady steps", "warm-up (dropped)", med};
+    uint32_t cols[3] = {C_COMP, C_WARM, C_TEXT};
+    legend(d, labs, cols, med[0] ? 3 : 2);
+    if (nranks_rows || nr >= 400) {
+        char buf[160];
+        snprintf(buf, sizeof buf, "Rank %lld only%s; the workbook has every rank's steps.",
+                 (long long)rank, nr >= 400 ? ", first 400 steps" : "");
+        pd_note(d, buf);
+    }
+    (void)W;
+    free(rows);
+    free(steady);
+    return 1;
+}
+
+/* ---- scatter plots ---- */
+
+static void scatter(pdoc *d, const spt *p, size_t n, const axis *axk, int ykind,
+                    const char *xlabel, const char *ylabel)
+{
+    double mnx = 0, mxx = 0, mxy = 0;
+    int first = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (first || p[i].x < mnx)
+            mnx = p[i].x;
+        if (first || p[i].x > mxx)
+            mxx = p[i].x;
+        if (p[i].y > mxy)
+            mxy = p[i].y;
+        first = 0;
+    }
+    axis ax = *axk, ay;
+    log_axis(&ax, mnx, mxx, ax.log);
+    double ystep = lin_axis(&ay, mxy * 1.05);
+    ay.kind = ykind;
+    double H = 130;
+    double px0 = d->x0 + 46, px1 = d->x1 - 6, py0 = d->y + 20, py1 = d->y + 20 + H;
+    axes(d, &ax, &ay, ystep, px0, px1, py0, py1, xlabel, ylabel);
+    for (size_t i = 0; i < n; i++) {
+        double x = axis_pos(&ax, p[i].x, px0, px1), y = axis_pos(&ay, p[i].y, py1, py0);
+        marker(d, x, y, p[i].shape, p[i].color);
+    }
+    d->y = py1 + 28;
+}
+
+int pd_collectives(pdoc *d, const td_section *sec)
+{
+    const td_table *t = td_sum_find_table(d->s, "collectives");
+    if (!t || !t->nrows)
+        return 0;
+    pd_heading(d, sec->title[0] ? sec->title : "Collectives", 190);
+    int cn = td_table_col(t, "name"), cb = td_table_col(t, "bytes");
+    int cbw = td_table_col(t, "busbw_gbps");
+    spt *p = td_xmalloc(t->nrows * sizeof *p);
+    size_t n = 0;
+    const char *names[8];
+    uint32_t ncol[8];
+    int nn = 0;
+    for (size_t r = 0; cb >= 0 && cbw >= 0 && r < t->nrows; r++) {
+        int64_t b = td_table_cell(t, r, cb)->i;
+        double bw = td_table_cell(t, r, cbw)->f;
+        if (b == TD_NA || b <= 0 || !isfinite(bw) || bw < 0)
+            continue;
+        const char *nm = cn >= 0 && td_table_cell(t, r, cn)->s ? td_table_cell(t, r, cn)->s : "";
+        p[n].x = (double)b;
+        p[n].y = bw;
+        p[n].color = td_name_color(nm, "comm");
+        int k;
+        for (k = 0; k < nn; k++)
+            if (!strcmp(names[k], nm))
+                break;
+        if (k == nn && nn < 8) {
+            names[nn] = nm;
+            ncol[nn++] = p[n].color;
+        }
+        p[n].shape = k;
+        n++;
+    }
+    if (n) {
+        axis ax = {0, 0, 2, 2};
+        scatter(d, p, n, &ax, 3, "message size (log scale)", "Bus bandwidth (GB/s)");
+        legend_shapes(d, names, ncol, nn);
+        d->y += 4;
+    }
+    free(p);
+    pd_table(d, t, sec->top ? sec->top : 20, NULL);
+    return 1;
+}
+
+int pd_variability(pdoc *d, const td_section *sec)
+{
+    const td_table *t = td_sum_find_table(d->s, "variability");
+    const td_table *o = td_sum_find_table(d->s, "outlier_steps");
+    if (!(t && t->nrows) && !(o && o->nrows))
+        return 0;
+    pd_heading(d, sec->title[0] ? sec->title : "Variability", 190);
+    if (t && t->nrows) {
+        int cm = td_table_col(t, "mean_ns"), cc = td_table_col(t, "cov");
+        spt *p = td_xmalloc(t->nrows * sizeof *p);
+        size_t n = 0;
+        for (size_t r = 0; cm >= 0 && cc >= 0 && r < t->nrows; r++) {
+            int64_t m = td_table_cell(t, r, cm)->i;
+            double cv = td_table_cell(t, r, cc)->f;
+            if (m == TD_NA || m <= 0 || !isfinite(cv) || cv < 0)
+                continue;
+            p[n].x = (double)m;
+            p[n].y = cv;
+            p[n].shape = 0;
+            p[n++].color = C_ACCENT;
+        }
+        if (n) {
+            axis ax = {0, 0, 10, 1};
+            scatter(d, p, n, &ax, 0, "mean duration (log scale)",
+                    "Coefficient of variation (std / mean)");
+        }
+        free(p);
+        pd_table(d, t, sec->top ? sec->top : 15, NULL);
+    }
+    if (o && o->nrows) {
+        d->y += 8;
+        pd_text(d, d->x0, d->y, "Outlier steps", PF_BOLD, 9, 0, PANGO_ALIGN_LEFT,
+                PANGO_ELLIPSIZE_NONE, C_TEXT);
+        d->y += 14;
+        pd_table(d, o, 10, NULL);
+    }
+    return 1;
+}
+
+/* ---- flamegraph ---- */
+
+int pd_flame(pdoc *d, const char *kind, const char *title)
+{
+    const td_flame *fl = td_sum_find_flame(d->s, kind);
+    if (!fl || !fl->n)
+        return 0;
+    char head[300];
+    snprintf(head, sizeof head, "Flamegraph: %s", fl->title ? fl->title : kind);
+    double W = d->x1 - d->x0;
+    td_flamelayout L;
+    memset(&L, 0, sizeof L);
+    td_err e = {0};
+    double minw = d->o->minwidth > 0 ? d->o->minwidth : 0.001;
+    if (td_flame_layout(fl, minw, &L, &e) != TD_OK || !L.n) {
+        pd_heading(d, title ? title : head, 50);
+        static const double dash[] = {3, 2};
+        pd_rgb(d, C_RULE);
+        cairo_set_dash(d->cr, dash, 2, 0);
+        cairo_set_line_width(d->cr, 0.8);
+        cairo_rectangle(d->cr, d->x0, d->y, W, 44);
+        cairo_stroke(d->cr);
+        cairo_set_dash(d->cr, NULL, 0, 0);
+        pd_text(d, d->x0 + 10, d->y + 10, "Flamegraph layout not available in this build.",
+                PF_SANS, 8, W - 20, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_END, C_MUTED);
+        d->y += 50;
+        td_flame_layout_free(&L);
+        return 1;
+    }
+    double rh = 12;
+    int maxrows = (int)((d->ybot - d->ytop - 60) / rh);
+    int rows = L.maxdepth + 1 < maxrows ? L.maxdepth + 1 : maxrows;
+    pd_heading(d, title ? title : head, rows * rh + 30);
+    double top = d->y;
+    for (size_t i = 0; i < L.n; i++) {
+        const td_frame *f = &L.f[i];
+        if (f->depth >= rows)
+            continue;
+        double x = d->x0 + f->x * W, w = f->w * W;
+        if (w < 0.35)
+            continue;
+        double y = d->o->icicle ? top + f->depth * rh : top + (rows - 1 - f->depth) * rh;
+        uint32_t c = f->pruned ? 0xc8ccd2u : f->color;
+        pd_rgb(d, c);
+        cairo_rectangle(d->cr, x, y, w > 1 ? w - 0.5 : w, rh - 1);
+        cairo_fill(d->cr);
+        if (w > 22) {
+            char lb[512];
+            if (f->depth == 0) {
+                char v[64];
+                td_fmt_ns(v, sizeof v, f->value);
+                snprintf(lb, sizeof lb, "all (%s)", v);
+            } else
+                snprintf(lb, sizeof lb, "%s", f->name ? f->name : "");
+            pd_text(d, x + 2, y + 1.8, lb, PF_SANS, 6.5, w - 4, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_END, C_TEXT);
+        }
+    }
+    d->y = top + rows * rh + 4;
+    char note[400];
+    char tot[64];
+    td_fmt_ns(tot, sizeof tot, L.total);
+    int o = snprintf(note, sizeof note, "Width is time (total %s); frames narrower than %.2g%% "
+                     "are merged into grey ones.", tot, minw * 100);
+    if (L.maxdepth + 1 > rows)
+        snprintf(note + o, sizeof note - (size_t)o, " Frames deeper than %d levels are not "
+                 "shown.", rows);
+    o = (int)strlen(note);
+    snprintf(note + o, sizeof note - (size_t)o, " The interactive version is flame-%s.svg.",
+             kind);
+    pd_note(d, note);
+    td_flame_layout_free(&L);
+    return 1;
+}

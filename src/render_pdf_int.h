@@ -1,0 +1,78 @@
+/* render_pdf_int.h - private to render_pdf*.c: the page cursor, text helpers and the
+ * section drawers shared by render_pdf.c (document, pages, text sections) and
+ * render_pdf_draw.c (tables, charts, flamegraphs). All sizes are PDF points. */
+#ifndef TD_RENDER_PDF_INT_H
+#define TD_RENDER_PDF_INT_H
+#include "render.h"
+#include "template.h"
+#include <cairo.h>
+#include <pango/pangocairo.h>
+
+enum { PF_SANS, PF_BOLD, PF_MONO, PF_N };
+
+/* Palette: dark text, greys for rules and zebra rows, one accent per category. */
+#define C_TEXT 0x1f2328u
+#define C_MUTED 0x5f6670u
+#define C_LIGHT 0x8a9099u
+#define C_RULE 0xc9ced6u
+#define C_ZEBRA 0xf2f4f7u
+#define C_ACCENT 0x2f5d8au
+#define C_COMP 0x3a6ea5u   /* computation */
+#define C_COMM 0xd9822bu   /* exposed communication */
+#define C_MEMCPY 0x6a9f58u /* exposed memcpy */
+#define C_IDLE 0xd5d9dfu   /* idle */
+#define C_WARM 0xe3b35bu   /* warm-up steps */
+#define C_SHAREBAR 0xdbe5f0u
+
+typedef struct pdoc {
+    cairo_t *cr;
+    PangoContext *pc;
+    PangoFontDescription *font[PF_N];
+    double pw, ph;        /* page size */
+    double x0, x1;        /* content left and right edge */
+    double ytop, ybot;    /* content area */
+    double y;             /* cursor: top of the next block */
+    int page;             /* current page, 1-based */
+    int npages;           /* total from the first pass; 0 during it */
+    const char *title;    /* filled template title */
+    const char *date;     /* shown date */
+    const char *version;
+    const td_summary *s;
+    const td_render_opts *o;
+} pdoc;
+
+/* Text: names are drawn as plain text (never markup); control characters become spaces
+ * and invalid UTF-8 is repaired. width <= 0: no wrapping. Returns the height drawn. */
+void pd_rgb(pdoc *d, uint32_t c);
+PangoLayout *pd_layout(pdoc *d, const char *text, int font, double size, double width,
+                       PangoAlignment al, PangoEllipsizeMode ell);
+double pd_text(pdoc *d, double x, double y, const char *text, int font, double size,
+               double width, PangoAlignment al, PangoEllipsizeMode ell, uint32_t color);
+double pd_text_w(pdoc *d, const char *text, int font, double size);
+double pd_text_h(pdoc *d, const char *text, int font, double size, double width);
+
+/* Pages: start a new page when fewer than h points are left. */
+void pd_break(pdoc *d);
+void pd_need(pdoc *d, double h);
+/* Section heading kept on the same page as the next keep points. */
+void pd_heading(pdoc *d, const char *title, double keep);
+/* A small grey note line (captions, "12 of 340 rows"). */
+void pd_note(pdoc *d, const char *text);
+
+/* Drawers in render_pdf_draw.c; each returns 1 when it drew something. */
+int pd_table(pdoc *d, const td_table *t, int top, const char *title);
+int pd_breakdown(pdoc *d, const char *title);
+int pd_steps(pdoc *d, const char *title);
+int pd_collectives(pdoc *d, const td_section *sec);
+int pd_variability(pdoc *d, const td_section *sec);
+int pd_flame(pdoc *d, const char *kind, const char *title);
+
+/* The gpu_timeline row for all devices (device -1, "trace" scope preferred, positive
+ * total), or NULL. */
+const td_table *pd_timeline_all(const td_summary *s, size_t *row);
+
+/* Short axis labels: "10 ms", "4 KiB". */
+void pd_fmt_tick_ns(char *dst, size_t cap, double ns);
+void pd_fmt_tick_bytes(char *dst, size_t cap, double b);
+
+#endif

@@ -1,0 +1,205 @@
+/* PDF renderer: renders the fixture summary with every template in templates/.
+ * Without arguments: unit checks (valid file, deterministic bytes, paper size, no
+ * partial file on failure, empty summary, long tables across pages).
+ * With "--write DIR": writes DIR/<template>.pdf (+ nightly-letter.pdf, empty.pdf,
+ * long.pdf) for tests/cases/pdf_*.sh, which check them with poppler and qpdf. */
+#define _POSIX_C_SOURCE 200809L
+#include "fixture.h"
+#include "render.h"
+#include "template.h"
+#include "unit.h"
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *templates[] = {"bug-report", "manager", "nightly", NULL};
+
+static td_render_opts opts(const char *paper, const char *fontdir)
+{
+    td_render_opts o;
+    memset(&o, 0, sizeof o);
+    o.paper = paper;
+    o.epoch = 1700000000;
+    o.minwidth = 0.001;
+    o.version = "0.1.0";
+    o.fontdir = fontdir;
+    return o;
+}
+
+/* binary-safe search */
+static int has(const char *a, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; a && i + k <= n; i++)
+        if (memcmp(a + i, needle, k) == 0)
+            return 1;
+    return 0;
+}
+
+static char *slurp(const char *path, size_t *n)
+{
+    char *p = NULL;
+    td_err e = {0};
+    if (td_read_small_file(path, &p, n, &e) != TD_OK)
+        return NULL;
+    return p;
+}
+
+/* A summary with a long table (page breaks, header repeated) and many warnings. */
+static td_summary *long_summary(void)
+{
+    td_summary *s = fixture_summary();
+    td_table *t = td_sum_table(s, "kernels", "Kernels");
+    for (int k = 0; k < 150; k++) {
+        size_t i = td_table_add_row(t);
+        char nm[64];
+        snprintf(nm, sizeof nm, "generated_kernel_%03d", k);
+        td_row_str(s, t, i, "name", nm);
+        td_row_int(s, t, i, "calls", k + 1);
+        td_row_int(s, t, i, "total_ns", 1000 * (k + 1));
+    }
+    for (int k = 0; k < 30; k++) {
+        char w[64];
+        snprintf(w, sizeof w, "warning number %d", k);
+        td_sum_warning(s, w);
+    }
+    return s;
+}
+
+#define LONG_TDT "[pdf]\nsection header\nsection table kernels top=1000\nsection warnings\n"
+
+static int render(const td_summary *s, const char *tname, const char *paper, const char *out,
+                  td_err *e)
+{
+    td_template *t = NULL;
+    if (tname && strcmp(tname, "long") == 0) {
+        if (td_template_parse("long.tdt", LONG_TDT, &t, e) != TD_OK)
+            return -1;
+    } else if (tname && td_template_load(tname, "templates", &t, e) != TD_OK)
+        return -1;
+    td_render_opts o = opts(paper, "fonts");
+    int st = td_render_pdf(s, t, &o, out, e);
+    td_template_free(t);
+    return st;
+}
+
+static int write_all(const char *dir)
+{
+    td_summary *s = fixture_summary();
+    char path[1024];
+    td_err e = {0};
+    int bad = 0;
+    for (const char **t = templates; *t; t++) {
+        snprintf(path, sizeof path, "%s/%s.pdf", dir, *t);
+        if (render(s, *t, "a4", path, &e) != TD_OK) {
+            fprintf(stderr, "%s: %s\n", path, e.msg);
+            bad = 1;
+        }
+    }
+    snprintf(path, sizeof path, "%s/nightly-letter.pdf", dir);
+    bad |= render(s, "nightly", "letter", path, &e) != TD_OK;
+    td_summary_free(s);
+    s = td_summary_new();
+    snprintf(path, sizeof path, "%s/empty.pdf", dir);
+    bad |= render(s, "nightly", "a4", path, &e) != TD_OK;
+    td_summary_free(s);
+    s = long_summary();
+    snprintf(path, sizeof path, "%s/long.pdf", dir);
+    bad |= render(s, "long", "a4", path, &e) != TD_OK;
+    td_summary_free(s);
+    return bad;
+}
+
+static int count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (de->d_name[0] != '.')
+            n++;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--write") == 0)
+        return write_all(argv[2]);
+    char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/td-test-pdf.%ld", (long)getpid());
+    mkdir(dir, 0755);
+    td_summary *s = fixture_summary();
+    td_err e = {0};
+    char p1[512], p2[512];
+    for (const char **t = templates; *t; t++) {
+        snprintf(p1, sizeof p1, "%s/%s.pdf", dir, *t);
+        snprintf(p2, sizeof p2, "%s/%s-2.pdf", dir, *t);
+        CHECK_EQ_INT(render(s, *t, "a4", p1, &e), TD_OK);
+        CHECK_EQ_INT(render(s, *t, "a4", p2, &e), TD_OK);
+        size_t n1 = 0, n2 = 0;
+        char *a = slurp(p1, &n1), *b = slurp(p2, &n2);
+        CHECK(a && n1 > 1000 && memcmp(a, "%PDF-1.", 7) == 0);
+        CHECK(a && n1 > 6 && memcmp(a + n1 - 6, "%%EOF\n", 6) == 0);
+        CHECK(a && b && n1 == n2 && memcmp(a, b, n1) == 0); /* deterministic */
+        CHECK(has(a, n1, "/MediaBox [ 0 0 595.2756 841.8898 ]"));
+        CHECK(has(a, n1, "/Creator (tracedoc 0.1.0)"));
+        /* cairo 1.16 writes the date without the "D:" prefix */
+        CHECK(has(a, n1, "/CreationDate (20231114221320Z)"));
+        free(a);
+        free(b);
+        unlink(p2);
+    }
+    /* letter paper */
+    snprintf(p1, sizeof p1, "%s/letter.pdf", dir);
+    CHECK_EQ_INT(render(s, "nightly", "letter", p1, &e), TD_OK);
+    size_t n = 0;
+    char *a = slurp(p1, &n);
+    CHECK(has(a, n, "/MediaBox [ 0 0 612 792 ]"));
+    free(a);
+    /* no template: default sections */
+    snprintf(p1, sizeof p1, "%s/default.pdf", dir);
+    CHECK_EQ_INT(render(s, NULL, "a4", p1, &e), TD_OK);
+    /* only the finished files are left: no temporary names */
+    CHECK_EQ_INT(count_files(dir), 5);
+    /* failures leave nothing behind */
+    snprintf(p1, sizeof p1, "%s/no-such-dir/x.pdf", dir);
+    CHECK_EQ_INT(render(s, "manager", "a4", p1, &e), TD_E_OUTPUT);
+    CHECK(strstr(e.msg, "no-such-dir/x.pdf") != NULL);
+    snprintf(p1, sizeof p1, "%s/nofonts.pdf", dir);
+    td_render_opts o = opts("a4", "/nonexistent-fonts");
+    CHECK(td_render_pdf(s, NULL, &o, p1, &e) != TD_OK);
+    CHECK(strstr(e.msg, "/nonexistent-fonts") != NULL);
+    CHECK(access(p1, F_OK) != 0);
+    CHECK_EQ_INT(count_files(dir), 5);
+    td_summary_free(s);
+    /* an empty summary and a long one */
+    s = td_summary_new();
+    snprintf(p1, sizeof p1, "%s/empty.pdf", dir);
+    CHECK_EQ_INT(render(s, "nightly", "a4", p1, &e), TD_OK);
+    td_summary_free(s);
+    s = long_summary();
+    snprintf(p1, sizeof p1, "%s/long.pdf", dir);
+    CHECK_EQ_INT(render(s, "long", "a4", p1, &e), TD_OK);
+    a = slurp(p1, &n);
+    CHECK(has(a, n, "/Count 4"));
+    free(a);
+    td_summary_free(s);
+
+    /* clean up */
+    DIR *dd = opendir(dir);
+    struct dirent *de;
+    while (dd && (de = readdir(dd))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char p[600];
+        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+        unlink(p);
+    }
+    if (dd)
+        closedir(dd);
+    rmdir(dir);
+    return UNIT_DONE();
+}
