@@ -32,7 +32,7 @@ typedef struct {
     const td_summary *s;
     const td_render_opts *o;
     lxw_format *title, *subtitle, *head, *bold, *wrap;
-    lxw_format *ms, *pct, *count, *gbps, *f64;
+    lxw_format *ms, *pct, *count, *id, *gbps, *f64;
     char (*sheets)[128];        /* sheet names used so far */
     size_t nsheets, sheets_cap;
     lxw_error err;              /* first libxlsxwriter error */
@@ -177,6 +177,17 @@ static size_t num_width(double v, int decimals)
     return d + (d - 1) / 3 + (decimals ? (size_t)decimals + 1 : 0) + (v < 0);
 }
 
+/* Integer columns that identify rather than count: no thousands separators. */
+static int is_id(const char *key)
+{
+    static const char *const ids[] = {"rank", "step", "program_id", "world_size",
+                                      "group_size", NULL};
+    for (int i = 0; ids[i]; i++)
+        if (strcmp(key, ids[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* Write one cell of a summary table at (r, c); returns its display width. */
 static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col,
                        const td_cell *v)
@@ -195,7 +206,7 @@ static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col
     case TD_T_INT: case TD_T_BYTES:
         if (v->i == TD_NA)
             return 0;
-        put_num(x, ws, r, c, (double)v->i, x->count);
+        put_num(x, ws, r, c, (double)v->i, is_id(col->key) ? x->id : x->count);
         return num_width((double)v->i, 0);
     case TD_T_DEVICE:
         if (v->i == TD_NA)
@@ -658,6 +669,8 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     format_set_num_format(x.pct, "0.0%");
     x.count = workbook_add_format(x.wb);
     format_set_num_format(x.count, "#,##0");
+    x.id = workbook_add_format(x.wb);
+    format_set_num_format(x.id, "0");
     x.gbps = workbook_add_format(x.wb);
     format_set_num_format(x.gbps, "#,##0.00");
     x.f64 = workbook_add_format(x.wb);
