@@ -1,6 +1,967 @@
-/* analyse_xla.c - XLA module/thunk/compile statistics. Stub. */
+/* analyse_xla.c - XLA semantics on NVTX ranges (nsys-jax archives, nsys exports of JAX
+ * programs): module and thunk statistics, warm-up, runtime totals, compile phases and
+ * collectives, following formats.md section 4 and nsys-jax's own definitions so that
+ * the numbers match what nsys-jax prints:
+ *  - thunks are the deepest `Thunk` ranges; each belongs to its closest `XlaModule`
+ *    ancestor; thunks that start before the first module are edge effects and dropped;
+ *    modules count only when they have thunks;
+ *  - the last execution of a module is dropped when its GPU op count is below
+ *    mean - std (population) of the earlier ones (profile cut it short);
+ *  - executions are numbered per (thread, program id) in range-id order; devices come
+ *    from XlaLauncher threads, the main thread (the only thread driving some program,
+ *    or driving compilation) takes the first launcher's device; ranges on threads
+ *    without a device are left out; program id < 0 (autotuning) is left out;
+ *  - warm-up auto: drop execution 0 of programs compiled inside the profile, and
+ *    execution 1 too when the profile has any communication thunk;
+ *  - compile phases: XlaCompile subtrees, worker-thread ranges grafted under the
+ *    deepest main-thread range containing them and credited a share of the parallel
+ *    region's wall time in proportion to their non-child time; non-TSL ranges folded
+ *    into their parents; autotuner measurement/compilation detail collapsed. */
 #include "analyse.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small helpers -------------------------------------------------------------- */
+
+static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+/* range id -> index, open addressing */
+typedef struct idmap {
+    int64_t *k;
+    uint32_t *v;
+    size_t cap;
+} idmap;
+
+static void idmap_init(idmap *m, size_t n)
+{
+    m->cap = 16;
+    while (m->cap < n * 2 + 16) m->cap *= 2;
+    m->k = td_xmalloc(m->cap * sizeof *m->k);
+    m->v = td_xmalloc(m->cap * sizeof *m->v);
+    for (size_t i = 0; i < m->cap; i++) m->k[i] = INT64_MIN;
+}
+static size_t idmap_slot(const idmap *m, int64_t k)
+{
+    size_t h = (size_t)((uint64_t)k * 0x9E3779B97F4A7C15ull >> 20) & (m->cap - 1);
+    while (m->k[h] != INT64_MIN && m->k[h] != k) h = (h + 1) & (m->cap - 1);
+    return h;
+}
+static void idmap_put(idmap *m, int64_t k, uint32_t v)
+{
+    size_t h = idmap_slot(m, k);
+    if (m->k[h] == INT64_MIN) { m->k[h] = k; m->v[h] = v; }   /* first wins */
+}
+static int64_t idmap_get(const idmap *m, int64_t k)
+{
+    if (k == INT64_MIN) return -1;
+    size_t h = idmap_slot(m, k);
+    return m->k[h] == k ? (int64_t)m->v[h] : -1;
+}
+static void idmap_free(idmap *m) { free(m->k); free(m->v); }
+
+/* Value of "key=" inside an NVTX payload "#a=1,b=2#" (up to ',' or '#'). */
+static int field(const char *s, const char *key, const char **v, size_t *n)
+{
+    size_t kl = strlen(key);
+    const char *p = strchr(s, '#');
+    while (p && *p) {
+        p++;
+        if (!strncmp(p, key, kl) && p[kl] == '=') {
+            *v = p + kl + 1;
+            *n = strcspn(*v, ",#");
+            return 1;
+        }
+        p = strchr(p, ',');
+    }
+    return 0;
+}
+
+/* ---- records ---------------------------------------------------------------------- */
+
+typedef struct xmod {
+    int tr;             /* trace index */
+    size_t ri;          /* range index */
+    td_str name;        /* hlo_module */
+    int64_t program;    /* program_id, -1 unknown */
+    int64_t exec;       /* execution index per (thread, program) */
+    int32_t device;
+    int64_t tid;
+    int64_t s, e;       /* projected GPU times */
+    int64_t nthunks;
+    int steady;
+    int dropped_last;
+} xmod;
+
+typedef struct xthunk {
+    size_t mod;         /* index into mods */
+    td_str inst;        /* hlo_op value: instruction name, e.g. fusion.12 */
+    td_str kind;        /* op kind: instruction name without its .N suffix */
+    int64_t s, e;
+    int64_t exec;       /* ThunkExecution: n-th run of this instruction in the module run */
+    int64_t hidden;
+    int comm;
+} xthunk;
+
+typedef struct xctx {
+    td_traceset *set;
+    const td_opts *o;
+    td_summary *s;
+    xmod *m; size_t nm, mcap;
+    xthunk *th; size_t nth, thcap;
+} xctx;
+
+/* Communication thunk kinds (the HLO opcodes nsys-jax treats as communication). */
+static const char *comm_type(const char *kind)
+{
+    if (strstr(kind, "-done")) return NULL;
+    if (starts(kind, "all-reduce")) return "allreduce";
+    if (starts(kind, "all-gather")) return "allgather";
+    if (starts(kind, "reduce-scatter")) return "reducescatter";
+    if (starts(kind, "all-to-all")) return "alltoall";
+    if (starts(kind, "collective-permute")) return "sendrecv";
+    if (starts(kind, "collective-broadcast")) return "broadcast";
+    return NULL;
+}
+
+/* ---- modules and thunks of one trace ------------------------------------------------ */
+
+static int64_t prog_of(const char *nm)
+{
+    const char *v;
+    size_t vl;
+    return field(nm, "program_id", &v, &vl) ? strtoll(v, NULL, 10) : -1;
+}
+
+static void load_trace(xctx *x, int ti)
+{
+    td_trace *t = x->set->tr[ti];
+    td_strtab *st = x->set->strs;
+    size_t n = t->nranges;
+    if (!n) return;
+    uint8_t *kind = td_xcalloc(n, 1);        /* 1 module, 2 thunk */
+    uint8_t *keep = td_xcalloc(n, 1);        /* thunk kept (deepest) */
+    int64_t *modof = td_xmalloc(n * sizeof *modof);
+    idmap im;
+    idmap_init(&im, n);
+    int64_t first_mod = INT64_MAX;
+    int tsl = 0;
+    for (size_t i = 0; i < n; i++)
+        if (starts(td_strget(st, t->ranges[i].name), "TSL:")) { tsl = 1; break; }
+    const char *mp = tsl ? "TSL:XlaModule:" : "XlaModule:";
+    const char *tp = tsl ? "TSL:Thunk:#" : "Thunk:#";
+    for (size_t i = 0; i < n; i++) {
+        const td_range *r = &t->ranges[i];
+        idmap_put(&im, r->range_id, (uint32_t)i);
+        const char *nm = td_strget(st, r->name);
+        modof[i] = -1;
+        if (starts(nm, mp)) {
+            kind[i] = 1;
+            if (r->gpu_start >= 0 && r->gpu_start < first_mod) first_mod = r->gpu_start;
+        } else if (starts(nm, tp)) kind[i] = 2;
+    }
+    /* thunks: closest module ancestor; thunks with child thunks are not kept; thunks
+     * before the first module are edge effects */
+    for (size_t i = 0; i < n; i++)
+        if (kind[i] == 2 && t->ranges[i].gpu_start >= first_mod) keep[i] = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (kind[i] != 2 || t->ranges[i].gpu_start < first_mod) continue;
+        int64_t p = idmap_get(&im, t->ranges[i].parent_id);
+        int guard = 0;
+        while (p >= 0 && kind[p] == 2 && guard++ < 1000) {
+            keep[p] = 0;
+            p = idmap_get(&im, t->ranges[p].parent_id);
+        }
+        if (p >= 0 && kind[p] == 1) modof[i] = p;
+        else keep[i] = 0;   /* nsys-jax asserts here; leave such thunks out */
+    }
+    int64_t *nthunks = td_xcalloc(n, sizeof *nthunks);
+    for (size_t i = 0; i < n; i++) if (keep[i]) nthunks[modof[i]]++;
+    /* modules with thunks, in range-id order */
+    size_t *mods = td_xmalloc(n * sizeof *mods), nmods = 0;
+    for (size_t i = 0; i < n; i++) if (kind[i] == 1 && nthunks[i]) mods[nmods++] = i;
+    for (size_t a = 1; a < nmods; a++) {    /* insertion sort: ranges are nearly sorted */
+        size_t v = mods[a], b = a;
+        while (b > 0 && t->ranges[mods[b - 1]].range_id > t->ranges[v].range_id) {
+            mods[b] = mods[b - 1];
+            b--;
+        }
+        mods[b] = v;
+    }
+    /* drop a last execution cut short by the end of the profile */
+    uint8_t *dead = td_xcalloc(n, 1);
+    for (size_t a = 0; a < nmods; a++) {
+        td_str nm = t->ranges[mods[a]].name;
+        int later = 0;
+        for (size_t b = a + 1; b < nmods && !later; b++) later = t->ranges[mods[b]].name == nm;
+        if (later) continue;
+        double sum = 0, sq = 0;
+        size_t cnt = 0;
+        for (size_t b = 0; b < a; b++)
+            if (t->ranges[mods[b]].name == nm) {
+                double v = t->ranges[mods[b]].num_gpu_ops;
+                sum += v; sq += v * v; cnt++;
+            }
+        if (!cnt || t->ranges[mods[a]].num_gpu_ops < 0) continue;
+        double mean = sum / (double)cnt, var = sq / (double)cnt - mean * mean;
+        double sd = var > 0 ? sqrt(var) : 0;
+        if ((double)t->ranges[mods[a]].num_gpu_ops < mean - sd) {
+            dead[mods[a]] = 1;
+            td_warn(&x->set->warnings, "%s: skipping the last execution of %s: %d GPU "
+                    "operations against %.1f +- %.1f before (profile ended during it)",
+                    t->path, td_strget(st, nm), t->ranges[mods[a]].num_gpu_ops, mean, sd);
+        }
+    }
+    /* main thread: the only thread driving some program, or driving XlaCompile */
+    int64_t mpid = INT64_MIN, mtid = INT64_MIN;
+    int ncand = 0;
+    {
+        int64_t *pg = td_xmalloc((nmods ? nmods : 1) * sizeof *pg);
+        for (size_t a = 0; a < nmods; a++) pg[a] = prog_of(td_strget(st, t->ranges[mods[a]].name));
+        for (size_t a = 0; a < nmods; a++) {
+            const td_range *r = &t->ranges[mods[a]];
+            int single = 1;
+            for (size_t b = 0; b < nmods && single; b++)
+                if (pg[b] == pg[a] && t->ranges[mods[b]].track != r->track) single = 0;
+            if (!single) continue;
+            const td_track *k = &t->tracks[r->track];
+            if (ncand == 0) { mpid = k->pid; mtid = k->tid; ncand = 1; }
+            else if (k->pid != mpid || k->tid != mtid) ncand = 2;
+        }
+        free(pg);
+        uint32_t ct = UINT32_MAX;
+        int many = 0;
+        const char *cp = tsl ? "TSL:XlaCompile:#module=" : "XlaCompile:#module=";
+        for (size_t i = 0; i < n; i++) {
+            if (kind[i] || !starts(td_strget(st, t->ranges[i].name), cp)) continue;
+            if (ct == UINT32_MAX) ct = t->ranges[i].track;
+            else if (ct != t->ranges[i].track) many = 1;
+        }
+        if (ct != UINT32_MAX && !many) {
+            const td_track *k = &t->tracks[ct];
+            if (ncand == 0) { mpid = k->pid; mtid = k->tid; ncand = 1; }
+            else if (k->pid != mpid || k->tid != mtid) ncand = 2;
+        }
+    }
+    int32_t main_dev = -1;
+    if (ncand == 1 && t->ndevices) main_dev = t->devices[0].id;
+    /* module records */
+    size_t base = x->nm;
+    int64_t *mrec = td_xmalloc(n * sizeof *mrec);
+    for (size_t i = 0; i < n; i++) mrec[i] = -1;
+    for (size_t a = 0; a < nmods; a++) {
+        size_t i = mods[a];
+        const td_range *r = &t->ranges[i];
+        if (dead[i]) continue;
+        const td_track *k = &t->tracks[r->track];
+        int32_t dev = k->device;
+        if (dev < 0 && k->pid == mpid && k->tid == mtid) dev = main_dev;
+        if (dev < 0) continue;     /* no device: nsys-jax's inner merge drops it */
+        const char *nm = td_strget(st, r->name);
+        const char *v;
+        size_t vl;
+        xmod *m = TD_PUSH(x->m, x->nm, x->mcap);
+        memset(m, 0, sizeof *m);
+        m->tr = ti; m->ri = i;
+        m->name = field(nm, "hlo_module", &v, &vl) ? td_intern(st, v, vl) : r->name;
+        m->program = prog_of(nm);
+        m->device = dev;
+        m->tid = k->tid;
+        m->s = r->gpu_start; m->e = r->gpu_end;
+        m->nthunks = nthunks[i];
+        int64_t ex = 0;
+        for (size_t b = base; b + 1 < x->nm; b++)
+            if (x->m[b].tid == m->tid && x->m[b].program == m->program) ex++;
+        m->exec = ex;
+        mrec[i] = (int64_t)(x->nm - 1);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!keep[i] || dead[modof[i]] || mrec[modof[i]] < 0) continue;
+        const td_range *r = &t->ranges[i];
+        const char *nm = td_strget(st, r->name);
+        const char *v;
+        size_t vl;
+        xthunk *h = TD_PUSH(x->th, x->nth, x->thcap);
+        memset(h, 0, sizeof *h);
+        h->mod = (size_t)mrec[modof[i]];
+        if (field(nm, "hlo_op", &v, &vl)) {
+            h->inst = td_intern(st, v, vl);
+            size_t kl = vl;     /* kind: without a ".N" suffix */
+            while (kl > 0 && v[kl - 1] >= '0' && v[kl - 1] <= '9') kl--;
+            if (kl > 1 && kl < vl && v[kl - 1] == '.') kl--;
+            else kl = vl;
+            h->kind = td_intern(st, v, kl);
+        } else {
+            h->inst = r->name;
+            h->kind = r->name;
+        }
+        h->s = r->gpu_start; h->e = r->gpu_end;
+        h->comm = comm_type(td_strget(st, h->kind)) != NULL;
+    }
+    free(mrec); free(dead); free(mods); free(nthunks); free(modof); free(keep); free(kind);
+    idmap_free(&im);
+}
+
+/* ---- compile statistics (push/pop ranges) ------------------------------------------- */
+
+typedef struct cr {
+    int64_t dur, dchild, dnon;
+    int64_t parent;      /* index, -1 none */
+    int retained;        /* 1 main thread, 2 grafted worker root, 3 worker descendant */
+    int nan;             /* child times unknown (grafted workers) */
+    int main;
+    td_str clean;
+    int64_t credit;      /* non-child ns credited to this range's phase */
+} cr;
+
+typedef struct phase { td_str name; int64_t non_child; } phase;
+
+static int cmp_phase(const void *a, const void *b)
+{
+    const phase *x = a, *y = b;
+    if (x->non_child != y->non_child) return x->non_child > y->non_child ? -1 : 1;
+    return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* Remove every occurrence of pat from buf (in place). */
+static void erase_all(char *buf, const char *pat)
+{
+    size_t pl = strlen(pat);
+    if (!pl) return;
+    char *p;
+    while ((p = strstr(buf, pat))) memmove(p, p + pl, strlen(p + pl) + 1);
+}
+
+static int is_desc(const cr *c, int64_t i, int64_t anc)
+{
+    for (int g = 0; i >= 0 && g < 10000; g++) {
+        i = c[i].parent;
+        if (i == anc) return 1;
+    }
+    return 0;
+}
+
+static int is_compile(const char *nm) { return starts(nm, "TSL:XlaCompile:#module="); }
+
+static void compile_trace(xctx *x, td_trace *t, phase **ph, size_t *nph, size_t *phcap,
+                          td_flame *fl, int64_t **seen, size_t *nseen, size_t *seencap)
+{
+    size_t n = t->ncompile;
+    if (!n) return;
+    const td_range *R = t->compile;
+    td_strtab *st = x->set->strs;
+    cr *c = td_xcalloc(n, sizeof *c);
+    idmap im;
+    idmap_init(&im, n);
+    for (size_t i = 0; i < n; i++) idmap_put(&im, R[i].range_id, (uint32_t)i);
+    for (size_t i = 0; i < n; i++) {
+        c[i].dur = R[i].end - R[i].start;
+        c[i].parent = idmap_get(&im, R[i].parent_id);
+        if (c[i].parent == (int64_t)i) c[i].parent = -1;
+    }
+    /* DurChild = time of direct children (what nsys writes in the CSV) */
+    for (size_t i = 0; i < n; i++) if (c[i].parent >= 0) c[c[i].parent].dchild += c[i].dur;
+    for (size_t i = 0; i < n; i++) c[i].dnon = c[i].dur - c[i].dchild;
+    /* main thread: the one with XlaCompile ranges (most of them if several) */
+    uint32_t mtrack = UINT32_MAX;
+    {
+        size_t best = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!is_compile(td_strget(st, R[i].name))) continue;
+            size_t cnt = 0;
+            for (size_t j = 0; j < n; j++)
+                if (R[j].track == R[i].track && is_compile(td_strget(st, R[j].name))) cnt++;
+            if (cnt > best) { best = cnt; mtrack = R[i].track; }
+        }
+    }
+    if (mtrack == UINT32_MAX) { free(c); idmap_free(&im); return; }
+    /* splice worker ranges under XlaCompile ranges */
+    for (size_t ci = 0; ci < n; ci++) {
+        if (!is_compile(td_strget(st, R[ci].name))) continue;
+        c[ci].retained = 1;
+        for (size_t j = 0; j < n; j++)
+            if (R[j].track == R[ci].track && R[j].start >= R[ci].start && R[j].end <= R[ci].end
+                && is_desc(c, (int64_t)j, (int64_t)ci)) c[j].retained = 1;
+        for (size_t w = 0; w < n; w++) {
+            if (c[w].parent >= 0 || R[w].track == R[ci].track || R[w].start < R[ci].start
+                || R[w].end > R[ci].end || c[w].retained) continue;
+            /* deepest main-thread range of this compile strictly containing w */
+            int64_t np = -1;
+            for (size_t j = 0; j < n; j++) {
+                if (c[j].retained != 1 || R[j].track != R[ci].track || j == ci) continue;
+                if (!(R[j].start < R[w].start && R[j].end > R[w].end)) continue;
+                if (!is_desc(c, (int64_t)j, (int64_t)ci)) continue;
+                if (np < 0 || R[j].start > R[np].start
+                    || (R[j].start == R[np].start && R[j].level > R[np].level)) np = (int64_t)j;
+            }
+            if (np < 0) np = (int64_t)ci;
+            c[w].parent = np;
+            c[np].nan = 1;
+            c[w].retained = 2;
+        }
+    }
+    /* worker subtrees follow their grafted roots */
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].retained) continue;
+        int64_t p = c[i].parent;
+        for (int g = 0; p >= 0 && g < 10000; g++, p = c[p].parent) {
+            if (c[p].retained == 2) { c[i].retained = 3; break; }
+            if (c[p].retained) break;
+        }
+    }
+    /* fold non-TSL ranges (cuBLAS, NCCL...) into their TSL parents */
+    for (size_t i = 0; i < n; i++) {
+        if (!c[i].retained || starts(td_strget(st, R[i].name), "TSL:")) continue;
+        c[i].retained = 0;
+        int64_t p = c[i].parent;
+        if (p >= 0) { c[p].dchild -= c[i].dur; c[p].dnon += c[i].dur; }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!c[i].retained) continue;
+        int g = 0;
+        for (int64_t p = c[i].parent; p >= 0 && g < 10000; p = c[p].parent, g++)
+            if (!c[p].retained) { c[i].retained = 0; break; }
+    }
+    /* program name and id: from XlaCompileBackend ranges, up to their parent, then down */
+    td_str *pname = td_xcalloc(n, sizeof *pname);
+    int64_t *pid = td_xmalloc(n * sizeof *pid);
+    for (size_t i = 0; i < n; i++) pid[i] = -1;
+    for (size_t i = 0; i < n; i++) {
+        const char *nm = td_strget(st, R[i].name), *v;
+        size_t vl;
+        if (!c[i].retained || !starts(nm, "TSL:XlaCompileBackend:#module=")) continue;
+        if (!field(nm, "module", &v, &vl)) continue;
+        td_str mn = td_intern(st, v, vl);
+        if (!field(nm, "program_id", &v, &vl)) continue;
+        int64_t id = strtoll(v, NULL, 10);
+        pname[i] = mn; pid[i] = id;
+        if (c[i].parent >= 0) { pname[c[i].parent] = mn; pid[c[i].parent] = id; }
+        *TD_PUSH(*seen, *nseen, *seencap) = id;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (pid[i] >= 0 || !c[i].retained) continue;
+        int g = 0;
+        for (int64_t p = c[i].parent; p >= 0 && g < 10000; p = c[p].parent, g++)
+            if (pid[p] >= 0) { pid[i] = pid[p]; pname[i] = pname[p]; break; }
+    }
+    /* clean names: no TSL: prefix, no program id or module name */
+    char *buf = NULL;
+    size_t bcap = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!c[i].retained) continue;
+        const char *nm = td_strget(st, R[i].name);
+        if (starts(nm, "TSL:")) nm += 4;
+        size_t l = strlen(nm) + 1;
+        if (l > bcap) { bcap = l * 2; buf = td_xrealloc(buf, bcap); }
+        memcpy(buf, nm, l);
+        if (pid[i] >= 0) {
+            const char *pn = td_strget(st, pname[i]);
+            size_t pl = strlen(pn) + 32;
+            char *pat = td_xmalloc(pl);
+            snprintf(pat, pl, ",program_id=%lld", (long long)pid[i]);
+            erase_all(buf, pat);
+            snprintf(pat, pl, ",module=%s", pn);
+            erase_all(buf, pat);
+            snprintf(pat, pl, ":#module=%s#", pn);
+            erase_all(buf, pat);
+            free(pat);
+        }
+        c[i].clean = td_intern_cstr(st, buf);
+    }
+    free(buf); free(pname); free(pid);
+    /* collapse autotuner detail */
+    td_str meas = td_intern_cstr(st, "XlaAutotunerMeasurement");
+    td_str comp = td_intern_cstr(st, "XlaAutotunerCompilation");
+    for (size_t i = 0; i < n; i++)
+        if (c[i].retained && starts(td_strget(st, c[i].clean), "XlaAutotunerMeasurement"))
+            c[i].clean = meas;
+    for (int pass = 0; pass < 2; pass++) {
+        td_str which = pass ? comp : meas;
+        uint8_t *col = td_xcalloc(n, 1);
+        for (size_t i = 0; i < n; i++)
+            if (c[i].retained && c[i].clean == which) col[i] = 1;
+        for (size_t i = 0; i < n; i++) {
+            if (!c[i].retained) continue;
+            int g = 0;
+            for (int64_t p = c[i].parent; p >= 0 && g < 10000; p = c[p].parent, g++)
+                if (col[p]) { c[i].retained = 0; break; }
+        }
+        for (size_t i = 0; i < n; i++)
+            if (col[i]) { c[i].dchild = 0; c[i].dnon = c[i].dur; c[i].nan = 0; }
+        free(col);
+    }
+    for (size_t i = 0; i < n; i++) c[i].main = c[i].retained && R[i].track == mtrack;
+    /* parallel regions: main-thread ranges that are parents of worker ranges */
+    uint8_t *launch = td_xcalloc(n, 1);
+    for (size_t i = 0; i < n; i++)
+        if (c[i].retained && !c[i].main && c[i].parent >= 0 && c[c[i].parent].main)
+            launch[c[i].parent] = 1;
+    for (size_t L = 0; L < n; L++) {
+        if (!launch[L]) continue;
+        int64_t ps = INT64_MAX, pe = INT64_MIN, worker = 0, maindur = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (!c[j].retained || !is_desc(c, (int64_t)j, (int64_t)L)) continue;
+            if (c[j].main) { maindur += c[j].dur; continue; }
+            if (R[j].start < ps) ps = R[j].start;
+            if (R[j].end > pe) pe = R[j].end;
+            worker += c[j].dnon;
+        }
+        int64_t pdur = pe - ps;
+        for (size_t j = 0; j < n && worker > 0; j++) {
+            if (!c[j].retained || c[j].main || !is_desc(c, (int64_t)j, (int64_t)L)) continue;
+            c[j].credit = (int64_t)llround((double)pdur * (double)c[j].dnon / (double)worker);
+        }
+        c[L].dchild = maindur + pdur;
+        c[L].dnon = c[L].dur - c[L].dchild;
+        c[L].nan = 0;
+    }
+    free(launch);
+    for (size_t i = 0; i < n; i++)
+        if (c[i].main) c[i].credit = c[i].nan ? 0 : c[i].dnon;
+    /* phases and the compile flame */
+    for (size_t i = 0; i < n; i++) {
+        if (!c[i].retained) continue;
+        size_t k;
+        for (k = 0; k < *nph; k++) if ((*ph)[k].name == c[i].clean) break;
+        if (k == *nph) {
+            phase *p = TD_PUSH(*ph, *nph, *phcap);
+            p->name = c[i].clean;
+            p->non_child = 0;
+        }
+        (*ph)[k].non_child += c[i].credit;
+        if (c[i].credit <= 0) continue;
+        td_str stk[256];
+        int d = 0;
+        for (int64_t p = (int64_t)i; p >= 0 && d < 256; p = c[p].parent) {
+            if (!c[p].retained) break;
+            stk[d++] = c[p].clean;
+        }
+        td_buf b = {0};
+        for (int k2 = d - 1; k2 >= 0; k2--) {
+            const char *s = td_strget(st, stk[k2]);
+            if (b.n) td_buf_putc(&b, ';');
+            for (; *s; s++) td_buf_putc(&b, *s == ';' ? ':' : *s == '\n' ? ' ' : *s);
+        }
+        td_flame_add(x->s, fl, td_buf_cstr(&b), c[i].credit);
+        td_buf_free(&b);
+    }
+    free(c);
+    idmap_free(&im);
+}
+
+/* ---- the pass ----------------------------------------------------------------------- */
+
+typedef struct mstat {
+    int64_t program;
+    td_str name;
+    int64_t n, total;
+    double sum, sq, tsum, tsq;
+} mstat;
+
+static int cmp_mstat(const void *a, const void *b)
+{
+    const mstat *x = a, *y = b;
+    if (x->total != y->total) return x->total > y->total ? -1 : 1;
+    return x->program < y->program ? -1 : x->program > y->program;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* qsort has no context argument: the comparators below read g_x */
+static xctx *g_x;
+static int cmp_th_dev(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const xthunk *p = &g_x->th[i], *q = &g_x->th[j];
+    const xmod *mp = &g_x->m[p->mod], *mq = &g_x->m[q->mod];
+    if (mp->device != mq->device) return mp->device < mq->device ? -1 : 1;
+    if (p->s != q->s) return p->s < q->s ? -1 : 1;
+    if (p->e != q->e) return p->e < q->e ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+static int cmp_th_run(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const xthunk *p = &g_x->th[i], *q = &g_x->th[j];
+    if (p->mod != q->mod) return p->mod < q->mod ? -1 : 1;
+    if (p->inst != q->inst) return p->inst < q->inst ? -1 : 1;
+    if (p->s != q->s) return p->s < q->s ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+static int cmp_th_inst(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const xthunk *p = &g_x->th[i], *q = &g_x->th[j];
+    const xmod *mp = &g_x->m[p->mod], *mq = &g_x->m[q->mod];
+    if (mp->program != mq->program) return mp->program < mq->program ? -1 : 1;
+    if (mp->exec != mq->exec) return mp->exec < mq->exec ? -1 : 1;
+    if (p->inst != q->inst) return p->inst < q->inst ? -1 : 1;
+    if (p->exec != q->exec) return p->exec < q->exec ? -1 : 1;
+    if (mp->device != mq->device) return mp->device < mq->device ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
 void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
 {
-    (void)set; (void)o; (void)s;
+    xctx X = { set, o, s, NULL, 0, 0, NULL, 0, 0 };
+    xctx *x = &X;
+    for (size_t i = 0; i < set->n; i++) load_trace(x, (int)i);
+
+    /* ThunkExecution: n-th run of an instruction within one module run (program,
+     * execution, device), in start order */
+    {
+        size_t *ix = td_xmalloc((x->nth ? x->nth : 1) * sizeof *ix);
+        for (size_t i = 0; i < x->nth; i++) ix[i] = i;
+        g_x = x;
+        qsort(ix, x->nth, sizeof *ix, cmp_th_run);
+        for (size_t a = 0; a < x->nth; a++) {
+            xthunk *h = &x->th[ix[a]], *q = a ? &x->th[ix[a - 1]] : NULL;
+            h->exec = q && q->mod == h->mod && q->inst == h->inst ? q->exec + 1 : 0;
+        }
+        free(ix);
+    }
+
+    /* compile statistics (all traces), and the programs compiled inside the profile */
+    phase *ph = NULL;
+    size_t nph = 0, phcap = 0;
+    size_t seencap = 0, nseen = 0;
+    int64_t *seen = NULL;
+    int have_compile = 0;
+    for (size_t i = 0; i < set->n; i++) have_compile |= set->tr[i]->ncompile > 0;
+    td_flame *cfl = have_compile ? td_sum_flame(s, "compile", "Compile phases") : NULL;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->tr[i]->ncompile) compile_trace(x, set->tr[i], &ph, &nph, &phcap, cfl, &seen,
+                                                &nseen, &seencap);
+    if (nseen) qsort(seen, nseen, sizeof *seen, cmp_i64);
+    if (cfl) td_flame_finish(cfl);
+    if (nph) {
+        qsort(ph, nph, sizeof *ph, cmp_phase);
+        int64_t tot = 0;
+        for (size_t i = 0; i < nph; i++) tot += ph[i].non_child;
+        td_sum_set_int(s, "compile.total_ns", "Compile time", TD_T_NS, tot);
+        td_table *t = td_sum_table(s, "compile.phases", "Compile phases (top 99%)");
+        td_table_cols(t, "name:text:Phase", "non_child_ns:ns:Non-child time",
+                      "share:share:Share", NULL);
+        int64_t acc = 0;
+        for (size_t i = 0; i < nph && tot > 0; i++) {
+            if ((double)acc >= 0.99 * (double)tot) break;
+            if (ph[i].non_child <= 0) break;
+            size_t r = td_table_add_row(t);
+            td_row_str(s, t, r, "name", td_strget(set->strs, ph[i].name));
+            td_row_int(s, t, r, "non_child_ns", ph[i].non_child);
+            td_row_f64(s, t, r, "share", (double)ph[i].non_child / (double)tot);
+            acc += ph[i].non_child;
+        }
+    }
+    free(ph);
+
+    /* autotuning executions (program id < 0) are left out, as nsys-jax does */
+    int any_comm = 0;
+    for (size_t i = 0; i < x->nth; i++)
+        if (x->th[i].comm && x->m[x->th[i].mod].program >= 0) any_comm = 1;
+    int64_t dropped = 0;
+    for (size_t i = 0; i < x->nm; i++) {
+        xmod *m = &x->m[i];
+        if (m->program < 0) { m->steady = 0; continue; }
+        int compiled = nseen && bsearch(&m->program, seen, nseen, sizeof *seen, cmp_i64);
+        if (o->warmup == TD_WARMUP_AUTO)
+            m->steady = !compiled || m->exec > (any_comm ? 1 : 0);
+        else
+            m->steady = m->exec >= o->warmup;
+        if (!m->steady) dropped++;
+    }
+    free(seen);
+    int64_t nsteady = 0;
+    for (size_t i = 0; i < x->nm; i++) nsteady += x->m[i].steady;
+    if (nsteady == 0 && x->nm) {   /* nsys-jax: then everything is steady state */
+        for (size_t i = 0; i < x->nm; i++) x->m[i].steady = x->m[i].program >= 0;
+        dropped = 0;
+        td_sum_warning(s, "warm-up heuristics found no steady-state module execution; "
+                          "all executions are kept");
+    }
+    if (o->warmup == TD_WARMUP_AUTO) {
+        td_sum_set_str(s, "warmup.mode", "Warm-up", "auto");
+        td_sum_set_str(s, "warmup.rule", "Warm-up rule", any_comm
+            ? "Dropped the first two executions of each module compiled inside the profile "
+              "(the profile has communication)."
+            : "Dropped the first execution of each module compiled inside the profile.");
+    } else if (o->warmup == 0) {
+        td_sum_set_str(s, "warmup.mode", "Warm-up", "none");
+        td_sum_set_str(s, "warmup.rule", "Warm-up rule", "No execution dropped (--warmup none).");
+    } else {
+        char b[32], r[160];
+        snprintf(b, sizeof b, "%d", o->warmup);
+        snprintf(r, sizeof r, "Dropped the first %d execution(s) of each module.", o->warmup);
+        td_sum_set_str(s, "warmup.mode", "Warm-up", b);
+        td_sum_set_str(s, "warmup.rule", "Warm-up rule", r);
+    }
+    td_sum_set_int(s, "warmup.dropped", "Executions dropped", TD_T_INT, dropped);
+
+    /* module statistics per program id */
+    mstat *ms = NULL;
+    size_t nms = 0, mscap = 0;
+    for (size_t i = 0; i < x->nm; i++) {
+        xmod *m = &x->m[i];
+        if (!m->steady) continue;
+        size_t k;
+        for (k = 0; k < nms; k++) if (ms[k].program == m->program) break;
+        if (k == nms) {
+            mstat *p = TD_PUSH(ms, nms, mscap);
+            memset(p, 0, sizeof *p);
+            p->program = m->program;
+            p->name = m->name;
+        }
+        double d = (double)(m->e - m->s), th = (double)m->nthunks;
+        ms[k].n++; ms[k].total += m->e - m->s;
+        ms[k].sum += d; ms[k].sq += d * d; ms[k].tsum += th; ms[k].tsq += th * th;
+    }
+    qsort(ms, nms, sizeof *ms, cmp_mstat);
+    int64_t mtot = 0;
+    for (size_t k = 0; k < nms; k++) mtot += ms[k].total;
+    /* top-module cut: drop the smallest that together make < threshold */
+    size_t keepn = nms;
+    int64_t cutns = 0;
+    while (keepn > 0 && (double)(cutns + ms[keepn - 1].total) < o->threshold * (double)mtot) {
+        cutns += ms[keepn - 1].total;
+        keepn--;
+    }
+    td_sum_set_f64(s, "module_cut.threshold", "Module cut threshold", TD_T_F64, o->threshold);
+    td_sum_set_int(s, "module_cut.dropped_modules", "Modules below the cut", TD_T_INT,
+                   (int64_t)(nms - keepn));
+    td_sum_set_int(s, "module_cut.dropped_ns", "Time below the cut", TD_T_NS, cutns);
+    td_table *mt = td_sum_table(s, "modules", "XLA modules (steady state)");
+    td_table_cols(mt, "name:text:Module", "program_id:int:Program", "executions:int:Executions",
+                  "thunks_mean:f64:Thunks", "thunks_std:f64:Thunks std",
+                  "mean_ns:ns:Mean", "std_ns:ns:Std", "total_ns:ns:Total",
+                  "share:share:Share", NULL);
+    for (size_t k = 0; k < keepn; k++) {
+        mstat *p = &ms[k];
+        size_t r = td_table_add_row(mt);
+        double mean = p->sum / (double)p->n, tmean = p->tsum / (double)p->n;
+        td_row_str(s, mt, r, "name", td_strget(set->strs, p->name));
+        td_row_int(s, mt, r, "program_id", p->program);
+        td_row_int(s, mt, r, "executions", p->n);
+        td_row_f64(s, mt, r, "thunks_mean", tmean);
+        td_row_int(s, mt, r, "mean_ns", llround(mean));
+        td_row_int(s, mt, r, "total_ns", p->total);
+        td_row_f64(s, mt, r, "share", mtot ? (double)p->total / (double)mtot : 0);
+        if (p->n > 1) {   /* sample standard deviations (n-1), like pandas */
+            double v = (p->sq - p->n * mean * mean) / (double)(p->n - 1);
+            double tv = (p->tsq - p->n * tmean * tmean) / (double)(p->n - 1);
+            td_row_int(s, mt, r, "std_ns", llround(v > 0 ? sqrt(v) : 0));
+            td_row_f64(s, mt, r, "thunks_std", tv > 0 ? sqrt(tv) : 0);
+        }
+    }
+
+    /* hidden communication: overlap with compute thunks of the same program, device */
+    size_t *ix = td_xmalloc((x->nth ? x->nth : 1) * sizeof *ix);
+    for (size_t i = 0; i < x->nth; i++) ix[i] = i;
+    g_x = x;
+    qsort(ix, x->nth, sizeof *ix, cmp_th_dev);
+    int64_t maxdur = 0;
+    for (size_t i = 0; i < x->nth; i++)
+        if (!x->th[i].comm && x->th[i].e - x->th[i].s > maxdur) maxdur = x->th[i].e - x->th[i].s;
+    for (size_t a = 0; a < x->nth; a++) {
+        xthunk *h = &x->th[ix[a]];
+        if (!h->comm) continue;
+        const xmod *hm = &x->m[h->mod];
+        int64_t hid = 0;
+        for (size_t b = a; b-- > 0;) {   /* earlier starts */
+            xthunk *q = &x->th[ix[b]];
+            const xmod *qm = &x->m[q->mod];
+            if (qm->device != hm->device || q->s < h->s - maxdur) break;
+            if (q->comm || qm->program != hm->program || q->e <= h->s) continue;
+            hid += (q->e < h->e ? q->e : h->e) - h->s;
+        }
+        for (size_t b = a + 1; b < x->nth; b++) {
+            xthunk *q = &x->th[ix[b]];
+            const xmod *qm = &x->m[q->mod];
+            if (qm->device != hm->device || q->s >= h->e) break;
+            if (q->comm || qm->program != hm->program) continue;
+            hid += (q->e < h->e ? q->e : h->e) - (q->s > h->s ? q->s : h->s);
+        }
+        h->hidden = hid;
+    }
+
+    /* runtime totals over steady state, per device */
+    int64_t thunks_ns = 0, modules_ns = 0, wall_ns = 0, idle_in = 0;
+    {
+        int32_t dev = INT32_MIN;
+        int64_t first = 0, last = 0, ue = INT64_MIN, busy = 0;
+        for (size_t a = 0; a <= x->nth; a++) {
+            xthunk *h = a < x->nth ? &x->th[ix[a]] : NULL;
+            if (h && !x->m[h->mod].steady) continue;
+            int32_t d = h ? x->m[h->mod].device : INT32_MIN + 1;
+            if (d != dev) {
+                if (dev != INT32_MIN) wall_ns += last - first;
+                if (!h) break;
+                dev = d; first = h->s; last = h->e; ue = INT64_MIN;
+            }
+            thunks_ns += h->e - h->s;
+            if (h->e > last) last = h->e;
+            /* union of thunk intervals (for idle inside modules) */
+            if (h->s >= ue) { busy += h->e - h->s; ue = h->e; }
+            else if (h->e > ue) { busy += h->e - ue; ue = h->e; }
+        }
+        for (size_t i = 0; i < x->nm; i++) if (x->m[i].steady) modules_ns += x->m[i].e - x->m[i].s;
+        idle_in = modules_ns - busy;
+        if (idle_in < 0) idle_in = 0;
+    }
+    td_sum_set_int(s, "runtime.thunks_ns", "Thunk GPU time", TD_T_NS, thunks_ns);
+    td_sum_set_int(s, "runtime.modules_ns", "Module GPU time", TD_T_NS, modules_ns);
+    td_sum_set_int(s, "runtime.wall_ns", "Wall time (sum over devices)", TD_T_NS, wall_ns);
+    td_sum_set_int(s, "runtime.idle_in_modules_ns", "GPU idle inside modules", TD_T_NS, idle_in);
+    td_sum_set_int(s, "runtime.idle_between_modules_ns", "GPU idle between modules", TD_T_NS,
+                   wall_ns - modules_ns > 0 ? wall_ns - modules_ns : 0);
+
+    /* thunks of the top modules, hlo ops, device flame */
+    {
+        td_table *tt = td_sum_table(s, "thunks", "Thunks of the top modules");
+        td_table_cols(tt, "module:text:Module", "name:text:Thunk", "hlo_op:text:HLO op",
+                      "calls:int:Calls", "mean_ns:ns:Mean", "total_ns:ns:Total",
+                      "share:share:Share of module", NULL);
+        td_table *ht = td_sum_table(s, "hlo_ops", "Time by HLO op");
+        td_table_cols(ht, "hlo_op:text:HLO op", "calls:int:Calls", "total_ns:ns:Total",
+                      "share:share:Share", NULL);
+        td_flame *fl = td_sum_flame(s, "device", "Device time by module");
+        typedef struct agg { int64_t prog; td_str a, b; int64_t calls, total; } agg;
+        agg *ta = NULL, *ha = NULL;
+        size_t nta = 0, tacap = 0, nha = 0, hacap = 0;
+        idmap tm;
+        idmap_init(&tm, x->nth);
+        for (size_t i = 0; i < x->nth; i++) {
+            xthunk *h = &x->th[i];
+            xmod *m = &x->m[h->mod];
+            if (!m->steady) continue;
+            int64_t d = h->e - h->s;
+            size_t k;
+            for (k = 0; k < nha; k++) if (ha[k].a == h->kind) break;
+            if (k == nha) { agg *p = TD_PUSH(ha, nha, hacap); memset(p, 0, sizeof *p);
+                p->a = h->kind; }
+            ha[k].calls++; ha[k].total += d;
+            int top = 0;
+            for (size_t q = 0; q < keepn; q++) if (ms[q].program == m->program) top = 1;
+            if (!top) continue;
+            int64_t key = (int64_t)((uint64_t)m->program << 32 | h->inst);
+            int64_t kk = idmap_get(&tm, key);
+            if (kk < 0) { agg *p = TD_PUSH(ta, nta, tacap); memset(p, 0, sizeof *p);
+                p->prog = m->program; p->a = h->inst; p->b = h->kind; kk = (int64_t)nta - 1;
+                idmap_put(&tm, key, (uint32_t)kk); }
+            k = (size_t)kk;
+            ta[k].calls++; ta[k].total += d;
+        }
+        int64_t htot = 0;
+        for (size_t k = 0; k < nha; k++) htot += ha[k].total;
+        for (size_t k = 0; k < nha; k++) {
+            size_t r = td_table_add_row(ht);
+            td_row_str(s, ht, r, "hlo_op", td_strget(set->strs, ha[k].a));
+            td_row_int(s, ht, r, "calls", ha[k].calls);
+            td_row_int(s, ht, r, "total_ns", ha[k].total);
+            td_row_f64(s, ht, r, "share", htot ? (double)ha[k].total / (double)htot : 0);
+        }
+        td_table_sort(ht, "total_ns", 1);
+        for (size_t k = 0; k < nta; k++) {
+            int64_t modt = 0;
+            const char *mn = "";
+            for (size_t q = 0; q < nta; q++) if (ta[q].prog == ta[k].prog) modt += ta[q].total;
+            for (size_t q = 0; q < keepn; q++)
+                if (ms[q].program == ta[k].prog) mn = td_strget(set->strs, ms[q].name);
+            size_t r = td_table_add_row(tt);
+            td_row_str(s, tt, r, "module", mn);
+            td_row_str(s, tt, r, "name", td_strget(set->strs, ta[k].a));
+            td_row_str(s, tt, r, "hlo_op", td_strget(set->strs, ta[k].b));
+            td_row_int(s, tt, r, "calls", ta[k].calls);
+            td_row_int(s, tt, r, "mean_ns", llround((double)ta[k].total / (double)ta[k].calls));
+            td_row_int(s, tt, r, "total_ns", ta[k].total);
+            td_row_f64(s, tt, r, "share", modt ? (double)ta[k].total / (double)modt : 0);
+            td_buf b = {0};
+            for (const char *p = mn; *p; p++) td_buf_putc(&b, *p == ';' ? ':' : *p);
+            td_buf_putc(&b, ';');
+            for (const char *p = td_strget(set->strs, ta[k].a); *p; p++)
+                td_buf_putc(&b, *p == ';' ? ':' : *p == '\n' ? ' ' : *p);
+            td_flame_add(s, fl, td_buf_cstr(&b), ta[k].total);
+            td_buf_free(&b);
+        }
+        td_table_sort(tt, "total_ns", 1);
+        td_flame_finish(fl);
+        free(ta); free(ha);
+        idmap_free(&tm);
+    }
+
+    /* collectives */
+    if (any_comm) {
+        int ndev = 0;
+        {
+            int32_t seen_dev[1024];
+            for (size_t i = 0; i < x->nm; i++) {
+                int f = 0;
+                for (int k = 0; k < ndev; k++) if (seen_dev[k] == x->m[i].device) f = 1;
+                if (!f && ndev < 1024) seen_dev[ndev++] = x->m[i].device;
+            }
+        }
+        size_t nc = 0;
+        for (size_t i = 0; i < x->nth; i++)
+            if (x->th[i].comm && x->m[x->th[i].mod].steady) ix[nc++] = i;
+        qsort(ix, nc, sizeof *ix, cmp_th_inst);
+        typedef struct cagg { const char *type; int64_t calls, total, hidden, wait; } cagg;
+        cagg ca[8];
+        int nca = 0;
+        for (size_t a = 0; a < nc;) {
+            /* one instance: same program, execution, instruction and thunk execution */
+            size_t b = a + 1;
+            const xthunk *h0 = &x->th[ix[a]];
+            while (b < nc) {
+                const xthunk *q = &x->th[ix[b]];
+                if (x->m[q->mod].program != x->m[h0->mod].program
+                    || x->m[q->mod].exec != x->m[h0->mod].exec || q->inst != h0->inst
+                    || q->exec != h0->exec) break;
+                b++;
+            }
+            int64_t fs = INT64_MAX, le = INT64_MIN, fd = INT64_MAX;
+            for (size_t k = a; k < b; k++) {
+                const xthunk *q = &x->th[ix[k]];
+                if (q->s < fs) fs = q->s;
+                if (q->e > le) le = q->e;
+                if (q->e - q->s < fd) fd = q->e - q->s;
+                const char *type = comm_type(td_strget(set->strs, q->kind));
+                int c;
+                for (c = 0; c < nca; c++) if (!strcmp(ca[c].type, type)) break;
+                if (c == nca) { memset(&ca[c], 0, sizeof ca[c]); ca[c].type = type; nca++; }
+                ca[c].calls++;
+                ca[c].total += q->e - q->s;
+                ca[c].hidden += q->hidden < q->e - q->s ? q->hidden : q->e - q->s;
+            }
+            if (b - a > 1) {
+                const char *type = comm_type(td_strget(set->strs, h0->kind));
+                for (int c = 0; c < nca; c++)
+                    if (!strcmp(ca[c].type, type)) ca[c].wait += le - fs - fd;
+            }
+            a = b;
+        }
+        td_table *ct = td_sum_table(s, "collectives", "Collectives");
+        td_table_cols(ct, "name:text:Collective", "bytes:bytes:Message size", "calls:int:Calls",
+                      "total_ns:ns:Total", "mean_ns:ns:Mean", "algbw_gbps:gbps:Alg BW",
+                      "busbw_gbps:gbps:Bus BW", "group_size:int:Group", "dtype:text:Type",
+                      "hidden_ns:ns:Hidden", "wait_ns:ns:Wait", NULL);
+        int multi = 0;
+        for (size_t i = 1; i < set->n; i++) if (set->tr[i]->nranges) multi = 1;
+        for (int c = 0; c < nca; c++) {
+            size_t r = td_table_add_row(ct);
+            td_row_str(s, ct, r, "name", ca[c].type);
+            td_row_int(s, ct, r, "calls", ca[c].calls);
+            td_row_int(s, ct, r, "total_ns", ca[c].total);
+            td_row_int(s, ct, r, "mean_ns", llround((double)ca[c].total / (double)ca[c].calls));
+            td_row_int(s, ct, r, "hidden_ns", ca[c].hidden);
+            if (multi || ndev > 1) td_row_int(s, ct, r, "wait_ns", ca[c].wait);
+        }
+        td_table_sort(ct, "total_ns", 1);
+    }
+    free(ix);
+    free(ms);
+    free(x->m);
+    free(x->th);
 }
