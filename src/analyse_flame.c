@@ -100,9 +100,41 @@ static const char *thread_label(td_actx *a, const td_trace *t, uint32_t track)
     return td_arena_printf(a->s->a, "%sthread %lld", r, (long long)k->tid);
 }
 
+/* Step ranges (ProfilerStep#12, iteration_3) appear as one frame without the number, so
+ * the steps' call stacks merge instead of standing side by side one tower per step. */
+static int step_like(const char *n)
+{
+    const char *d;
+    if (!strncmp(n, "ProfilerStep#", 13))
+        d = n + 13;
+    else if (!strncmp(n, "iteration_", 10))
+        d = n + 10;
+    else
+        return 0;
+    if (!*d)
+        return 0;
+    for (; *d; d++)
+        if (*d < '0' || *d > '9')
+            return 0;
+    return 1;
+}
+
+static td_str frame_name(td_actx *a, uint32_t *map, size_t nmap, td_str id)
+{
+    if (id >= nmap)
+        return id;
+    if (!map[id]) {
+        const char *n = td_name(a, id);
+        map[id] = 1 + (step_like(n) ? td_intern_cstr(a->set->strs, td_strip_num(a->s, n)) : id);
+    }
+    return map[id] - 1;
+}
+
 static void cpu_flame(td_actx *a)
 {
     trie tr = {0};
+    size_t nmap = td_strtab_count(a->set->strs);
+    uint32_t *map = td_xcalloc(nmap + 1, sizeof *map);
     int32_t *node_of = NULL; /* per event of the current trace */
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
@@ -127,12 +159,13 @@ static void cpu_flame(td_actx *a)
                 }
                 p = roots[k];
             }
-            node_of[i] = child(&tr, p, t->ev[i].name);
+            node_of[i] = child(&tr, p, frame_name(a, map, nmap, t->ev[i].name));
             tr.v[node_of[i]].value += c->self[i];
         }
         free(roots);
     }
     free(node_of);
+    free(map);
     if (tr.n) {
         td_flame *fl = td_sum_flame(a->s, "cpu", "CPU call stacks");
         td_buf b = {0};

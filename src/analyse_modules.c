@@ -17,16 +17,18 @@
 
 typedef struct exec {
     int64_t start, end;
-    const char *name;
+    td_str name;
     int warm;
     int64_t nthunks, first, last;
 } exec;
 
 typedef struct thunk {
-    const char *module;
+    td_str module;     /* NO_MODULE: device work outside every module */
     td_str kernel;
     int64_t dur;
 } thunk;
+
+#define NO_MODULE UINT32_MAX
 
 typedef struct mod {
     const char *name;
@@ -46,18 +48,16 @@ static int exec_start_cmp(const void *x, const void *y)
 static int exec_name_cmp(const void *x, const void *y)
 {
     const exec *a = *(exec *const *)x, *b = *(exec *const *)y;
-    int c = strcmp(a->name, b->name);
-    if (c)
-        return c;
+    if (a->name != b->name)
+        return a->name < b->name ? -1 : 1;
     return (a->start > b->start) - (a->start < b->start);
 }
 
 static int thunk_cmp(const void *x, const void *y)
 {
     const thunk *a = x, *b = y;
-    int c = strcmp(a->module, b->module);
-    if (c)
-        return c;
+    if (a->module != b->module)
+        return a->module < b->module ? -1 : 1;
     return (a->kernel > b->kernel) - (a->kernel < b->kernel);
 }
 
@@ -80,33 +80,21 @@ static void mean_std(const double *v, size_t n, double *mean, double *std)
     *std = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 }
 
-static int fr_cmp(const void *x, const void *y)
-{
-    const thunk *a = x, *b = y;
-    if (a->module != b->module) {
-        if (!a->module || !b->module)
-            return a->module ? 1 : -1;
-        int c = strcmp(a->module, b->module);
-        if (c)
-            return c;
-    }
-    return (a->kernel > b->kernel) - (a->kernel < b->kernel);
-}
 
 /* The `device` flame: one stack per (module, kernel), summed before adding. */
 static void device_flame(td_actx *a, thunk *fr, size_t n)
 {
-    qsort(fr, n, sizeof *fr, fr_cmp);
+    qsort(fr, n, sizeof *fr, thunk_cmp);
     td_flame *fl = td_sum_flame(a->s, "device", "Device time by module");
     td_buf b = {0};
     for (size_t p = 0; p < n;) {
         size_t q = p;
         int64_t v = 0;
-        while (q < n && !fr_cmp(&fr[p], &fr[q]))
+        while (q < n && !thunk_cmp(&fr[p], &fr[q]))
             v += fr[q++].dur;
         b.n = 0;
-        if (fr[p].module) {
-            td_fold_put(&b, fr[p].module);
+        if (fr[p].module != NO_MODULE) {
+            td_fold_put(&b, td_name(a, fr[p].module));
             td_buf_putc(&b, ';');
         }
         td_fold_put(&b, td_name(a, fr[p].kernel));
@@ -138,7 +126,7 @@ static exec *find_execs(td_actx *a, td_tctx *c, uint8_t *cache, size_t *nout)
             memset(e, 0, sizeof *e);
             e->start = ev->ts;
             e->end = ev->ts + ev->dur;
-            e->name = td_name(a, ev->name);
+            e->name = ev->name;
             e->warm = c->steady0 != INT64_MIN && ev->ts < c->steady0;
         }
     } else {
@@ -147,7 +135,8 @@ static exec *find_execs(td_actx *a, td_tctx *c, uint8_t *cache, size_t *nout)
             memset(e, 0, sizeof *e);
             e->start = c->steps[k].start;
             e->end = c->steps[k].end;
-            e->name = td_strip_num(a->s, td_name(a, c->steps[k].name));
+            const char *nm = td_strip_num(a->s, td_name(a, c->steps[k].name));
+            e->name = td_intern_cstr(a->set->strs, nm);
             e->warm = c->steps[k].warmup;
         }
     }
@@ -190,6 +179,7 @@ void td_an_modules(td_actx *a)
     exec **perx = td_xcalloc(a->n + 1, sizeof *perx);
     thunk *fr = NULL; /* device flame records: module (NULL = none), kernel, time */
     size_t nfr = 0, frcap = 0;
+    td_str outside = td_intern_cstr(a->set->strs, "(outside modules)");
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
         td_trace *t = c->t;
@@ -206,7 +196,7 @@ void td_an_modules(td_actx *a)
                 continue;
             exec *e = c->launch[i] >= 0 ? exec_at(x, nx, t->ev[c->launch[i]].ts) : NULL;
             *TD_PUSH(fr, nfr, frcap) =
-                (thunk){nx ? (e ? e->name : "(outside modules)") : NULL, ev->name, ev->dur};
+                (thunk){nx ? (e ? e->name : outside) : NO_MODULE, ev->name, ev->dur};
             if (!e || e->warm)
                 continue;
             e->nthunks++;
@@ -232,11 +222,11 @@ void td_an_modules(td_actx *a)
         int64_t sum = 0;
         for (size_t p = 0; p < nall;) {
             size_t q = p;
-            while (q < nall && !strcmp(all[q]->name, all[p]->name))
+            while (q < nall && all[q]->name == all[p]->name)
                 q++;
             mod *md = TD_PUSH(m, nm, mcap);
             memset(md, 0, sizeof *md);
-            md->name = all[p]->name;
+            md->name = td_name(a, all[p]->name);
             md->execs = (int64_t)(q - p);
             for (size_t k = p; k < q; k++) {
                 const exec *e = all[k];
@@ -294,11 +284,11 @@ void td_an_modules(td_actx *a)
             for (size_t p = 0; p < nth;) {
                 size_t q = p;
                 int64_t msum = 0;
-                while (q < nth && !strcmp(th[q].module, th[p].module))
+                while (q < nth && th[q].module == th[p].module)
                     msum += th[q++].dur;
                 int keep = 0;
                 for (size_t k = 0; k < nm; k++)
-                    if (!strcmp(m[k].name, th[p].module))
+                    if (!strcmp(m[k].name, td_name(a, th[p].module)))
                         keep = !m[k].dropped;
                 for (size_t i = p; keep && i < q;) {
                     size_t j = i;
@@ -306,7 +296,7 @@ void td_an_modules(td_actx *a)
                     while (j < q && th[j].kernel == th[i].kernel)
                         tot += th[j++].dur;
                     size_t r = td_table_add_row(tt);
-                    td_row_str(s, tt, r, "module", th[i].module);
+                    td_row_str(s, tt, r, "module", td_name(a, th[i].module));
                     td_row_str(s, tt, r, "name", td_name(a, th[i].kernel));
                     td_row_int(s, tt, r, "calls", (int64_t)(j - i));
                     td_row_int(s, tt, r, "mean_ns", tot / (int64_t)(j - i));
