@@ -81,8 +81,10 @@ static void synthetic(void)
     if (e.code)
         fprintf(stderr, "%s\n", e.msg);
     CHECK_EQ_INT(t->format, TD_FMT_NSYS_SQLITE);
-    /* rows: 3 kernels + 5 runtime + 8 NVTX */
-    CHECK_EQ_INT(t->nevents, 16);
+    /* pid 6 made its own CUDA call: it is a second process trace (rank) */
+    CHECK_EQ_INT(set->n, 2);
+    /* split traces count the events they hold: 3 kernels, 3 runtime, 4 ranges, 1 mark */
+    CHECK_EQ_INT(t->nevents, 11);
 
     int nk = 0, nrt = 0, nrange = 0, ninst = 0;
     int64_t corr_k1 = 0, corr_rt10_p5 = -1, corr_rt10_p6 = -1;
@@ -131,7 +133,13 @@ static void synthetic(void)
         }
     }
     CHECK_EQ_INT(nk, 3);
-    CHECK_EQ_INT(nrt, 4);      /* pid 5: corr 10 (deduplicated), 11, 12; pid 6: corr 10 */
+    CHECK_EQ_INT(nrt, 3);      /* pid 5: corr 10 (deduplicated), 11, 12 */
+    if (set->n == 2) {
+        td_trace *t6 = set->tr[1];
+        CHECK_EQ_INT(t6->nev, 1);
+        CHECK_EQ_INT(t6->tracks[t6->ev[0].track].pid, 6);
+        corr_rt10_p6 = t6->ev[0].corr;
+    }
     CHECK_EQ_INT(nrange, 4);   /* push/pop ranges with an end */
     CHECK_EQ_INT(ninst, 1);
     CHECK(corr_k1 != 0);
@@ -202,6 +210,97 @@ static void synthetic(void)
     t = td_traceset_add(set, "view.db");
     CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "view.db", db, n, &e), TD_OK);
     CHECK_EQ_INT(t->nranges, 0);
+    td_traceset_free(set);
+    sqlite3_free(db);
+}
+
+/* Several processes in one report: one trace per process with CUDA/NVTX activity. */
+static void multi_process(int with_mpi_names)
+{
+    td_buf b = {0};
+    td_buf_puts(&b,
+        "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO StringIds VALUES(1,'cudaLaunchKernel_v7000'),(2,'kern'),(3,'poll'),"
+        " (10,'MPI Rank 0'),(11,'MPI Rank 1'),(12,'MPI Rank 2');"
+        "CREATE TABLE ThreadNames(nameId INTEGER, priority INTEGER, globalTid INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER,"
+        " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER,"
+        " gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, eventClass INTEGER,"
+        " globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
+        "CREATE TABLE OSRT_API(start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
+        " nameId INTEGER);"
+        "CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, text TEXT,"
+        " globalTid INTEGER);");
+    /* pids 30, 10, 20 are MPI ranks 2, 0, 1; pid 99 only polls */
+    int pids[3] = {30, 10, 20}, ranks[3] = {2, 0, 1};
+    for (int i = 0; i < 3; i++) {
+        long long gp = G(pids[i], 0), gt = G(pids[i], pids[i] + 1);
+        if (with_mpi_names)
+            td_buf_printf(&b, "INSERT INTO ThreadNames VALUES(%d,0,%lld);", 10 + ranks[i], gt);
+        td_buf_printf(&b,
+            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(%d,%d,0,7,5,%lld,2,%d,1,1,64,1,1);"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(%d,%d,0,%lld,5,1);"
+            "INSERT INTO NVTX_EVENTS VALUES(%d,%d,59,'step',%lld);",
+            1000 + i, 2000 + i, gp, i + 1, 100 + i, 200 + i, gt, 50, 300, gt);
+    }
+    td_buf_printf(&b, "INSERT INTO OSRT_API VALUES(0,10,0,%lld,3);", (long long)G(99, 99));
+    size_t n;
+    unsigned char *db = make_db(td_buf_cstr(&b), &n);
+    td_buf_free(&b);
+    td_traceset *set = td_traceset_new();
+    td_trace *t = td_traceset_add(set, "multi.sqlite");
+    td_err e = {0};
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "multi.sqlite", db, n, &e), TD_OK);
+    CHECK_EQ_INT(set->n, 3);
+    /* order: MPI rank order with names, else pid order (10, 20, 30) -> same here */
+    int want_pid[3] = {10, 20, 30}, want_grid[3] = {2, 3, 1};
+    for (size_t k = 0; k < set->n && k < 3; k++) {
+        td_trace *d = set->tr[k];
+        CHECK_EQ_INT(d->format, TD_FMT_NSYS_SQLITE);
+        CHECK_EQ_INT(d->world_size, 3);
+        CHECK_EQ_INT(d->rank, (int)k);
+        CHECK_EQ_INT(d->nranges, 1);
+        CHECK_EQ_INT(d->ndevices, 1);
+        int nk = 0, nr = 0, no = 0;
+        int64_t kc = -1, rc = -2;
+        for (size_t i = 0; i < d->nev; i++) {
+            td_event *ev = &d->ev[i];
+            CHECK(ev->track < d->ntracks);
+            int64_t pid = d->tracks[ev->track].pid;
+            if (ev->kind == TD_K_OTHER) {
+                no++;
+                CHECK_EQ_INT(pid, 99);
+                continue;
+            }
+            CHECK_EQ_INT(pid, want_pid[k]);
+            if (ev->kind == TD_K_KERNEL) {
+                nk++;
+                kc = ev->corr;
+                CHECK(ev->aux > 0 && ev->aux < d->naux);
+                if (ev->aux > 0 && ev->aux < d->naux)
+                    CHECK_EQ_INT(d->aux[ev->aux].block[0], 64);
+                CHECK_EQ_INT(d->aux[ev->aux].grid[0], want_grid[k]);
+            }
+            if (ev->kind == TD_K_RUNTIME) {
+                nr++;
+                rc = ev->corr;
+            }
+        }
+        CHECK_EQ_INT(nk, 1);
+        CHECK_EQ_INT(nr, 1);
+        CHECK_EQ_INT(kc, rc);
+        CHECK_EQ_INT(no, k == 0 ? 1 : 0);   /* the OSRT-only process stays with the first */
+        if (d->nranges) {
+            CHECK_EQ_INT(d->tracks[d->ranges[0].track].pid, want_pid[k]);
+            CHECK_EQ_INT(d->ranges[0].num_gpu_ops, 1);
+            CHECK_EQ_INT(d->ranges[0].gpu_start, 1000 + want_grid[k] - 1);
+        }
+    }
+    if (set->n == 3) {
+        CHECK_EQ_STR(set->tr[1]->path, "multi.sqlite:pid 20");
+        CHECK_EQ_STR(set->tr[2]->path, "multi.sqlite:pid 30");
+    }
     td_traceset_free(set);
     sqlite3_free(db);
 }
@@ -421,6 +520,8 @@ static void sample(const char *path)
 int main(void)
 {
     synthetic();
+    multi_process(1);
+    multi_process(0);
     const char *tr = getenv("TRACES");
     char path[4096];
     snprintf(path, sizeof path, "%s/nsys/pipit_saxpy_mpi_cuda_a100.sqlite",
