@@ -317,8 +317,8 @@ typedef struct svgjob {
     const td_summary *s;
     const td_flame *fl;
     const td_render_opts *o;
-    td_flamelayout *l;
-    const char *path;
+    const td_flamelayout *l;
+    double minwidth; /* the pruning used (o->minwidth or more, see td_render_svg) */
 } svgjob;
 
 static void build(td_buf *b, const svgjob *j)
@@ -352,7 +352,13 @@ static void build(td_buf *b, const svgjob *j)
         put_text(b, lab->v.s, 0);
         td_buf_puts(b, " \xe2\x80\x94 ");
     }
-    td_buf_printf(b, "total %s \xe2\x80\x94 %s</text>\n", tot, date);
+    td_buf_printf(b, "total %s \xe2\x80\x94 %s", tot, date);
+    if (j->minwidth > 0) {
+        td_buf_puts(b, " \xe2\x80\x94 frames under ");
+        put_pct(b, 100 * j->minwidth);
+        td_buf_printf(b, "%% merged%s", j->minwidth > o->minwidth ? " (size limit)" : "");
+    }
+    td_buf_puts(b, "</text>\n");
     td_buf_puts(b, "<text id=\"unzoom\" class=\"btn\" x=\"1%\" y=\"24\" visibility=\"hidden\">"
                 "Reset Zoom</text>\n");
     td_buf_puts(b, "<text id=\"search\" class=\"btn\" x=\"99%\" y=\"24\" text-anchor=\"end\">"
@@ -401,27 +407,33 @@ static void build(td_buf *b, const svgjob *j)
     td_buf_puts(b, "]]></script>\n</svg>\n");
 }
 
-static td_status write_cb(FILE *f, void *ctx, td_err *e)
-{
-    const svgjob *j = ctx;
-    td_buf b = {0};
-    build(&b, j);
-    size_t n = b.n, w = fwrite(b.p, 1, n, f);
-    td_buf_free(&b);
-    if (w != n)
-        return td_fail(e, TD_E_OUTPUT, "%s: cannot write", j->path);
-    return TD_OK;
-}
+/* A flamegraph must open quickly in a browser: above this size, frames are pruned
+ * harder (the subtitle says so). ~150 bytes per frame: about 12k frames. */
+#define SVG_BUDGET 1900000
 
 td_status td_render_svg(const td_summary *s, const td_flame *fl, const td_render_opts *o,
                         const char *path, td_err *e)
 {
-    td_flamelayout l;
-    td_status st = td_flame_layout(fl, o->minwidth, &l, e);
-    if (st != TD_OK)
-        return st;
-    svgjob j = {s, fl, o, &l, path};
-    st = td_write_atomic_cb(path, write_cb, &j, e);
-    td_flame_layout_free(&l);
+    double mw = o->minwidth > 0 ? o->minwidth : 0;
+    td_buf b = {0};
+    for (;;) {
+        td_flamelayout l;
+        td_status st = td_flame_layout(fl, mw, &l, e);
+        if (st != TD_OK) {
+            td_buf_free(&b);
+            return st;
+        }
+        svgjob j = {s, fl, o, &l, mw};
+        b.n = 0;
+        build(&b, &j);
+        size_t nf = l.n;
+        td_flame_layout_free(&l);
+        if (b.n <= SVG_BUDGET || nf <= 2 || mw >= 1)
+            break;
+        /* deterministic steps: the same input always lands on the same threshold */
+        mw = mw > 0 ? mw * 1.5 : 1e-5;
+    }
+    td_status st = td_write_file_atomic(path, b.p, b.n, e);
+    td_buf_free(&b);
     return st;
 }

@@ -1,0 +1,42 @@
+# Size limit: a flamegraph that would exceed ~1.9 MB is pruned harder (and says so), so
+# it still opens quickly. Synthetic worst case: 900 deep chains each 0.11% wide (just
+# above the default 0.1% cut) -> 18k frames -> 2.8 MB before the limit. Real traces,
+# when the readers can read them: every flame-*.svg of a report stays under 2 MB.
+. "$ROOT/tests/lib.sh"
+cd "$WORK" || exit 1
+$PY - <<'PYEOF' > chain.folded
+for a in range(30):
+    for b in range(30):
+        chain = ';'.join('module.py(%d): fn_%d_%d_%d' % (100 + d, a, b, d) for d in range(20))
+        print('main thread;op_%d;child_%d;%s 1000' % (a, b, chain))
+PYEOF
+"$TD" flame -o chain.svg chain.folded || die "flame chain"
+"$TD" flame -o chain-small.svg --minwidth 0.002 chain.folded || die "flame chain 0.002"
+$PY - <<'PYEOF' || exit 1
+import os, xml.etree.ElementTree as ET
+NS = '{http://www.w3.org/2000/svg}'
+n = os.path.getsize('chain.svg')
+assert 0 < n <= 1900000, n
+root = ET.parse('chain.svg').getroot()
+sub = root.find(NS + 'text[@id="subtitle"]').text
+assert sub.endswith('frames under 0.15% merged (size limit)'), sub
+# 0.111% < 0.15%: each child_ frame keeps the 30 chains' time as one grey frame
+frames = root.find(NS + 'g[@id="frames"]').findall(NS + 'g')
+assert len(frames) == 1 + 1 + 30 + 30, len(frames)
+sub = ET.parse('chain-small.svg').getroot().find(NS + 'text[@id="subtitle"]').text
+assert sub.endswith('frames under 0.2% merged'), sub
+PYEOF
+[ -n "${TRACES:-}" ] && [ -d "$TRACES" ] || exit 0
+# real traces: only those this build can read (readers land separately)
+for t in "$TRACES"/kineto/*.json.gz "$TRACES"/nsys/*.sqlite "$TRACES"/nsys-jax/*proc0.zip; do
+    [ -f "$t" ] || continue
+    out="$WORK/r-$(basename "$t")"
+    "$TD" report -o "$out" --format svg "$t" >/dev/null 2>&1 || continue
+    for f in "$out"/flame-*.svg; do
+        [ -f "$f" ] || continue
+        s=$(stat -c %s "$f")
+        [ "$s" -le 2000000 ] || die "$f: $s bytes"
+        $PY -c "import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])" "$f" || die "$f: not XML"
+    done
+done
+exit 0
