@@ -1,10 +1,13 @@
 /* test_flame.c - flamegraph layout on hand-made stacks; every expected x/w/depth/parent
  * below was worked out by hand from the stack values (x = value left of the frame within
  * its parent, plus the parent's x, over the total). */
+#define _POSIX_C_SOURCE 200809L
 #include "flame.h"
+#include "render.h"
 #include "unit.h"
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 typedef struct want {
     const char *name;
@@ -215,8 +218,47 @@ static void test_colors(void)
     CHECK(td_name_color("matmul", "cpu") != td_name_color("relu", "cpu"));
 }
 
+/* Names from traces (not folded files) can hold line breaks and control characters:
+ * the SVG keeps one line break per tooltip (the script splits name and time on the last
+ * one) and no raw control bytes. A failed write leaves nothing behind. */
+static void test_render(void)
+{
+    td_summary *s = td_summary_new();
+    td_flame *fl = td_sum_flame(s, "cpu", "Title\nwith break");
+    td_flame_add(s, fl, "line\nbreak;cr\rtab\tctl\x01" "end", 5);
+    td_flame_finish(fl);
+    td_render_opts o = {0};
+    o.minwidth = 0.001;
+    o.epoch = 86400 * 365;
+    char dir[] = "/tmp/td-test-flame-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "%s/f.svg", dir);
+    td_err e = {0};
+    CHECK_EQ_INT(td_render_svg(s, fl, &o, path, &e), TD_OK);
+    char *text = NULL;
+    size_t n = 0;
+    CHECK_EQ_INT(td_read_small_file(path, &text, &n, &e), TD_OK);
+    if (text) {
+        for (size_t i = 0; i < n; i++)
+            CHECK(text[i] == '\n' || (unsigned char)text[i] >= 0x20);
+        CHECK(strstr(text, "<title>line break\n5 ns, 100.00%</title>") != NULL);
+        CHECK(strstr(text, "<title>cr tab ctl\xef\xbf\xbd" "end\n5 ns, 100.00%</title>") != NULL);
+        CHECK(strstr(text, ">Title with break</text>") != NULL);
+        CHECK(strstr(text, "1971-01-01") != NULL);
+    }
+    free(text);
+    remove(path);
+    snprintf(path, sizeof path, "%s/missing/f.svg", dir);
+    CHECK_EQ_INT(td_render_svg(s, fl, &o, path, &e), TD_E_OUTPUT);
+    CHECK(strstr(e.msg, path) != NULL);
+    CHECK(rmdir(dir) == 0); /* empty: no temporary file left */
+    td_summary_free(s);
+}
+
 int main(void)
 {
+    test_render();
     test_basic();
     test_prune_many();
     test_order();
