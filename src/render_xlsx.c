@@ -31,7 +31,7 @@ typedef struct {
     lxw_workbook *wb;
     const td_summary *s;
     const td_render_opts *o;
-    lxw_format *title, *subtitle, *head, *bold, *wrap;
+    lxw_format *title, *subtitle, *head, *headr, *wrap;
     lxw_format *ms, *pct, *count, *id, *gbps, *f64;
     char (*sheets)[128];        /* sheet names used so far */
     size_t nsheets, sheets_cap;
@@ -347,8 +347,8 @@ static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrow
             multi = 1;
     int c0 = t->ncols + 1; /* one blank column between the table and the chart data */
     put_str(x, ws, 0, c0, "Chart: step", x->head);
-    put_str(x, ws, 0, c0 + 1, "Chart: steady step (ms)", x->head);
-    put_str(x, ws, 0, c0 + 2, "Chart: warm-up step (ms)", x->head);
+    put_str(x, ws, 0, c0 + 1, "Chart: steady step (ms)", x->headr);
+    put_str(x, ws, 0, c0 + 2, "Chart: warm-up step (ms)", x->headr);
     int any_warm = 0;
     for (size_t r = 0; r < n; r++) {
         char lab[64];
@@ -416,7 +416,8 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
     for (int c = 0; c < t->ncols; c++) {
         char h[300];
         col_header(&t->cols[c], h, sizeof h);
-        put_str(x, ws, 0, c, h, x->head);
+        td_type ty = t->cols[c].type;
+        put_str(x, ws, 0, c, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
         w[c] = u8len(h) + 2; /* room for the filter button */
     }
     for (size_t r = 0; r < nrows; r++)
@@ -545,8 +546,8 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         int ct = td_table_col(gt, "total_ns");
         int64_t tot = ct >= 0 ? td_table_cell(gt, ar, ct)->i : TD_NA;
         put_str(x, ws, r, 0, "GPU time breakdown (all devices)", x->head);
-        put_str(x, ws, r, 1, "Time (ms)", x->head);
-        put_str(x, ws, r, 2, "Share", x->head);
+        put_str(x, ws, r, 1, "Time (ms)", x->headr);
+        put_str(x, ws, r, 2, "Share", x->headr);
         r++;
         b0 = r;
         for (int k = 0; k < 4; k++) {
@@ -658,8 +659,11 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     format_set_bold(x.head);
     format_set_bg_color(x.head, 0xD9E1F2);
     format_set_bottom(x.head, LXW_BORDER_THIN);
-    x.bold = workbook_add_format(x.wb);
-    format_set_bold(x.bold);
+    x.headr = workbook_add_format(x.wb); /* over right-aligned numbers */
+    format_set_bold(x.headr);
+    format_set_bg_color(x.headr, 0xD9E1F2);
+    format_set_bottom(x.headr, LXW_BORDER_THIN);
+    format_set_align(x.headr, LXW_ALIGN_RIGHT);
     x.wrap = workbook_add_format(x.wb);
     format_set_text_wrap(x.wrap);
     format_set_align(x.wrap, LXW_ALIGN_VERTICAL_TOP);
