@@ -183,8 +183,8 @@ void td_an_modules(td_actx *a)
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
         td_trace *t = c->t;
-        if (t->nranges || t->ncompile)
-            continue; /* XLA traces: analyse_xla.c */
+        if (t->nranges || t->ncompile || !c->ndev)
+            continue; /* XLA traces: analyse_xla.c; no device work: no thunks */
         size_t nx = 0;
         exec *x = find_execs(a, c, cache, &nx);
         perx[ti] = x;

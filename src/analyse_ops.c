@@ -78,13 +78,13 @@ void td_an_ops(td_actx *a)
             td_row_int(s, tb, x, "calls", r->calls);
             td_row_int(s, tb, x, "self_ns", r->self);
             td_row_int(s, tb, x, "total_ns", r->total);
-            td_row_int(s, tb, x, "avg_ns", r->total / r->calls);
+            td_row_int(s, tb, x, "avg_ns", (r->total + r->calls / 2) / r->calls);
             td_row_f64(s, tb, x, "self_share", selfsum ? (double)r->self / (double)selfsum : 0);
             td_row_f64(s, tb, x, "total_share", selfsum ? (double)r->total / (double)selfsum : 0);
             if (a->any_device) {
                 td_row_int(s, tb, x, "device_self_ns", r->dself);
                 td_row_int(s, tb, x, "device_total_ns", r->dtotal);
-                td_row_int(s, tb, x, "device_avg_ns", r->dtotal / r->calls);
+                td_row_int(s, tb, x, "device_avg_ns", (r->dtotal + r->calls / 2) / r->calls);
             }
         }
         td_table_sort(tb, "self_ns", 1);
