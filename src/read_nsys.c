@@ -82,6 +82,8 @@ typedef struct {
     size_t nrt, rt_cap;
     nvrange *nv;
     size_t nnv, nv_cap;
+    uint32_t *tk;       /* (pid, tid) -> track + 1, open addressing; 0 = empty slot */
+    size_t tk_cap;
     uint64_t clamped;   /* rows with end < start */
     uint64_t unended;   /* NVTX ranges without an end */
 } rd;
@@ -403,6 +405,40 @@ static td_status read_devices(rd *r)
     return done(r, st, rc, "TARGET_INFO_SESSION_START_TIME");
 }
 
+/* Track of (pid, tid) through a hash table: td_trace_track scans linearly, and nsys
+ * reports of data-loader-heavy jobs have thousands of threads. */
+static uint32_t track_of(rd *r, int64_t pid, int64_t tid)
+{
+    td_trace *t = r->t;
+    if (2 * (t->ntracks + 1) > r->tk_cap) {
+        size_t cap = r->tk_cap ? 2 * r->tk_cap : 256;
+        while (2 * (t->ntracks + 1) > cap)
+            cap *= 2;
+        free(r->tk);
+        r->tk = td_xcalloc(cap, sizeof *r->tk);
+        r->tk_cap = cap;
+        for (size_t i = 0; i < t->ntracks; i++) {
+            uint64_t h = (uint64_t)t->tracks[i].pid * 0x9e3779b97f4a7c15u ^
+                         (uint64_t)t->tracks[i].tid * 0xc2b2ae3d27d4eb4fu;
+            size_t j = (size_t)(h >> 20) & (cap - 1);
+            while (r->tk[j])
+                j = (j + 1) & (cap - 1);
+            r->tk[j] = (uint32_t)i + 1;
+        }
+    }
+    uint64_t h = (uint64_t)pid * 0x9e3779b97f4a7c15u ^ (uint64_t)tid * 0xc2b2ae3d27d4eb4fu;
+    size_t j = (size_t)(h >> 20) & (r->tk_cap - 1);
+    while (r->tk[j]) {
+        td_track *k = &t->tracks[r->tk[j] - 1];
+        if (k->pid == pid && k->tid == tid)
+            return r->tk[j] - 1;
+        j = (j + 1) & (r->tk_cap - 1);
+    }
+    uint32_t id = td_trace_track(t, pid, tid);   /* not present: appends */
+    r->tk[j] = id + 1;
+    return id;
+}
+
 /* ---- device work ---- */
 
 static uint32_t device_track(rd *r, int64_t pid, int64_t dev, int64_t stream)
@@ -410,7 +446,7 @@ static uint32_t device_track(rd *r, int64_t pid, int64_t dev, int64_t stream)
     /* Device tracks get a negative tid so they never meet a host thread's (pid, tid). */
     int64_t tid = -1 - (int64_t)(((uint64_t)dev & 0xffffffu) << 32 | (uint32_t)stream);
     size_t before = r->t->ntracks;
-    uint32_t k = td_trace_track(r->t, pid, tid);
+    uint32_t k = track_of(r, pid, tid);
     if (r->t->ntracks != before) {
         td_track *tr = &r->t->tracks[k];
         tr->device = (int32_t)dev;
@@ -613,7 +649,7 @@ static td_status read_runtime(rd *r)
         ev->dur = clamp_dur(r, x->start, x->end);
         ev->corr = x->corr;
         ev->name = x->name;
-        ev->track = td_trace_track(r->t, x->pid, x->tid);
+        ev->track = track_of(r, x->pid, x->tid);
         ev->cat = x->kind == TD_K_DRIVER ? cdrv : crt;
         ev->kind = x->kind;
         ev->ph = 'X';
@@ -638,7 +674,7 @@ static td_status read_osrt(rd *r)
         ev->ts = start;
         ev->dur = clamp_dur(r, start, col_i64(st, 1, start));
         ev->name = sid_str(r, st, 3);
-        ev->track = td_trace_track(r->t, PID_OF(g), TID_OF(g));
+        ev->track = track_of(r, PID_OF(g), TID_OF(g));
         ev->cat = cat;
         ev->kind = TD_K_OTHER;
         ev->ph = 'X';
@@ -702,7 +738,7 @@ static td_status read_nvtx(rd *r)
             name = td_intern(S, b.p, b.n);
         }
         int64_t start = col_i64(st, 0, 0);
-        uint32_t track = td_trace_track(r->t, PID_OF(g), TID_OF(g));
+        uint32_t track = track_of(r, PID_OF(g), TID_OF(g));
         if (type == NVTX_MARK) {
             td_event *ev = td_trace_push_event(r->t);
             ev->ts = start;
@@ -782,7 +818,7 @@ static td_status project_ranges(rd *r)
         if (lo >= r->nops || r->ops[lo].corr != x->corr)
             continue;
         launch *l = TD_PUSH(L, nl, lcap);
-        l->track = td_trace_track(t, x->pid, x->tid);
+        l->track = track_of(r, x->pid, x->tid);
         l->start = x->start;
         l->end = x->end;
         l->gmin = INT64_MAX;
@@ -1123,5 +1159,6 @@ td_status td_read_nsys_sqlite(td_traceset *set, td_trace *t, const char *name,
     free(r.ops);
     free(r.rt);
     free(r.nv);
+    free(r.tk);
     return s;
 }
