@@ -2,8 +2,9 @@
  * summary: inputs table, inputs_label, date, tool.version, trace.* scalars.
  *
  * Order: nesting per trace (analyse_nest.c) -> steps and warm-up (analyse_steps.c) ->
- * ops -> kernels -> GPU timeline -> collectives -> modules (Kineto traces; XLA traces
- * with NVTX ranges go to td_analyse_xla) -> variability -> flames -> findings. */
+ * ops -> kernels -> GPU timeline -> XLA modules/collectives (td_analyse_xla, for sets
+ * with NVTX ranges) -> collectives and modules from Kineto kernels/steps (only when XLA
+ * made none) -> variability -> flames -> findings. */
 #include "analyse_int.h"
 #include <stdlib.h>
 #include <string.h>
@@ -201,10 +202,14 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         td_an_ops(&a);
         td_an_kernels(&a);
         td_an_timeline(&a);
-        td_an_coll(&a);
-        td_an_modules(&a);
+        /* XLA first: its modules/thunks/collectives tables win for sets with NVTX
+         * ranges; the Kineto passes then only fill tables it left absent */
         if (xla)
             td_analyse_xla(set, o, s);
+        if (!td_sum_find_table(s, "collectives"))
+            td_an_coll(&a);
+        if (!td_sum_find_table(s, "modules") && !td_sum_find_table(s, "thunks"))
+            td_an_modules(&a);
         td_an_var(&a);
         td_an_flames(&a);
         td_an_findings(&a);
