@@ -1,0 +1,77 @@
+# PDF summary of the renderer fixture (tests/unit/fixture.h) with every template:
+# valid PDF (qpdf), only the project's fonts and all embedded (pdffonts), values and
+# hostile names as literal text (pdftotext), page counts and text golden, byte-identical
+# reruns, letter paper.
+. "$ROOT/tests/lib.sh"
+bin=$(dirname "$TD")/tests/test_render_pdf
+[ -x "$bin" ] || die "missing $bin"
+command -v qpdf >/dev/null && command -v pdftotext >/dev/null || { echo "no qpdf/poppler"; exit 77; }
+cd "$ROOT" || exit 1
+mkdir -p "$WORK/a" "$WORK/b"
+"$bin" --write "$WORK/a" || die "render failed"
+"$bin" --write "$WORK/b" || die "second render failed"
+docs="bug-report manager nightly nightly-letter empty long"
+: >"$WORK/pages.txt"
+for f in $docs; do
+    p=$WORK/a/$f.pdf
+    qpdf --check "$p" >"$WORK/qpdf.txt" 2>&1 || { cat "$WORK/qpdf.txt"; die "qpdf --check $f"; }
+    grep -q "No syntax or stream encoding errors found" "$WORK/qpdf.txt" || die "qpdf $f"
+    # name type... emb sub uni object ID: every font embedded, a subset of our DejaVu
+    pdffonts "$p" | tail -n +3 | awk -v f="$f" '
+        { n++
+          if ($(NF-4) != "yes") { print f ": not embedded: " $1; bad = 1 }
+          if ($1 !~ /^[A-Z][A-Z][A-Z][A-Z][A-Z][A-Z]\+DejaVuSans(-Bold|Mono)?$/) {
+              print f ": unexpected font " $1; bad = 1 } }
+        END { if (!n) { print f ": no fonts"; bad = 1 }; exit bad }' || exit 1
+    cmp -s "$p" "$WORK/b/$f.pdf" || die "$f.pdf differs between two runs"
+    echo "$f $(pdfinfo "$p" | sed -n 's/^Pages: *//p') $(pdfinfo "$p" | sed -n 's/^Page size: *//p')" >>"$WORK/pages.txt"
+done
+golden pdf/pages.txt "$WORK/pages.txt" || exit 1
+
+# paper sizes from the MediaBox
+pdfinfo "$WORK/a/nightly.pdf" | grep -q '^Page size: *595.276 x 841.89 pts (A4)' || die "A4"
+pdfinfo "$WORK/a/nightly-letter.pdf" | grep -q '^Page size: *612 x 792 pts (letter)' || die "letter"
+qpdf --show-pages "$WORK/a/nightly-letter.pdf" >/dev/null || die "qpdf pages"
+# metadata: creator, fixed creation date (epoch 1700000000 = 2023-11-14 22:13:20 UTC)
+pdfinfo "$WORK/a/nightly.pdf" >"$WORK/info.txt"
+grep -q '^Creator: *tracedoc 0.1.0$' "$WORK/info.txt" || die "creator"
+grep -q '^CreationDate: *Tue Nov 14 22:13:20 2023 UTC$' "$WORK/info.txt" || die "date"
+grep -q '^Title: *Nightly performance: resnet50_rank0.json.gz, resnet50_rank1.json.gz$' \
+    "$WORK/info.txt" || die "title"
+
+# text: values formatted from the fixture's raw numbers (python, not tracedoc)
+pdftotext "$WORK/a/nightly.pdf" "$WORK/nightly.txt" || die pdftotext
+pdftotext -layout "$WORK/a/bug-report.pdf" "$WORK/bug.txt" || die pdftotext
+$PY - "$WORK/nightly.txt" "$WORK/bug.txt" <<'EOF' || exit 1
+import sys
+night = open(sys.argv[1], encoding="utf-8").read()
+bug = open(sys.argv[2], encoding="utf-8").read()
+def ms(ns): return "%.3f ms" % (ns / 1e6)
+def s(ns): return "%.3f s" % (ns / 1e9)
+want = [
+    "volta_sgemm_128x64_nn", ms(700000000), ms(700000000 / 2),   # top kernels' totals
+    "41.0%",                                                    # kernel share 0.41
+    "pjit__wrapped_step_fn", ms(381636000), "88.0%",            # top module
+    s(2480000000), s(35400000000),                              # traced time, compile
+    "XlaAutotunerMeasurement", s(20000000000),                  # compile phase
+    "GPU idle 31% of the traced time, most of it between steps.",
+    "truncated at byte 1159569",                                # warning
+    # hostile name, literally (the variability table has room for all of it)
+    "=cmd|' /C calc'!A0 <script>alert(\"x\")</script> & ]]>",
+    "+SUM(A1:A9)", "@import", "-1+2",
+    "page 1 of 4", "page 4 of 4",
+]
+bad = [w for w in want if w not in night]
+for w in ["Top kernels", "volta_sgemm_128x64_nn", ms(700000000), "Findings"]:
+    if w not in bug:
+        bad.append("bug-report: " + w)
+if bad:
+    print("missing from the PDF text:", bad)
+    sys.exit(1)
+EOF
+golden pdf/nightly.txt "$WORK/nightly.txt" || exit 1
+# the empty summary renders only the header (no empty headings)
+pdftotext "$WORK/a/empty.pdf" - | grep -Eq 'Findings|Key figures|Kernels|Warnings' && die "empty headings"
+# long table: header row repeated on every page of the table
+[ "$(pdftotext "$WORK/a/long.pdf" - | grep -c '^Kernel$')" -ge 3 ] || die "table header not repeated"
+exit 0
