@@ -286,10 +286,13 @@ static void load_trace(xctx *x, int ti)
         h->mod = (size_t)mrec[modof[i]];
         if (field(nm, "hlo_op", &v, &vl)) {
             h->inst = td_intern(st, v, vl);
-            size_t kl = vl;     /* kind: without a ".N" suffix */
-            while (kl > 0 && v[kl - 1] >= '0' && v[kl - 1] <= '9') kl--;
-            if (kl > 1 && kl < vl && v[kl - 1] == '.') kl--;
-            else kl = vl;
+            size_t kl = vl;     /* kind: without ".N" suffixes (custom-call.219.0) */
+            for (;;) {
+                size_t k2 = kl;
+                while (k2 > 0 && v[k2 - 1] >= '0' && v[k2 - 1] <= '9') k2--;
+                if (k2 > 1 && k2 < kl && v[k2 - 1] == '.') kl = k2 - 1;
+                else break;
+            }
             h->kind = td_intern(st, v, kl);
         } else {
             h->inst = r->name;
@@ -605,6 +608,32 @@ static int cmp_th_inst(const void *a, const void *b)
     return i < j ? -1 : i > j;
 }
 
+/* End (exclusive) of the collective instance starting at ix[a]: same program,
+ * execution, instruction and thunk execution, on different devices. */
+static size_t inst_end(const xctx *x, const size_t *ix, size_t nc, size_t a)
+{
+    const xthunk *h0 = &x->th[ix[a]];
+    size_t b = a + 1;
+    while (b < nc) {
+        const xthunk *q = &x->th[ix[b]];
+        if (x->m[q->mod].program != x->m[h0->mod].program
+            || x->m[q->mod].exec != x->m[h0->mod].exec || q->inst != h0->inst
+            || q->exec != h0->exec) break;
+        b++;
+    }
+    return b;
+}
+static int dev_index(const int32_t *devs, int ndev, int32_t d)
+{
+    for (int k = 0; k < ndev; k++) if (devs[k] == d) return k;
+    return -1;
+}
+static int cmp_f64(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
 {
     xctx X = { set, o, s, NULL, 0, 0, NULL, 0, 0 };
@@ -895,37 +924,62 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     /* collectives */
     if (any_comm) {
         int ndev = 0;
-        {
-            int32_t seen_dev[1024];
-            for (size_t i = 0; i < x->nm; i++) {
-                int f = 0;
-                for (int k = 0; k < ndev; k++) if (seen_dev[k] == x->m[i].device) f = 1;
-                if (!f && ndev < 1024) seen_dev[ndev++] = x->m[i].device;
-            }
+        int32_t devs[256];
+        for (size_t i = 0; i < x->nm; i++) {
+            int f = 0;
+            for (int k = 0; k < ndev; k++) if (devs[k] == x->m[i].device) f = 1;
+            if (!f && ndev < 256) devs[ndev++] = x->m[i].device;
         }
         size_t nc = 0;
         for (size_t i = 0; i < x->nth; i++)
             if (x->th[i].comm && x->m[x->th[i].mod].steady) ix[nc++] = i;
         qsort(ix, nc, sizeof *ix, cmp_th_inst);
+        /* Processes profiled separately have unrelated clock offsets. Align them as
+         * nsys-jax does: per device, the median skew of its collective end times from
+         * the mean end time of the same collective over all devices (instances that
+         * involve every device only). */
+        int64_t corr[256] = {0};
+        if (ndev > 1) {
+            double *sk[256];
+            size_t nsk[256] = {0}, cap[256] = {0};
+            for (int k = 0; k < ndev; k++) sk[k] = NULL;
+            for (size_t a = 0; a < nc;) {
+                size_t b = inst_end(x, ix, nc, a);
+                if (b - a == (size_t)ndev) {
+                    double mean = 0;
+                    for (size_t k = a; k < b; k++) mean += (double)x->th[ix[k]].e;
+                    mean /= (double)(b - a);
+                    for (size_t k = a; k < b; k++) {
+                        int d = dev_index(devs, ndev, x->m[x->th[ix[k]].mod].device);
+                        if (d >= 0) *TD_PUSH(sk[d], nsk[d], cap[d]) = (double)x->th[ix[k]].e - mean;
+                    }
+                }
+                a = b;
+            }
+            for (int k = 0; k < ndev; k++) {
+                if (nsk[k]) {
+                    qsort(sk[k], nsk[k], sizeof *sk[k], cmp_f64);
+                    size_t h = nsk[k] / 2;
+                    double med = nsk[k] % 2 ? sk[k][h] : (sk[k][h - 1] + sk[k][h]) / 2;
+                    corr[k] = llround(med);
+                }
+                free(sk[k]);
+            }
+        }
         typedef struct cagg { const char *type; int64_t calls, total, hidden, wait; } cagg;
         cagg ca[8];
         int nca = 0;
         for (size_t a = 0; a < nc;) {
             /* one instance: same program, execution, instruction and thunk execution */
-            size_t b = a + 1;
+            size_t b = inst_end(x, ix, nc, a);
             const xthunk *h0 = &x->th[ix[a]];
-            while (b < nc) {
-                const xthunk *q = &x->th[ix[b]];
-                if (x->m[q->mod].program != x->m[h0->mod].program
-                    || x->m[q->mod].exec != x->m[h0->mod].exec || q->inst != h0->inst
-                    || q->exec != h0->exec) break;
-                b++;
-            }
             int64_t fs = INT64_MAX, le = INT64_MIN, fd = INT64_MAX;
             for (size_t k = a; k < b; k++) {
                 const xthunk *q = &x->th[ix[k]];
-                if (q->s < fs) fs = q->s;
-                if (q->e > le) le = q->e;
+                int d = dev_index(devs, ndev, x->m[q->mod].device);
+                int64_t cs = q->s - (d >= 0 ? corr[d] : 0), ce = q->e - (d >= 0 ? corr[d] : 0);
+                if (cs < fs) fs = cs;
+                if (ce > le) le = ce;
                 if (q->e - q->s < fd) fd = q->e - q->s;
                 const char *type = comm_type(td_strget(set->strs, q->kind));
                 int c;
