@@ -139,6 +139,14 @@ static void run_scalars(td_actx *a)
     }
 }
 
+static int by_rank(const void *x, const void *y)
+{
+    const td_tctx *a = x, *b = y;
+    if (a->t->rank != b->t->rank)
+        return a->t->rank < b->t->rank ? -1 : 1;
+    return strcmp(a->t->path, b->t->path);
+}
+
 static td_status compile_re(regex_t *re, int *has, const char *pat, const char *opt, td_err *e)
 {
     if (!pat)
@@ -190,10 +198,13 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
     a.n = set->n;
     a.tc = td_xcalloc(a.n + 1, sizeof *a.tc);
     int xla = 0;
-    for (size_t i = 0; i < a.n; i++) {
+    /* passes visit traces by rank (archive members come in any order) */
+    for (size_t i = 0; i < a.n; i++)
         a.tc[i].t = set->tr[i];
+    qsort(a.tc, a.n, sizeof *a.tc, by_rank);
+    for (size_t i = 0; i < a.n; i++) {
         td_an_nest(&a, &a.tc[i]);
-        if (set->tr[i]->nranges || set->tr[i]->ncompile)
+        if (a.tc[i].t->nranges || a.tc[i].t->ncompile)
             xla = 1;
     }
     run_scalars(&a);
