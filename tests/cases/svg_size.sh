@@ -28,10 +28,12 @@ assert sub.endswith('frames under 0.2% merged'), sub
 PYEOF
 [ -n "${TRACES:-}" ] && [ -d "$TRACES" ] || exit 0
 # real traces: only those this build can read (readers land separately)
+checked=0
 for t in "$TRACES"/kineto/*.json.gz "$TRACES"/nsys/*.sqlite "$TRACES"/nsys-jax/*proc0.zip; do
     [ -f "$t" ] || continue
     out="$WORK/r-$(basename "$t")"
-    "$TD" report -o "$out" --format svg "$t" >/dev/null 2>&1 || continue
+    TRACEDOC_DATA="$ROOT" "$TD" report -o "$out" --format svg "$t" >/dev/null 2>&1 || continue
+    checked=$((checked + 1))
     for f in "$out"/flame-*.svg; do
         [ -f "$f" ] || continue
         s=$(stat -c %s "$f")
@@ -39,4 +41,5 @@ for t in "$TRACES"/kineto/*.json.gz "$TRACES"/nsys/*.sqlite "$TRACES"/nsys-jax/*
         $PY -c "import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])" "$f" || die "$f: not XML"
     done
 done
+echo "$checked real traces checked"
 exit 0
