@@ -918,6 +918,13 @@ static td_status project_ranges(rd *r)
     }
     free(seen);
     free(stack);
+    /* A JAX/XLA program's push/pop ranges also feed the compile statistics (what the
+     * nsys-jax reader gets from its push/pop CSV); other programs have no use for them. */
+    int xla = 0;
+    for (size_t k = 0; k < m && !xla; k++)
+        xla = strncmp(td_strget(r->set->strs, t->ranges[idx[k]].name), "TSL:XlaCompile", 14) == 0;
+    for (size_t k = 0; xla && k < m; k++)
+        *TD_PUSH(t->compile, t->ncompile, t->compile_cap) = t->ranges[idx[k]];
     free(idx);
     return TD_OK;
 }
@@ -1028,6 +1035,7 @@ static void split_processes(rd *r)
     t->aux = NULL, t->naux = t->aux_cap = 0;
     t->tracks = NULL, t->ntracks = t->tracks_cap = 0;
     t->ranges = NULL, t->nranges = t->ranges_cap = 0;
+    t->compile = NULL, t->ncompile = t->compile_cap = 0;
     TD_PUSH(t->aux, t->naux, t->aux_cap);   /* aux id 0 = none */
     memset(&t->aux[0], 0, sizeof t->aux[0]);
     td_trace **dst = td_xcalloc(np, sizeof *dst);
@@ -1082,6 +1090,12 @@ static void split_processes(rd *r)
         *g = old.ranges[i];
         g->track = tmap[old.ranges[i].track];
     }
+    for (size_t i = 0; i < old.ncompile; i++) {
+        td_trace *d = dst[twho[old.compile[i].track]];
+        td_range *g = TD_PUSH(d->compile, d->ncompile, d->compile_cap);
+        *g = old.compile[i];
+        g->track = tmap[old.compile[i].track];
+    }
     /* rows read are not attributable after deduplication: count what each holds */
     for (size_t k = 0; k < np; k++)
         dst[k]->nevents = dst[k]->nev;
@@ -1089,6 +1103,7 @@ static void split_processes(rd *r)
     free(old.aux);
     free(old.tracks);
     free(old.ranges);
+    free(old.compile);
     free(tmap);
     free(twho);
     free(dst);

@@ -187,6 +187,7 @@ static void synthetic(void)
         CHECK_EQ_INT(se->device, 0);
         CHECK_EQ_INT(se->level, 0);
     }
+    CHECK_EQ_INT(t->ncompile, 0);   /* no XLA compile ranges: not filled */
     int warned = 0;
     for (size_t i = 0; i < set->warnings.n; i++)
         warned += strstr(set->warnings.msg[i], "no end") != NULL;
@@ -300,6 +301,38 @@ static void multi_process(int with_mpi_names)
     if (set->n == 3) {
         CHECK_EQ_STR(set->tr[1]->path, "multi.sqlite:pid 20");
         CHECK_EQ_STR(set->tr[2]->path, "multi.sqlite:pid 30");
+    }
+    td_traceset_free(set);
+    sqlite3_free(db);
+}
+
+/* XLA programs: push/pop ranges in the TSL domain also fill t->compile. */
+static void xla_compile(void)
+{
+    char sql[2048];
+    long long g = (long long)G(3, 4);
+    snprintf(sql, sizeof sql,
+        "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO StringIds VALUES(1,'XlaCompile:#module=m,program_id=1#');"
+        "CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, text TEXT,"
+        " globalTid INTEGER, textId INTEGER, domainId INTEGER);"
+        "INSERT INTO NVTX_EVENTS VALUES(0,NULL,75,'TSL',%lld,NULL,7),"
+        " (10,100,59,NULL,%lld,1,7),(20,30,59,'XlaPass:#name=p#',%lld,NULL,7),"
+        " (0,200,60,'startend',%lld,NULL,0);", g, g, g, g);
+    size_t n;
+    unsigned char *db = make_db(sql, &n);
+    td_traceset *set = td_traceset_new();
+    td_trace *t = td_traceset_add(set, "xla.sqlite");
+    td_err e = {0};
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "xla.sqlite", db, n, &e), TD_OK);
+    CHECK_EQ_INT(t->nranges, 3);
+    CHECK_EQ_INT(t->ncompile, 2);   /* the push/pop ones only */
+    if (t->ncompile == 2) {
+        CHECK_EQ_STR(S(set, t->compile[0].name), "TSL:XlaCompile:#module=m,program_id=1#");
+        CHECK_EQ_STR(S(set, t->compile[1].name), "TSL:XlaPass:#name=p#");
+        CHECK_EQ_INT(t->compile[1].level, 1);
+        CHECK_EQ_INT(t->compile[1].parent_id, t->compile[0].range_id);
+        CHECK_EQ_INT(t->compile[0].num_child, 1);
     }
     td_traceset_free(set);
     sqlite3_free(db);
@@ -522,6 +555,7 @@ int main(void)
     synthetic();
     multi_process(1);
     multi_process(0);
+    xla_compile();
     const char *tr = getenv("TRACES");
     char path[4096];
     snprintf(path, sizeof path, "%s/nsys/pipit_saxpy_mpi_cuda_a100.sqlite",
