@@ -191,6 +191,7 @@ static int importance(const char *key)
 #define TPAD 10  /* horizontal padding per cell */
 #define TROW 12  /* row height */
 #define THEAD 15 /* header row height */
+#define SHAREBAR 22 /* mini bar left of a share */
 
 static void table_header(pdoc *d, const td_table *t, const tcol *c, int n)
 {
@@ -204,6 +205,23 @@ static void table_header(pdoc *d, const td_table *t, const tcol *c, int n)
     }
     d->y += THEAD;
     hline(d, d->x0, x, d->y - 1.5, 0.7, C_MUTED);
+}
+
+/* The row index at which the table continues on the next page, starting at row r on
+ * this page: as many rows as fit, but never fewer than 3 rows (or all the rest) alone
+ * on the next page. */
+static size_t page_rows(const pdoc *d, size_t r, size_t shown)
+{
+    double room = d->ybot - d->y;
+    size_t fit = room > 0 ? (size_t)(room / TROW) : 0;
+    if (fit < 1)
+        fit = 1;
+    if (r + fit >= shown)
+        return shown;
+    size_t left = shown - r - fit;
+    if (left < 3 && fit > 3 - left)
+        fit -= 3 - left;
+    return r + fit;
 }
 
 int pd_table(pdoc *d, const td_table *t, int top, const char *title)
@@ -235,6 +253,8 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
                 q->nat = w;
         }
         q->nat += TPAD;
+        if (col->type == TD_T_SHARE)
+            q->nat += SHAREBAR + 4;
         if (!q->num && n - 1 != flex && q->nat > 150)
             q->nat = 150; /* other text columns: ellipsized at the end */
     }
@@ -246,7 +266,9 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         for (int k = 0; k < n; k++)
             if (k != flex)
                 others += c[k].nat;
-        double fmin = flex >= 0 ? (c[flex].nat < 120 ? c[flex].nat : 120) : 0;
+        /* names matter most: keep at least ~40% of the width for them before giving
+         * it to the least important numbers (std, min, max...) */
+        double fmin = flex >= 0 ? (c[flex].nat < W * 0.4 ? c[flex].nat : W * 0.4) : 0;
         if (others + fmin <= W || n <= 1) {
             for (int k = 0; k < n; k++)
                 c[k].w = c[k].nat;
@@ -287,10 +309,12 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     else
         pd_need(d, THEAD + 3 * TROW);
     table_header(d, t, c, n);
+    size_t brk = page_rows(d, 0, shown);
     for (size_t r = 0; r < shown; r++) {
-        if (d->y + TROW > d->ybot) {
+        if (r == brk) {
             pd_break(d);
             table_header(d, t, c, n);
+            brk = page_rows(d, r, shown);
         }
         if (r % 2 == 1) {
             pd_rgb(d, C_ZEBRA);
@@ -301,10 +325,13 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         for (int k = 0; k < n; k++) {
             const td_col *col = &t->cols[c[k].ci];
             const td_cell *cell = td_table_cell(t, r, c[k].ci);
-            if (col->type == TD_T_SHARE && isfinite(cell->f) && cell->f > 0) {
-                double f = cell->f > 1 ? 1 : cell->f;
+            if (col->type == TD_T_SHARE && isfinite(cell->f) && c[k].w >= SHAREBAR + 30) {
+                double f = cell->f > 1 ? 1 : cell->f < 0 ? 0 : cell->f;
                 pd_rgb(d, C_SHAREBAR);
-                cairo_rectangle(d->cr, x + TPAD / 2, d->y + 2, (c[k].w - TPAD) * f, TROW - 4);
+                cairo_rectangle(d->cr, x + TPAD / 2, d->y + 4, SHAREBAR, TROW - 8);
+                cairo_fill(d->cr);
+                pd_rgb(d, C_ACCENT);
+                cairo_rectangle(d->cr, x + TPAD / 2, d->y + 4, SHAREBAR * f, TROW - 8);
                 cairo_fill(d->cr);
             }
             td_cell_format(col, cell, v, sizeof v);
