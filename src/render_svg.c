@@ -25,6 +25,9 @@ enum {
     REF_WIDTH = 1200 /* px width assumed for the labels written without script */
 };
 #define CHAR_W 6.6  /* px per character of the 11px monospace font */
+/* A flamegraph must open quickly in a browser: above this size, frames are pruned
+ * harder (the subtitle says so). ~150 bytes per frame: about 12k frames. */
+#define SVG_BUDGET 1900000
 
 /* Decode one UTF-8 sequence strictly; returns bytes consumed (>= 1). Overlong forms,
  * surrogates, values above U+10FFFF and truncated sequences give one U+FFFD per maximal
@@ -394,22 +397,20 @@ static void build(td_buf *b, const svgjob *j)
             td_buf_puts(b, "</text>");
         }
         td_buf_puts(b, "</g>\n");
+        if (b->n > SVG_BUDGET)
+            return; /* too big: the caller prunes harder and builds again */
     }
     td_buf_puts(b, "</g>\n");
     td_buf_puts(b, "<g id=\"tip\" visibility=\"hidden\" pointer-events=\"none\">"
                 "<rect x=\"0\" y=\"0\" width=\"10\" height=\"34\" rx=\"3\"/>"
                 "<text id=\"tipname\" x=\"5\" y=\"14\"> </text>"
                 "<text id=\"tipinfo\" x=\"5\" y=\"28\"> </text></g>\n");
-    td_buf_printf(b, "<script><![CDATA[\n(function () {\n'use strict';\nvar TOP = %d, ROW = %d, MAXDEPTH = %d, ICICLE = %d, "
-                  "TOTAL = %lld;\n", TOP, ROW, l->maxdepth, o->icicle ? 1 : 0,
-                  (long long)l->total);
+    td_buf_printf(b, "<script><![CDATA[\n(function () {\n'use strict';\n"
+                  "var TOP = %d, ROW = %d, MAXDEPTH = %d, ICICLE = %d, TOTAL = %lld;\n",
+                  TOP, ROW, l->maxdepth, o->icicle ? 1 : 0, (long long)l->total);
     td_buf_puts(b, script);
     td_buf_puts(b, "]]></script>\n</svg>\n");
 }
-
-/* A flamegraph must open quickly in a browser: above this size, frames are pruned
- * harder (the subtitle says so). ~150 bytes per frame: about 12k frames. */
-#define SVG_BUDGET 1900000
 
 td_status td_render_svg(const td_summary *s, const td_flame *fl, const td_render_opts *o,
                         const char *path, td_err *e)
