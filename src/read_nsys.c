@@ -211,6 +211,34 @@ static td_status select_cols(rd *r, const char *tab, const char *const *cols, in
     return TD_OK;
 }
 
+/* Event rows must have start/end (columns 0 and 1) within +-2^61 ns (73 years), so
+ * that differences and sums downstream cannot overflow; anything else is corrupt. */
+#define TIME_LIMIT ((int64_t)1 << 61)
+
+static int bad_col(sqlite3_stmt *st)
+{
+    for (int i = 0; i < 2; i++) {
+        int64_t v = col_i64(st, i, 0);
+        if (v < -TIME_LIMIT || v > TIME_LIMIT)
+            return i;
+    }
+    return -1;
+}
+
+static int times_ok(sqlite3_stmt *st)
+{
+    return bad_col(st) < 0;
+}
+
+static td_status bad_time(rd *r, sqlite3_stmt *st, const char *tab)
+{
+    int c = bad_col(st);
+    td_status s = td_fail(r->e, TD_E_FORMAT, "%s: table %s: %s %lld out of range", r->name,
+                          tab, c ? "end" : "start", (long long)col_i64(st, c, 0));
+    sqlite3_finalize(st);
+    return s;
+}
+
 /* Finish a row loop: rc is the last sqlite3_step result. */
 static td_status done(rd *r, sqlite3_stmt *st, int rc, const char *tab)
 {
@@ -538,6 +566,8 @@ static td_status read_device_table(rd *r, int which)
     td_str copy_names[11] = {0};
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!times_ok(st))
+            return bad_time(r, st, tab);
         r->t->nevents++;
         int64_t start = col_i64(st, 0, 0), end = col_i64(st, 1, start);
         int64_t dev = col_i64(st, 2, 0), stream = col_i64(st, 3, 0);
@@ -616,6 +646,8 @@ static td_status read_runtime(rd *r)
         return s;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!times_ok(st))
+            return bad_time(r, st, "CUPTI_ACTIVITY_KIND_RUNTIME");
         r->t->nevents++;
         int64_t g = col_i64(st, 2, 0);
         rtcall *x = TD_PUSH(r->rt, r->nrt, r->rt_cap);
@@ -668,6 +700,8 @@ static td_status read_osrt(rd *r)
     uint16_t cat = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "osrt"));
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!times_ok(st))
+            return bad_time(r, st, "OSRT_API");
         r->t->nevents++;
         int64_t g = col_i64(st, 2, 0), start = col_i64(st, 0, 0);
         td_event *ev = td_trace_push_event(r->t);
@@ -718,6 +752,10 @@ static td_status read_nvtx(rd *r)
     td_buf b = {0};
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t type = col_i64(st, 2, 0), g = col_i64(st, 5, 0);
+        if (!times_ok(st)) {
+            td_buf_free(&b);
+            return bad_time(r, st, "NVTX_EVENTS");
+        }
         r->t->nevents++;
         if (type != NVTX_MARK && type != NVTX_THREAD_NAME && type != NVTX_PUSHPOP &&
             type != NVTX_STARTEND)

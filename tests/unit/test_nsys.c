@@ -195,6 +195,19 @@ static void synthetic(void)
     td_traceset_free(set);
     sqlite3_free(db);
 
+    /* Absurd timestamps are an error, not an overflow downstream */
+    db = make_db("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                 "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER,"
+                 " globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
+                 "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(-9223372036854775808,"
+                 " 9223372036854775807, 1, 1, 1);", &n);
+    set = td_traceset_new();
+    t = td_traceset_add(set, "huge.db");
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "huge.db", db, n, &e), TD_E_FORMAT);
+    CHECK(strstr(e.msg, "huge.db: table CUPTI_ACTIVITY_KIND_RUNTIME: start") != NULL);
+    td_traceset_free(set);
+    sqlite3_free(db);
+
     /* An SQLite file that is not an nsys export */
     db = make_db("CREATE TABLE x(a);", &n);
     set = td_traceset_new();
