@@ -447,7 +447,8 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
                            const void *data, size_t n, td_err *e)
 {
     struct archive *ar = archive_read_new();
-    archive_read_support_format_zip(ar);
+    /* seekable: reads the central directory, so a truncated archive is an error */
+    archive_read_support_format_zip_seekable(ar);
     if (archive_read_open_memory(ar, data, n) != ARCHIVE_OK) {
         td_status st = td_fail(e, TD_E_FORMAT, "%s: not a readable zip archive (%s)", name,
                                archive_error_string(ar) ? archive_error_string(ar) : "?");

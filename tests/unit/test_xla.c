@@ -1,0 +1,312 @@
+/* Unit tests for the nsys-jax reader (read_nsysjax.c) and the XLA pass (analyse_xla.c).
+ *
+ * Without arguments:
+ *  1. The real archive pax_fsdp4_4proc_proc0.zip: the acceptance numbers computed
+ *     independently with nsys-jax's own code (pjit__wrapped_step_fn: 3 steady executions
+ *     of 2610 thunks, mean 127.212 ms); reader counts checked against `unzip -p | xz -dc
+ *     | wc -l` (27891 CSV rows) and the Parquet row count (14305 rows, one without a
+ *     RangeId); devices from the XlaLauncher thread; --warmup none / N.
+ *  2. Damaged inputs: truncated zip, a zip whose CSV member is not xz, a zip whose
+ *     Parquet member is truncated, an empty zip: a clear TD_E_FORMAT error naming the
+ *     file and member; never a crash.
+ * With arguments (used by tests/cases/xla_*.sh):
+ *   test_xla dump ZIP          ranges of the projected trace as TSV
+ *   test_xla json [-wN] ZIP... summary.json of the XLA pass alone */
+#include "analyse.h"
+#include "read.h"
+#include "unit.h"
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *traces(void)
+{
+    const char *t = getenv("TRACES");
+    return t && *t ? t : "../shared/traces";
+}
+
+static int load(td_traceset *set, const char *path, const void *d, size_t n, td_err *e)
+{
+    td_trace *t = td_traceset_add(set, path);
+    return td_read_nsys_jax(set, t, path, d, n, e);
+}
+
+static int load_file(td_traceset *set, const char *path, td_err *e)
+{
+    char *d;
+    size_t n;
+    if (td_read_small_file(path, &d, &n, e)) return e->code;
+    int rc = load(set, path, d, n, e);
+    free(d);
+    return rc;
+}
+
+static double f64_cell(const td_table *t, size_t r, const char *key)
+{
+    int c = td_table_col(t, key);
+    return c < 0 ? -1 : td_table_cell(t, r, c)->f;
+}
+static int64_t int_cell(const td_table *t, size_t r, const char *key)
+{
+    int c = td_table_col(t, key);
+    return c < 0 ? -1 : td_table_cell(t, r, c)->i;
+}
+static const char *str_cell(const td_table *t, size_t r, const char *key)
+{
+    int c = td_table_col(t, key);
+    return c < 0 ? NULL : td_table_cell(t, r, c)->s;
+}
+
+/* Write a zip in memory with the given members (name, data, size). */
+static void *make_zip(size_t *outn, int nm, const char **names, const void **data,
+                      const size_t *sizes)
+{
+    size_t cap = 1 << 22;
+    void *buf = malloc(cap);
+    struct archive *a = archive_write_new();
+    archive_write_set_format_zip(a);
+    archive_write_open_memory(a, buf, cap, outn);
+    for (int i = 0; i < nm; i++) {
+        struct archive_entry *en = archive_entry_new();
+        archive_entry_set_pathname(en, names[i]);
+        archive_entry_set_size(en, (la_int64_t)sizes[i]);
+        archive_entry_set_filetype(en, AE_IFREG);
+        archive_entry_set_perm(en, 0644);
+        archive_write_header(a, en);
+        archive_write_data(a, data[i], sizes[i]);
+        archive_entry_free(en);
+    }
+    archive_write_close(a);
+    archive_write_free(a);
+    return buf;
+}
+
+/* Extract one member of a zip (test helper only: in memory). */
+static void *member(const char *zip, const char *name, size_t *n)
+{
+    struct archive *a = archive_read_new();
+    archive_read_support_format_zip(a);
+    void *out = NULL;
+    *n = 0;
+    if (archive_read_open_filename(a, zip, 1 << 16) == ARCHIVE_OK) {
+        struct archive_entry *en;
+        while (archive_read_next_header(a, &en) == ARCHIVE_OK) {
+            if (strcmp(archive_entry_pathname(en), name)) continue;
+            size_t sz = (size_t)archive_entry_size(en);
+            out = malloc(sz + 1);
+            *n = (size_t)archive_read_data(a, out, sz);
+            break;
+        }
+    }
+    archive_read_free(a);
+    return out;
+}
+
+static void test_real(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/nsys-jax/pax_fsdp4_4proc_proc0.zip", traces());
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "skip: %s missing\n", path); return; }
+    fclose(f);
+    td_traceset *set = td_traceset_new();
+    td_err e;
+    CHECK_EQ_INT(load_file(set, path, &e), TD_OK);
+    td_trace *t = set->tr[0];
+    CHECK_EQ_INT(t->format, TD_FMT_NSYS_JAX);
+    CHECK_EQ_INT(t->ncompile, 27891);     /* xz -dc | wc -l = 27892 with the header */
+    CHECK_EQ_INT(t->nranges, 14304);      /* 14305 Parquet rows, one without RangeId */
+    CHECK_EQ_INT(t->rank, 0);             /* XlaLauncher:#global=0,local=0,process=0 */
+    CHECK_EQ_INT(t->ndevices, 1);
+    CHECK_EQ_INT(t->devices[0].id, 0);
+    CHECK_EQ_STR(td_strget(set->strs, t->devices[0].name), "NVIDIA A100-SXM4-40GB");
+    /* first CSV row: XlaDumpHloModule 26940649047..26940822025 */
+    CHECK_EQ_INT(t->compile[0].start, 26940649047LL);
+    CHECK_EQ_INT(t->compile[0].end, 26940822025LL);
+    CHECK_EQ_STR(td_strget(set->strs, t->compile[0].name),
+                 "TSL:XlaDumpHloModule:#module=jit__psum,program_id=1#");
+
+    td_opts o;
+    td_opts_default(&o);
+    td_summary *s = td_summary_new();
+    td_analyse_xla(set, &o, s);
+    const td_table *m = td_sum_find_table(s, "modules");
+    CHECK(m != NULL);
+    if (m && m->nrows) {
+        CHECK_EQ_STR(str_cell(m, 0, "name"), "pjit__wrapped_step_fn");
+        CHECK_EQ_INT(int_cell(m, 0, "program_id"), 40);
+        CHECK_EQ_INT(int_cell(m, 0, "executions"), 3);
+        CHECK(f64_cell(m, 0, "thunks_mean") == 2610.0);
+        /* 127.212 ms as nsys-jax prints it (3 decimals of ms) */
+        CHECK_EQ_INT((int_cell(m, 0, "mean_ns") + 500) / 1000, 127212);
+    }
+    const td_kv *kv = td_sum_get(s, "warmup.mode");
+    CHECK(kv && !strcmp(kv->v.s, "auto"));
+    kv = td_sum_get(s, "compile.total_ns");
+    /* sum of the 17 XlaCompile durations in the CSV (python: 69.38840488 s) */
+    CHECK(kv && kv->v.i == 69388404880LL);
+    CHECK(td_sum_find_table(s, "collectives") != NULL);
+    CHECK(td_sum_find_flame(s, "compile") != NULL);
+    CHECK(td_sum_find_flame(s, "device") != NULL);
+    td_summary_free(s);
+
+    /* --warmup none: the step function keeps all 5 executions */
+    o.warmup = TD_WARMUP_NONE;
+    s = td_summary_new();
+    td_analyse_xla(set, &o, s);
+    m = td_sum_find_table(s, "modules");
+    CHECK(m && m->nrows && int_cell(m, 0, "executions") == 5);
+    kv = td_sum_get(s, "warmup.dropped");
+    CHECK(kv && kv->v.i == 0);
+    td_summary_free(s);
+    /* --warmup 1 */
+    o.warmup = 1;
+    s = td_summary_new();
+    td_analyse_xla(set, &o, s);
+    m = td_sum_find_table(s, "modules");
+    CHECK(m && m->nrows && int_cell(m, 0, "executions") == 4);
+    td_summary_free(s);
+    td_traceset_free(set);
+
+    /* damaged copies */
+    char *d;
+    size_t n;
+    CHECK_EQ_INT(td_read_small_file(path, &d, &n, &e), TD_OK);
+    size_t cuts[] = { 4, 30, 1000, 100000, n / 2, n - 100, n - 1 };
+    for (size_t k = 0; k < sizeof cuts / sizeof *cuts; k++) {
+        set = td_traceset_new();
+        int rc = load(set, "cut.zip", d, cuts[k], &e);
+        CHECK(rc == TD_E_FORMAT);
+        CHECK(rc == TD_OK || strstr(e.msg, "cut.zip") != NULL);
+        td_traceset_free(set);
+    }
+    /* flipped bytes: CRC or format errors, never a crash */
+    for (size_t k = 0; k < 16; k++) {
+        size_t at = (k * 2654435761u) % n;
+        d[at] ^= 0x5a;
+        set = td_traceset_new();
+        int rc = load(set, "flip.zip", d, n, &e);
+        CHECK(rc == TD_OK || (rc == TD_E_FORMAT && strstr(e.msg, "flip.zip")));
+        td_traceset_free(set);
+        d[at] ^= 0x5a;
+    }
+    free(d);
+}
+
+static void test_built(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/nsys-jax/pax_fsdp4_4proc_proc0.zip", traces());
+    size_t pn = 0, tn = 0;
+    void *pq = member(path, "nvtx_gpu_proj_trace/trace.parquet", &pn);
+    void *th = member(path, "thread-metadata.parquet", &tn);
+    td_err e;
+    td_traceset *set;
+    size_t zn;
+    void *z;
+    /* CSV member that is not xz */
+    {
+        const char *names[] = { "report_nvtx_pushpop_trace.csv.xz" };
+        const void *data[] = { "Start (ns),End (ns)\n1,2\n" };
+        size_t sizes[] = { 24 };
+        z = make_zip(&zn, 1, names, data, sizes);
+        set = td_traceset_new();
+        CHECK_EQ_INT(load(set, "notxz.zip", z, zn, &e), TD_E_FORMAT);
+        CHECK(strstr(e.msg, "notxz.zip") && strstr(e.msg, "report_nvtx_pushpop_trace.csv.xz"));
+        td_traceset_free(set);
+        free(z);
+    }
+    /* zip without nsys-jax members */
+    {
+        const char *names[] = { "hello.txt" };
+        const void *data[] = { "hi" };
+        size_t sizes[] = { 2 };
+        z = make_zip(&zn, 1, names, data, sizes);
+        set = td_traceset_new();
+        CHECK_EQ_INT(load(set, "other.zip", z, zn, &e), TD_E_FORMAT);
+        CHECK(strstr(e.msg, "not an nsys-jax report") != NULL);
+        td_traceset_free(set);
+        free(z);
+    }
+    if (!pq || !th) { free(pq); free(th); return; }
+    /* truncated Parquet member: the error names the member */
+    for (size_t cut = 0; cut < pn; cut += pn / 7 + 1) {
+        const char *names[] = { "nvtx_gpu_proj_trace/trace.parquet", "thread-metadata.parquet" };
+        const void *data[] = { pq, th };
+        size_t sizes[] = { cut, tn };
+        z = make_zip(&zn, 2, names, data, sizes);
+        set = td_traceset_new();
+        CHECK_EQ_INT(load(set, "trunc.zip", z, zn, &e), TD_E_FORMAT);
+        CHECK(strstr(e.msg, "trunc.zip:nvtx_gpu_proj_trace/trace.parquet") != NULL);
+        td_traceset_free(set);
+        free(z);
+    }
+    /* only the Parquet members: modules without compile data (no warm-up dropped) */
+    {
+        const char *names[] = { "nvtx_gpu_proj_trace/trace.parquet", "thread-metadata.parquet" };
+        const void *data[] = { pq, th };
+        size_t sizes[] = { pn, tn };
+        z = make_zip(&zn, 2, names, data, sizes);
+        set = td_traceset_new();
+        CHECK_EQ_INT(load(set, "proj.zip", z, zn, &e), TD_OK);
+        td_opts o;
+        td_opts_default(&o);
+        td_summary *s = td_summary_new();
+        td_analyse_xla(set, &o, s);
+        const td_table *m = td_sum_find_table(s, "modules");
+        CHECK(m && m->nrows && int_cell(m, 0, "executions") == 5);
+        td_summary_free(s);
+        td_traceset_free(set);
+        free(z);
+    }
+    free(pq);
+    free(th);
+}
+
+static int dump(const char *path)
+{
+    td_traceset *set = td_traceset_new();
+    td_err e;
+    if (load_file(set, path, &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
+    td_trace *t = set->tr[0];
+    printf("range_id\tparent_id\tproj_start\tproj_dur\tnum_gpu_ops\tpid\ttid\tthread\tname\n");
+    for (size_t i = 0; i < t->nranges; i++) {
+        const td_range *r = &t->ranges[i];
+        const td_track *k = &t->tracks[r->track];
+        printf("%lld\t%lld\t%lld\t%lld\t%d\t%lld\t%lld\t%s\t%s\n", (long long)r->range_id,
+               (long long)r->parent_id, (long long)r->gpu_start,
+               (long long)(r->gpu_end - r->gpu_start), r->num_gpu_ops, (long long)k->pid,
+               (long long)k->tid, td_strget(set->strs, k->thread_name),
+               td_strget(set->strs, r->name));
+    }
+    td_traceset_free(set);
+    return 0;
+}
+
+static int json(int argc, char **argv)
+{
+    td_traceset *set = td_traceset_new();
+    td_opts o;
+    td_opts_default(&o);
+    td_err e;
+    for (int i = 0; i < argc; i++) {
+        if (!strncmp(argv[i], "-w", 2)) { o.warmup = atoi(argv[i] + 2); continue; }
+        if (load_file(set, argv[i], &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
+    }
+    td_summary *s = td_summary_new();
+    td_analyse_xla(set, &o, s);
+    int rc = td_summary_write_json(s, stdout, &e) != TD_OK;
+    td_summary_free(s);
+    td_traceset_free(set);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2 && !strcmp(argv[1], "dump")) return dump(argv[2]);
+    if (argc > 2 && !strcmp(argv[1], "json")) return json(argc - 2, argv + 2);
+    test_real();
+    test_built();
+    return UNIT_DONE();
+}
