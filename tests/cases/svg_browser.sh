@@ -44,6 +44,10 @@ fr.addEventListener('load', function () {
         {bubbles: true, clientX: r.left + 5, clientY: r.top + 5}));
     out.tip = [$('tip').getAttribute('visibility'), $('tipname').textContent,
                $('tipinfo').textContent, $('details').textContent];
+    r = F()[2].querySelector('rect').getBoundingClientRect();
+    F()[2].querySelector('rect').dispatchEvent(new w.MouseEvent('mousemove',
+        {bubbles: true, clientX: r.left + 5, clientY: r.top + 5}));
+    out.tipanc = $('tipinfo').textContent;
     key('Escape');
     out.reset = F().map(st);
     out.unzoom2 = $('unzoom').getAttribute('visibility');
@@ -117,6 +121,7 @@ for p in ('dom1.html', 'dom2.html'):
     assert o['unzoom'] == 'visible' and o['unzoom2'] == 'hidden'
     assert o['tip'] == ['visible', 'matmul', '400 ns, 40.00%, 80.00% of zoomed frame',
                         'matmul \u2014 400 ns, 40.00%, 80.00% of zoomed frame'], o['tip']
+    assert o['tipanc'] == '990 ns, 99.00%', o['tipanc']  # an ancestor: no zoomed share
     for i, s in enumerate(o['reset']):
         assert s['shown'] and near(s['x'], X[i]) and near(s['w'], W[i]) and s['cls'] == '', (i, s)
     # 'a(t|r)': matmul 400 + parse 450 of 1000
