@@ -2,7 +2,7 @@
 # straight from the raw Kineto JSON (never from tracedoc's output):
 #  - kernel calls and total time per name (hta_nccl_data);
 #  - the GPU timeline of formats.md sec.5, per device and for all devices (hta_nccl_data,
-#    hta_ns_resolution_rank0), whole-trace scope;
+#    hta_ns_resolution_rank0), whole-trace scope, and the steady scope after --warmup 1;
 #  - collective counts per (type, message bytes) (hta_nccl_data).
 . "$ROOT/tests/lib.sh"
 need_traces
@@ -97,6 +97,20 @@ elif mode == "timeline":
                 print("device %s %s: got %s, expected %d" % (r["device"], k, r[k], v)); bad += 1
     if seen != len(exp) - 1:
         print("timeline rows: got %d, expected %d" % (seen, len(exp) - 1)); bad += 1
+elif mode == "steady":
+    # --warmup 1: the window starts at the second ProfilerStep (host user_annotation)
+    st = sorted(ns(e["ts"]) for e in load(path) if e.get("ph") == "X"
+                and e.get("cat") == "user_annotation" and e["name"].startswith("ProfilerStep#"))
+    w0 = st[1]
+    evs = [(d, c, max(s, w0), e, *rest) for d, c, s, e, *rest in evs if e > w0]
+    exp = timeline(evs)
+    rs = [r for r in rows if r["scope"] == "steady" and r["device"] == "all"]
+    if len(rs) != 1:
+        print("steady rows: %d" % len(rs)); bad += 1
+    for r in rs:
+        for k, v in exp.items():
+            if int(r[k]) != v:
+                print("steady %s: got %s, expected %d" % (k, r[k], v)); bad += 1
 elif mode == "coll":
     ref = collections.Counter()
     size = {"Float": 4, "Half": 2, "BFloat16": 2, "Double": 8, "Int": 4, "Long": 8, "Byte": 1, "Char": 1}
@@ -122,6 +136,9 @@ for t in hta_nccl_data hta_ns_resolution_rank0; do
     run $t gpu_timeline
     $PY "$WORK/ref.py" timeline "$K/$t.json.gz" "$WORK/$t.gpu_timeline.csv" || die "timeline $t"
 done
+"$TD" summary --warmup 1 --format csv --table gpu_timeline "$K/hta_ns_resolution_rank0.json.gz" \
+    >"$WORK/steady.csv" || die "summary --warmup 1"
+$PY "$WORK/ref.py" steady "$K/hta_ns_resolution_rank0.json.gz" "$WORK/steady.csv" || die "steady timeline"
 run hta_nccl_data collectives
 $PY "$WORK/ref.py" coll "$K/hta_nccl_data.json.gz" "$WORK/hta_nccl_data.collectives.csv" || die "collectives"
 exit 0
