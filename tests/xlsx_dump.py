@@ -4,9 +4,13 @@ autofilter range, column widths and charts, then every non-empty cell as
 COORD TYPE FORMAT VALUE (openpyxl's data_type: s string, n number, b bool, f formula).
 Long strings are shown by length and both ends; control characters are escaped.
 
-usage: xlsx_dump.py FILE.xlsx [--check]
+usage: xlsx_dump.py FILE.xlsx [--check] [--structure]
 --check also asserts the invariants of a tracedoc workbook: no formula cells, every
-data sheet has its header frozen and an autofilter, the Summary sheet has a chart."""
+data sheet has its header frozen and an autofilter, the first sheet has a chart when it
+shows a GPU time breakdown.
+--structure prints only the layout (sheets, header rows, number formats per column,
+row counts), not the values: for goldens of real traces, whose numbers the analysis
+owns and other tests check."""
 import re
 import sys
 import zipfile
@@ -44,6 +48,7 @@ def charts_of(path):
 def main():
     path = sys.argv[1]
     check = "--check" in sys.argv[2:]
+    structure = "--structure" in sys.argv[2:]
     wb = openpyxl.load_workbook(path)
     charts, chart_files = charts_of(path)
     errors = []
@@ -56,22 +61,41 @@ def main():
         print("== sheet %s" % show(ws.title))
         print("dimensions: %s  freeze: %s  autofilter: %s  charts: %d" % (
             ws.dimensions, ws.freeze_panes, ws.auto_filter.ref, charts.get(xmlname, 0)))
+        if structure:
+            formats = {}
+            for row in ws.iter_rows(min_row=2):
+                for c in row:
+                    if c.value is not None:
+                        formats.setdefault(c.column_letter, set()).add(
+                            "%s:%s" % (c.data_type, c.number_format))
+            print("rows: %d" % ws.max_row)
+            for c in ws[1] if i > 0 else ():
+                if c.value is not None:
+                    print("%s %r %s" % (c.coordinate, c.value,
+                                        " ".join(sorted(formats.get(c.column_letter, ())))))
+            if i == 0:
+                print("labels: %s" % ", ".join(repr(c.value) for c in ws["A"][3:]
+                                               if isinstance(c.value, str) and not c.value.isdigit()))
         widths = []
         for letter, dim in sorted(ws.column_dimensions.items(),
                                   key=lambda kv: (len(kv[0]), kv[0])):
             if dim.width:
                 widths.append("%s=%g" % (letter, dim.width))
-        print("widths: %s" % " ".join(widths))
+        if not structure:
+            print("widths: %s" % " ".join(widths))
         for row in ws.iter_rows():
             for c in row:
                 if c.value is None:
                     continue
-                print("%s %s %s %s" % (c.coordinate, c.data_type, c.number_format,
-                                       show(c.value)))
                 if c.data_type == "f":
                     errors.append("%s!%s is a formula" % (ws.title, c.coordinate))
+                if structure:
+                    continue
+                print("%s %s %s %s" % (c.coordinate, c.data_type, c.number_format,
+                                       show(c.value)))
         if check:
-            if i == 0 and charts.get(xmlname, 0) < 1:
+            breakdown = any(c.value == "GPU time breakdown (all devices)" for c in ws["A"])
+            if i == 0 and breakdown and charts.get(xmlname, 0) < 1:
                 errors.append("%s: no chart on the first sheet" % ws.title)
             if i > 0 and (ws.freeze_panes != "A2" or not ws.auto_filter.ref):
                 errors.append("%s: header not frozen or no autofilter" % ws.title)

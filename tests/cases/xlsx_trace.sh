@@ -1,0 +1,121 @@
+# Workbooks of real traces (`report --template nightly`): every table sheet holds the
+# same rows and values as summary.json of the same run (ns -> ms, shares, bytes, flags),
+# the key figures and the time breakdown match the summary, the regression sheet appears
+# with --baseline, two runs are byte-identical, and the layout of one trace matches
+# golden/xlsx/trace-hta_mi250_minitoy.txt (structure only: the analysis owns the numbers).
+. "$ROOT/tests/lib.sh"
+need_traces
+export TRACEDOC_DATA=$ROOT
+cd "$WORK" || exit 1
+traces="kineto/hta_mi250_minitoy.json.gz kineto/tbplugin_resnet50_v100_oldformat.json.gz
+torch-cpu/torch_transformer_cpu_5steps.json nsys/pipit_saxpy_mpi_cuda_a100.sqlite
+nsys-jax/pax_fsdp4_4proc_proc0.zip"
+for t in $traces; do
+    n=$(basename "$t")
+    "$TD" report -o "$WORK/$n" --format xlsx,json --template nightly "$TRACES/$t" ||
+        die "$t: report failed"
+done
+# a regression section: the same trace against its own summary as the baseline
+n=hta_mi250_minitoy.json.gz
+"$TD" report -o "$WORK/again" --format xlsx,json --template nightly \
+    --baseline "$WORK/$n/summary.json" "$TRACES/kineto/$n" || die "report --baseline failed"
+# same bytes on a second run (the first run above had no baseline: compare like with like)
+"$TD" report -o "$WORK/again2" --format xlsx --template nightly \
+    --baseline "$WORK/$n/summary.json" "$TRACES/kineto/$n" || die "second run failed"
+cmp "$WORK/again/report.xlsx" "$WORK/again2/report.xlsx" || die "two runs differ"
+
+$PY "$ROOT/tests/xlsx_dump.py" "$WORK/$n/report.xlsx" --check --structure >"$WORK/structure.txt" ||
+    die "dump/check failed"
+golden xlsx/trace-hta_mi250_minitoy.txt "$WORK/structure.txt" || exit 1
+
+$PY - "$ROOT/templates/nightly.tdt" "$WORK" $traces again <<'EOF' || exit 1
+import json, math, os, re, shlex, sys, openpyxl
+tdt, work, runs = sys.argv[1], sys.argv[2], sys.argv[3:]
+sections = []                       # (table name, sheet title) in template order
+block = None
+for line in open(tdt):
+    line = line.strip()
+    if line.startswith("["):
+        block = line
+    elif block == "[xlsx]" and line.startswith("section "):
+        w = shlex.split(line)
+        opts = dict(x.split("=", 1) for x in w[2:] if "=" in x)
+        if w[1] == "table":
+            sections.append((w[2], opts.get("title")))
+        elif w[1] == "regression":
+            sections.append(("regression", opts.get("title")))
+fail = []
+compared = [0]
+def check(cond, msg):
+    compared[0] += 1
+    if not cond:
+        fail.append(msg)
+def close(a, b, tol):
+    return isinstance(a, (int, float)) and abs(a - b) <= tol * max(1.0, abs(b))
+def table(js, name):
+    o = js
+    for part in name.split("."):
+        o = o.get(part) if isinstance(o, dict) else None
+    return o if isinstance(o, list) and o else None
+ctl = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+for r in runs:
+    d = os.path.join(work, os.path.basename(r))
+    js = json.load(open(os.path.join(d, "summary.json")))
+    wb = openpyxl.load_workbook(os.path.join(d, "report.xlsx"))
+    want = []
+    for name, title in sections:
+        rows = table(js, name)
+        if name == "regression":
+            # summary.json nests the regression.* scalars under that key, so the table
+            # is not in it: expect the sheet exactly when a baseline was given
+            if r == "again":
+                want.append((name, title or "Regression against the baseline", None))
+        elif rows:
+            want.append((name, title, rows))
+    check(wb.sheetnames == ["Summary"] + [w[1] for w in want],
+          "%s: sheets %s, expected Summary + %s" % (r, wb.sheetnames, [w[1] for w in want]))
+    for name, title, rows in want:
+        if title not in wb.sheetnames or rows is None:
+            continue
+        ws = wb[title]
+        keys = list(rows[0].keys())
+        hdr = [c.value for c in ws[1]][:len(keys)]
+        check(ws.max_row == len(rows) + 1, "%s %s: %d rows, summary.json has %d" % (
+            r, title, ws.max_row - 1, len(rows)))
+        for i, row in enumerate(rows):
+            cells = [c.value for c in ws[i + 2]][:len(keys)]
+            for k, h, v in zip(keys, hdr, cells):
+                j = row.get(k)
+                where = "%s %s row %d %s" % (r, title, i + 1, k)
+                if j is None:
+                    ok = v is None
+                elif isinstance(j, bool):
+                    ok = v == ("yes" if j else "no")
+                elif isinstance(j, str):
+                    ok = v == (ctl.sub("\ufffd", j) or None)
+                elif h.endswith("(ms)"):
+                    ok = close(v, j / 1e6, 1e-12)
+                elif h.endswith("(bytes)") or isinstance(j, int):
+                    ok = v == j
+                else:                       # shares, GB/s, ratios: JSON keeps 6 decimals
+                    ok = close(v, j, 1e-6)
+                check(ok, "%s: workbook %r, summary.json %r" % (where, v, j))
+    s = {c[0].value: c for c in wb["Summary"].iter_rows() if c[0].value}
+    check(close(s["Traced time"][1].value, js["trace"]["span_ns"] / 1e6, 1e-12), r + " span")
+    tl = [x for x in (table(js, "gpu_timeline") or []) if x["device"] == "all"]
+    if tl:
+        tl = [x for x in tl if x["scope"] == "trace"] or tl
+        for label, key in (("Computation", "computation_ns"), ("Exposed communication", "exposed_comm_ns"),
+                           ("Exposed memcpy", "exposed_memcpy_ns"), ("Idle", "idle_ns")):
+            check(close(s[label][1].value, tl[0][key] / 1e6, 1e-12), "%s breakdown %s" % (r, label))
+    for f in js.get("findings", []):
+        check(any(c[1].value == f for c in s.values()), "%s: finding %r" % (r, f))
+reg = openpyxl.load_workbook(os.path.join(work, "again", "report.xlsx"))["Regression against the baseline"]
+check([c.value for c in reg[1]][:3] == ["Metric", "Name", "Unit"] and reg.max_row > 1,
+      "regression sheet: header and rows")
+print("%d checks, %d failed" % (compared[0], len(fail)))
+if fail:
+    print("\n".join(fail[:40]))
+    sys.exit(1)
+EOF
+exit 0
