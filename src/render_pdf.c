@@ -170,8 +170,18 @@ static int sec_header(pdoc *d, const td_template *t)
 {
     const td_summary *s = d->s;
     double W = d->x1 - d->x0;
-    d->y += pd_text(d, d->x0, d->y, d->title, PF_BOLD, 17, W, PANGO_ALIGN_LEFT,
-                    PANGO_ELLIPSIZE_NONE, C_TEXT);
+    /* at most three lines of title (many inputs make long titles) */
+    PangoLayout *tl = pd_layout(d, d->title, PF_BOLD, 17, W, PANGO_ALIGN_LEFT,
+                                PANGO_ELLIPSIZE_NONE);
+    pango_layout_set_height(tl, -3);
+    pango_layout_set_ellipsize(tl, PANGO_ELLIPSIZE_END);
+    int tw, th;
+    pango_layout_get_size(tl, &tw, &th);
+    pd_rgb(d, C_TEXT);
+    cairo_move_to(d->cr, d->x0, d->y);
+    pango_cairo_show_layout(d->cr, tl);
+    g_object_unref(tl);
+    d->y += (double)th / PANGO_SCALE;
     if (t && t->subtitle[0]) {
         char *sub = td_template_fill(t->subtitle, s);
         d->y += 2;
@@ -197,7 +207,9 @@ static int sec_header(pdoc *d, const td_template *t)
     const td_kv *dn = td_sum_get(s, "trace.device_name");
     if ((kv = td_sum_get(s, "trace.devices")) && kv->v.i != TD_NA) {
         fact[nf].label = "Devices";
-        if (dn && dn->type == TD_T_TEXT && dn->v.s && dn->v.s[0])
+        if (dn && dn->type == TD_T_TEXT && dn->v.s && dn->v.s[0] && kv->v.i <= 0)
+            snprintf(fact[nf++].val, sizeof fact[0].val, "%s", dn->v.s);
+        else if (dn && dn->type == TD_T_TEXT && dn->v.s && dn->v.s[0])
             snprintf(fact[nf++].val, sizeof fact[0].val, "%lld \xc3\x97 %s",
                      (long long)kv->v.i, dn->v.s);
         else

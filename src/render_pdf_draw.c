@@ -239,10 +239,8 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         q->ci = ci;
         q->num = col->type != TD_T_TEXT;
         q->imp = importance(col->key);
-        if (!q->num && flex < 0) {
+        if (!q->num && flex < 0)
             flex = n - 1;
-            q->imp = 1000;
-        }
         q->nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
         for (size_t r = 0; r < shown; r++) {
             td_cell_format(col, td_table_cell(t, r, ci), v, sizeof v);
@@ -257,6 +255,23 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
             q->nat += SHAREBAR + 4;
         if (!q->num && n - 1 != flex && q->nat > 150)
             q->nat = 150; /* other text columns: ellipsized at the end */
+    }
+    /* the flexible column: "name" when there is one (thunks: not "module") */
+    for (int k = 0; k < n; k++)
+        if (!strcmp(t->cols[c[k].ci].key, "name") || !strcmp(t->cols[c[k].ci].key, "Name"))
+            flex = k;
+    if (flex >= 0) {
+        c[flex].imp = 1000;
+        c[flex].nat = 0;
+        const td_col *col = &t->cols[c[flex].ci];
+        c[flex].nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
+        for (size_t r = 0; r < shown; r++) {
+            td_cell_format(col, td_table_cell(t, r, c[flex].ci), v, sizeof v);
+            double w = v[0] ? pd_text_w(d, v, PF_SANS, TFS) : 0;
+            if (w > c[flex].nat)
+                c[flex].nat = w;
+        }
+        c[flex].nat += TPAD;
     }
     /* fit: shrink the name column down to a minimum, then drop the least important
      * columns (rightmost first among equals) until the rest fit the page width */
@@ -338,7 +353,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
             if (v[0])
                 pd_text(d, x + TPAD / 2, d->y + 1.5, v, PF_SANS, TFS, c[k].w - TPAD,
                         c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
-                        k == flex ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END, C_TEXT);
+                        PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
             x += c[k].w;
         }
         d->y += TROW;
@@ -411,7 +426,15 @@ int pd_breakdown(pdoc *d, const char *title)
     static const char *keys[4] = {"computation_ns", "exposed_comm_ns", "exposed_memcpy_ns",
                                   "idle_ns"};
     double W = d->x1 - d->x0;
-    pd_heading(d, title ? title : "GPU time breakdown", 60);
+    int cdev0 = td_table_col(t, "device");
+    size_t nrows_dev = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (td_table_cell(t, r, cdev0)->i >= 0)
+            nrows_dev++;
+    if (nrows_dev > 16)
+        nrows_dev = 16;
+    pd_heading(d, title ? title : "GPU time breakdown",
+               60 + (nrows_dev >= 2 ? 12.0 * (double)nrows_dev + 14 : 0));
     seg_bar(d, d->x0, d->y, W, 20, frac, col, 4, 1);
     d->y += 26;
     char lab[4][128];
@@ -627,6 +650,8 @@ int pd_steps(pdoc *d, const char *title)
     ay.kind = 1;
     axes(d, NULL, &ay, ystep, px0, px1, py0, py1, NULL, "Wall time per step");
     double slot = (px1 - px0) / (double)nr, bw = slot * 0.72;
+    if (bw > 36)
+        bw = 36;
     char lb[48];
     double lw = pd_text_w(d, "0000", PF_SANS, 6.5) + 4;
     size_t every = (size_t)ceil(lw / slot);

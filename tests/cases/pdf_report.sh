@@ -6,7 +6,9 @@ need_traces
 command -v qpdf >/dev/null && command -v pdftotext >/dev/null || { echo "no qpdf/poppler"; exit 77; }
 tr=$TRACES/kineto/hta_mi250_minitoy.json.gz
 [ -f "$tr" ] || { echo "missing $tr"; exit 77; }
-if ! "$TD" report "$tr" -o "$WORK/o" --format pdf,json 2>"$WORK/err"; then
+export TRACEDOC_DATA=$ROOT
+# options before the trace: main.c stops option parsing at the first file
+if ! "$TD" report -o "$WORK/o" --format pdf,json "$tr" 2>"$WORK/err"; then
     if grep -q 'not implemented' "$WORK/err"; then
         echo "reader or analysis not implemented yet: $(head -1 "$WORK/err")"
         exit 77
@@ -52,15 +54,15 @@ if bad:
     print("missing from the PDF text:", bad)
     sys.exit(1)
 EOF
-"$TD" report "$tr" -o "$WORK/o2" --format pdf 2>/dev/null || die "second run"
+"$TD" report -o "$WORK/o2" --format pdf "$tr" 2>/dev/null || die "second run"
 cmp "$pdf" "$WORK/o2/report.pdf" || die "two runs differ"
-"$TD" report "$tr" -o "$WORK/o3" --format pdf --paper letter 2>/dev/null || die "letter run"
+"$TD" report -o "$WORK/o3" --format pdf --paper letter "$tr" 2>/dev/null || die "letter run"
 pdfinfo "$WORK/o3/report.pdf" | grep -q '^Page size: *612 x 792 pts (letter)' || die "letter"
 pdfinfo "$pdf" | grep -q '^Page size: *595.276 x 841.89 pts (A4)' || die "a4"
 # an output directory that cannot be written: error, no report.pdf, no temporary file
 mkdir -p "$WORK/ro" && chmod 555 "$WORK/ro"
 if [ "$(id -u)" != 0 ]; then
-    "$TD" report "$tr" -o "$WORK/ro" --format pdf 2>/dev/null && die "wrote into read-only dir"
+    "$TD" report -o "$WORK/ro" --format pdf "$tr" 2>/dev/null && die "wrote into read-only dir"
     [ -z "$(ls -A "$WORK/ro")" ] || die "partial output left"
 fi
 exit 0
