@@ -1186,9 +1186,24 @@ td_status td_read_nsys_sqlite(td_traceset *set, td_trace *t, const char *name,
     sqlite3_db_config(r.db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);
     /* READONLY means SQLite never writes into the buffer, so the caller's (const)
      * bytes are used in place instead of being copied. */
-    int rc = sqlite3_deserialize(r.db, "main", (unsigned char *)(uintptr_t)data,
-                                 (sqlite3_int64)n, (sqlite3_int64)n,
-                                 SQLITE_DESERIALIZE_READONLY);
+    unsigned char *bytes = (unsigned char *)(uintptr_t)data;
+    unsigned flags = SQLITE_DESERIALIZE_READONLY;
+    if (bytes[18] == 2 || bytes[19] == 2) {
+        /* A file left in WAL mode (someone opened the export with journal_mode=WAL):
+         * the in-memory VFS cannot do WAL, and without the -wal file the main file
+         * holds everything there is; read a copy marked as a rollback-journal file. */
+        unsigned char *c = sqlite3_malloc64(n);
+        if (!c) {
+            sqlite3_close(r.db);
+            return td_fail(e, TD_E_NOMEM, "%s: out of memory", name);
+        }
+        memcpy(c, data, n);
+        c[18] = c[19] = 1;
+        bytes = c;
+        flags |= SQLITE_DESERIALIZE_FREEONCLOSE;
+    }
+    int rc = sqlite3_deserialize(r.db, "main", bytes, (sqlite3_int64)n, (sqlite3_int64)n,
+                                 flags);
     if (rc != SQLITE_OK)
         s = sqlfail(&r, "open");
     else if (sqlite3_exec(r.db, "PRAGMA cell_size_check=ON", NULL, NULL, NULL) != SQLITE_OK)

@@ -511,6 +511,19 @@ static void sample(const char *path)
     nvtx_vs_python(set, t, path);
     td_traceset_free(set);
 
+    /* a file left in WAL mode reads the same */
+    {
+        unsigned char *q = malloc(n);
+        memcpy(q, p, n);
+        q[18] = q[19] = 2;
+        td_traceset *ws = td_traceset_new();
+        td_trace *wt = td_traceset_add(ws, "wal.sqlite");
+        CHECK_EQ_INT(td_read_nsys_sqlite(ws, wt, "wal.sqlite", q, n, &e), TD_OK);
+        CHECK_EQ_INT(wt->nevents, 139);
+        CHECK_EQ_INT(q[18], 2);   /* the caller's bytes are not modified */
+        td_traceset_free(ws);
+        free(q);
+    }
     /* truncated copies: always an error naming the file */
     size_t cuts[] = {0, 15, 99, 100, 1024, 4095, 4096, 4097, n / 2, n - 4096, n - 1};
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
