@@ -43,7 +43,11 @@ build() {
 }
 
 example_trace() {
-    ls examples/*.json.gz examples/*.json 2>/dev/null | head -1
+    local f
+    for f in examples/*.json.gz examples/*.json; do
+        [ -f "$f" ] && { echo "$f"; return 0; }
+    done
+    return 0
 }
 
 cmd=${1:-build}
