@@ -5,7 +5,9 @@
  * functions"), user_annotation (record_function, ProfilerStep#N), and runtime/driver
  * calls, on host tracks. Events arrive sorted by (ts, -dur) (td_read_finish), so a
  * stack per track finds each op's parent: the innermost op on the same track that
- * contains it. Self = dur - sum of the direct children's dur (torch's rule). */
+ * contains it. Self = dur - sum of the direct children's dur (torch's rule).
+ * Device work belongs to the innermost cpu_op/user_annotation around its launching
+ * runtime call (as torch's "Self CUDA"), or to the runtime call when there is none. */
 #include "analyse_int.h"
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +131,9 @@ void td_an_nest(td_actx *a, td_tctx *c)
         int32_t p = c->parent[r];
         while (p >= 0 && (t->ev[p].kind == TD_K_RUNTIME || t->ev[p].kind == TD_K_DRIVER))
             p = c->parent[p];
-        c->owner[i] = p;
+        /* no op around the launch (nsys traces, launches outside any cpu_op): the
+         * runtime call itself owns the device time */
+        c->owner[i] = p >= 0 ? p : r;
     }
     free(cx);
 }

@@ -145,6 +145,8 @@ static void test_nest_ops(void)
     ev(th, TD_K_CPU_OP, "E", 100, 10, 0); /* starts at A's end: not a child */
     ev(th, TD_K_PYTHON, "py", 0, 200, 0);  /* not an op: ignored by the op nesting */
     ev(d0, TD_K_KERNEL, "k1", 30, 15, 5);
+    ev(th, TD_K_RUNTIME, "cudaLaunchKernel", 200, 5, 6); /* outside every op */
+    ev(d0, TD_K_KERNEL, "k2", 210, 10, 6);
     td_summary *s = run(NULL);
     long a = R(s, "ops", "name", "A"), b = R(s, "ops", "name", "B"), e = R(s, "ops", "name", "E");
     CHECK_EQ_INT(I(s, "ops", a, "self_ns"), 60);
@@ -154,12 +156,14 @@ static void test_nest_ops(void)
     CHECK_EQ_INT(I(s, "ops", b, "device_self_ns"), 15);
     CHECK_EQ_INT(I(s, "ops", a, "device_self_ns"), 0);
     CHECK_EQ_INT(I(s, "ops", a, "device_total_ns"), 15);
-    CHECK_EQ_INT(I(s, "ops", R(s, "ops", "name", "cudaLaunchKernel"), "device_self_ns"), 0);
-    /* self total = 60+20+5+5+10+10 = 110 */
-    CHECK(fabs(F(s, "ops", a, "self_share") - 60.0 / 110) < 1e-12);
+    /* the launch inside B gives its kernel to B; the one outside every op keeps it */
+    CHECK_EQ_INT(I(s, "ops", R(s, "ops", "name", "cudaLaunchKernel"), "device_self_ns"), 10);
+    CHECK_EQ_INT(I(s, "ops", R(s, "ops", "name", "cudaLaunchKernel"), "calls"), 2);
+    /* self total = 60+20+5+5+10+10+5 = 115 */
+    CHECK(fabs(F(s, "ops", a, "self_share") - 60.0 / 115) < 1e-12);
     CHECK_EQ_STR(td_table_cell(td_sum_find_table(s, "ops"), 0, 0)->s, "A"); /* by self desc */
     const td_flame *fl = td_sum_find_flame(s, "cpu");
-    CHECK(fl && fl->n == 6);
+    CHECK(fl && fl->n == 7);
     int found = 0;
     for (size_t i = 0; fl && i < fl->n; i++)
         if (!strcmp(fl->st[i].stack, "thread 1;A;B;cudaLaunchKernel") && fl->st[i].value == 5)
