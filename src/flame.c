@@ -74,15 +74,16 @@ static int32_t child_of(tree *t, int32_t parent, td_str name)
     return id;
 }
 
-/* qsort context: the tree whose node indices are being sorted (qsort has no context
- * argument in C11; layouts are not built concurrently). */
-static const tree *sort_tree;
+/* A child being ordered: its name is carried along so the comparison needs no global
+ * context (layouts may be built from several threads). */
+typedef struct kid {
+    const char *name;
+    int32_t node;
+} kid;
 
 static int cmp_name(const void *a, const void *b)
 {
-    const node *x = &sort_tree->n[*(const int32_t *)a];
-    const node *y = &sort_tree->n[*(const int32_t *)b];
-    return strcmp(td_strget(sort_tree->names, x->name), td_strget(sort_tree->names, y->name));
+    return strcmp(((const kid *)a)->name, ((const kid *)b)->name);
 }
 
 /* One pending output frame: a tree node, or (node < 0) the grey frame standing for
@@ -158,7 +159,7 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
     /* Iterative pre-order walk: stacks in folded files can be arbitrarily deep. */
     pending *stk = NULL;
     size_t ns = 0, scap = 0;
-    int32_t *kids = NULL;
+    kid *kids = NULL;
     size_t kcap = 0;
     *TD_PUSH(stk, ns, scap) = (pending){0, -1, 0, 0, 0, total};
     while (ns) {
@@ -175,18 +176,17 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
         size_t nk = 0;
         for (int32_t c = x->child; c >= 0; c = t.n[c].next) {
             td_grow((void **)&kids, &kcap, nk + 1, sizeof *kids);
-            kids[nk++] = c;
+            kids[nk++] = (kid){td_strget(t.names, t.n[c].name), c};
         }
         if (!nk)
             continue;
-        sort_tree = &t;
         qsort(kids, nk, sizeof *kids, cmp_name);
         /* Children in order; pushed in reverse so they pop in order. */
         size_t first = ns;
         int64_t off = p.offset, pruned_v = 0;
         int npruned = 0;
         for (size_t k = 0; k < nk; k++) {
-            const node *c = &t.n[kids[k]];
+            const node *c = &t.n[kids[k].node];
             if (c->value <= 0)
                 continue;
             if ((double)c->value < cut) {
@@ -194,7 +194,7 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
                 pruned_v += c->value;
                 continue;
             }
-            *TD_PUSH(stk, ns, scap) = (pending){kids[k], me, p.depth + 1, 0, off, c->value};
+            *TD_PUSH(stk, ns, scap) = (pending){kids[k].node, me, p.depth + 1, 0, off, c->value};
             off += c->value;
         }
         if (npruned)
