@@ -31,7 +31,7 @@ typedef struct {
     lxw_workbook *wb;
     const td_summary *s;
     const td_render_opts *o;
-    lxw_format *title, *subtitle, *head, *headr, *wrap;
+    lxw_format *title, *subtitle, *head, *headr, *wrap, *top, *center, *right;
     lxw_format *ms, *pct, *count, *id, *gbps, *f64;
     char (*sheets)[128];        /* sheet names used so far */
     size_t nsheets, sheets_cap;
@@ -134,16 +134,17 @@ static void put_str(xw *x, lxw_worksheet *ws, int r, int c, const char *v, lxw_f
  * as readers do not all grow rows for wrapped text by themselves (Excel's limit is
  * 409 points). */
 #define SUMMARY_B_WIDTH 64
-static void put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v)
+static int put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v)
 {
     if (!v || !*v)
-        return;
+        return 0;
     size_t lines = u8len(v) / (SUMMARY_B_WIDTH - 4) + 1;
     for (const char *p = v; *p; p++)
         lines += *p == '\n';
     put_str(x, ws, r, c, v, lines > 1 ? x->wrap : NULL);
     if (lines > 1)
         worksheet_set_row(ws, (lxw_row_t)r, lines > 27 ? 409.0 : 15.0 * (double)lines, NULL);
+    return lines > 1;
 }
 
 static void put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
@@ -212,7 +213,7 @@ static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col
         if (v->i == TD_NA)
             return 0;
         if (v->i < 0) {
-            put_str(x, ws, r, c, "all", NULL);
+            put_str(x, ws, r, c, "all", x->right);
             return 3;
         }
         put_num(x, ws, r, c, (double)v->i, NULL);
@@ -220,7 +221,7 @@ static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col
     case TD_T_BOOL:
         if (v->i == TD_NA)
             return 0;
-        put_str(x, ws, r, c, v->i ? "yes" : "no", NULL);
+        put_str(x, ws, r, c, v->i ? "yes" : "no", x->center);
         return 3;
     case TD_T_SHARE:
         if (!isfinite(v->f))
@@ -393,6 +394,7 @@ static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrow
     chart_axis_set_name(ch->x_axis, multi ? "Rank and step" : "Step");
     chart_axis_set_name(ch->y_axis, "Wall time (ms)");
     chart_axis_set_num_format(ch->y_axis, "#,##0");
+    chart_axis_set_min(ch->y_axis, 0); /* bars from zero: no exaggerated differences */
     chart_set_series_gap(ch, 50);
     chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
     lxw_chart_options co = {.x_scale = 1.6, .y_scale = 1.3};
@@ -455,12 +457,13 @@ static size_t timeline_all(const td_table *t)
     return found;
 }
 
-static void kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
+static int kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
 {
     const char *unit = "";
+    int wrapped = 0;
     switch (kv->type) {
     case TD_T_TEXT:
-        put_wrapped(x, ws, r, 1, kv->v.s);
+        wrapped = put_wrapped(x, ws, r, 1, kv->v.s);
         break;
     case TD_T_NS:
         if (kv->v.i != TD_NA)
@@ -474,7 +477,7 @@ static void kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
         break;
     case TD_T_DEVICE:
         if (kv->v.i < 0)
-            put_str(x, ws, r, 1, "all", NULL);
+            put_str(x, ws, r, 1, "all", x->right);
         else
             put_num(x, ws, r, 1, (double)kv->v.i, NULL);
         break;
@@ -495,6 +498,7 @@ static void kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
         break;
     }
     put_str(x, ws, r, 2, unit, NULL);
+    return wrapped;
 }
 
 /* Summary sheet: title, key figures, the time breakdown with a pie chart, findings,
@@ -529,8 +533,10 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         const td_kv *kv = &s->kv[i];
         if (strcmp(kv->key, "schema") == 0) /* for programs, not for readers */
             continue;
-        put_str(x, ws, r, 0, kv->title && *kv->title ? kv->title : kv->key, NULL);
-        kv_value(x, ws, r, kv);
+        /* a label next to wrapped text sits on its first line */
+        int wrapped = kv_value(x, ws, r, kv);
+        put_str(x, ws, r, 0, kv->title && *kv->title ? kv->title : kv->key,
+                wrapped ? x->top : NULL);
         r++;
     }
     r++;
@@ -573,8 +579,8 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         for (size_t i = 0; i < s->nfindings; i++, r++) {
             char num[16];
             snprintf(num, sizeof num, "%zu", i + 1);
-            put_str(x, ws, r, 0, num, NULL);
-            put_wrapped(x, ws, r, 1, s->findings[i]);
+            int wrapped = put_wrapped(x, ws, r, 1, s->findings[i]);
+            put_str(x, ws, r, 0, num, wrapped ? x->top : NULL);
         }
         r++;
     }
@@ -667,6 +673,12 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     x.wrap = workbook_add_format(x.wb);
     format_set_text_wrap(x.wrap);
     format_set_align(x.wrap, LXW_ALIGN_VERTICAL_TOP);
+    x.top = workbook_add_format(x.wb);
+    format_set_align(x.top, LXW_ALIGN_VERTICAL_TOP);
+    x.center = workbook_add_format(x.wb);
+    format_set_align(x.center, LXW_ALIGN_CENTER);
+    x.right = workbook_add_format(x.wb);
+    format_set_align(x.right, LXW_ALIGN_RIGHT);
     x.ms = workbook_add_format(x.wb);
     format_set_num_format(x.ms, "#,##0.000");
     x.pct = workbook_add_format(x.wb);
