@@ -308,8 +308,50 @@ static void test_kernels_coll(void)
     td_traceset_free(S);
 }
 
+static void test_names(void)
+{
+    td_summary *s = td_summary_new();
+    CHECK_EQ_INT(td_trailing_num("ProfilerStep#12"), 12);
+    CHECK_EQ_INT(td_trailing_num("forward"), -1);
+    CHECK_EQ_STR(td_strip_num(s, "ProfilerStep#12"), "ProfilerStep");
+    CHECK_EQ_STR(td_strip_num(s, "iteration_3"), "iteration");
+    CHECK_EQ_STR(td_strip_num(s, "42"), "42");
+    CHECK_EQ_STR(td_strip_num(s, "fwd"), "fwd");
+    CHECK(td_is_comm_name("ncclDevKernel_AllGather_RING_LL(x)"));
+    CHECK(td_is_comm_name("void RCCL_kernel"));
+    CHECK(!td_is_comm_name("volta_sgemm_128x64_nn"));
+    td_summary_free(s);
+}
+
+/* Collective type and size without "Collective name" args: from the kernel name; no
+ * dtype -> unknown bytes, no bandwidth. Warm-up auto keeps everything below 3 steps. */
+static void test_coll_names(void)
+{
+    fresh();
+    T->world_size = 8;
+    uint32_t c0 = dev(0, 20), th = host(1);
+    ev(th, TD_K_USER_ANNOT, "ProfilerStep#1", 0, 1000, 0);
+    ev(th, TD_K_USER_ANNOT, "ProfilerStep#2", 1000, 10, 0);
+    ev(c0, TD_K_KERNEL, "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*)", 0, 10, 0);
+    ev(c0, TD_K_KERNEL, "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(x)", 20, 10, 0);
+    ev(c0, TD_K_KERNEL, "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(x)", 40, 30, 0);
+    td_summary *s = run(NULL);
+    CHECK_EQ_INT(td_sum_get(s, "warmup.dropped")->v.i, 0);
+    long r = R(s, "collectives", "name", "reducescatter");
+    CHECK_EQ_INT(I(s, "collectives", r, "calls"), 2);
+    CHECK_EQ_INT(I(s, "collectives", r, "mean_ns"), 20);
+    CHECK_EQ_INT(I(s, "collectives", r, "group_size"), 8);
+    CHECK_EQ_INT(I(s, "collectives", r, "bytes"), TD_NA);
+    CHECK(isnan(F(s, "collectives", r, "busbw_gbps")));
+    CHECK(R(s, "collectives", "name", "sendrecv") >= 0);
+    td_summary_free(s);
+    td_traceset_free(S);
+}
+
 int main(void)
 {
+    test_names();
+    test_coll_names();
     test_intervals();
     test_stats();
     test_nest_ops();
