@@ -144,10 +144,10 @@ static ptrdiff_t raw_pull(td_in *in, unsigned char *dst, size_t cap, td_err *e)
     case SRC_AR: {
         la_ssize_t r = archive_read_data(in->ar, dst, cap);
         if (r < 0) {
-            td_fail(e, TD_E_FORMAT, "%s: %s", in->name,
-                    archive_error_string(in->ar) ? archive_error_string(in->ar)
-                                                 : "archive read error");
-            return -1;
+            /* a damaged or truncated archive: the member ends here; the reader sees
+             * short data and says so (a truncated trace keeps what was read) */
+            in->raw_eof = 1;
+            return 0;
         }
         n = r;
         break;

@@ -100,7 +100,7 @@ static td_status read_tar(td_traceset *set, td_in *in, const char *name, int dep
     td_status st = TD_OK;
     if (archive_read_open(a, x, NULL, ar_read, NULL) != ARCHIVE_OK) {
         st = x->failed ? e->code
-                       : td_fail(e, TD_E_FORMAT, "%s: %s", name, archive_error_string(a));
+                       : td_fail(e, TD_E_FORMAT, "%s: byte 0: %s", name, archive_error_string(a));
         goto out;
     }
     int nfound = 0;
@@ -110,13 +110,15 @@ static td_status read_tar(td_traceset *set, td_in *in, const char *name, int dep
         if (r == ARCHIVE_EOF)
             break;
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-            if (nfound && !x->failed) { /* a truncated archive: keep the whole members */
-                td_warn(&set->warnings, "%s: archive damaged after %d traces: %s", name,
-                        nfound, archive_error_string(a));
+            long long at = (long long)archive_filter_bytes(a, 0);
+            if (nfound && !x->failed) { /* a truncated archive: keep the members read */
+                td_warn(&set->warnings, "%s: byte %lld: archive damaged after %d traces (%s)",
+                        name, at, nfound, archive_error_string(a));
                 break;
             }
             st = x->failed ? e->code
-                           : td_fail(e, TD_E_FORMAT, "%s: %s", name, archive_error_string(a));
+                           : td_fail(e, TD_E_FORMAT, "%s: byte %lld: %s", name, at,
+                                     archive_error_string(a));
             goto out;
         }
         if (archive_entry_filetype(ent) != AE_IFREG)
