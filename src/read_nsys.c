@@ -1097,6 +1097,8 @@ static void split_processes(rd *r)
         dst[k]->world_size = (int)np;
         if (distinct)
             dst[k]->rank = P[k].rank;
+        else if (k && t->rank < 0)
+            dst[k]->rank = -1;   /* unknown like the first: td_read_finish numbers them */
     }
     /* old track -> (trace, new track) */
     uint32_t *tmap = td_xmalloc((old.ntracks + 1) * sizeof *tmap);

@@ -122,8 +122,10 @@ def nvtx(path):
         print("\t".join(str(x) for x in (r[2], r[0], r[1], r[5], r[6], r[7], r[8], r[9], r[10])))
 
 
-def synth(path):
-    """Kernels with odd and even instance counts, a single instance, ties in total time."""
+def synth(path, nproc=1):
+    """Kernels with odd and even instance counts, a single instance, ties in total time.
+    nproc=2: the calls alternate between two MPI processes (pids 200 = rank 1 and
+    100 = rank 0) that reuse the same correlation ids."""
     db = sqlite3.connect(path)
     db.executescript("""
     CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);
@@ -138,14 +140,21 @@ def synth(path):
              "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
              "single(int)", "tie_a", "tie_b", "cudaLaunchKernel_v7000", "cudaLaunchKernel"]
     db.executemany("INSERT INTO StringIds VALUES(?, ?)", list(enumerate(names, 1)))
-    gp = 77 * 0x1000000
-    gt = gp + 78
+    db.execute("CREATE TABLE ThreadNames(nameId INTEGER, priority INTEGER, globalTid INTEGER)")
+    db.executemany("INSERT INTO StringIds VALUES(?, ?)", [(20, "MPI Rank 0"), (21, "MPI Rank 1")])
+    procs = [(77, None)] if nproc == 1 else [(200, 21), (100, 20)]
+    for pid, nm in procs:
+        if nm:
+            db.execute("INSERT INTO ThreadNames VALUES(?, 0, ?)", (nm, pid * 0x1000000 + pid))
     durs = {1: [1000, 1500, 1200, 4000], 2: [10, 11, 13, 17, 19], 3: [5000, 5003],
             4: [123], 5: [300, 300], 6: [200, 400]}
-    t, corr = 1000, 1
+    t, n = 1000, 0
     for k, ds in sorted(durs.items()):
         for i, d in enumerate(ds):
             dev = i % 2
+            pid = procs[n % len(procs)][0]
+            corr = n // len(procs) + 1   # processes reuse the same correlation ids
+            gp, gt = pid * 0x1000000, pid * 0x1000000 + pid
             db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,0,?,?,7)",
                        (t, t + 5, gt, corr))
             db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,67,?,?,8)",
@@ -153,7 +162,7 @@ def synth(path):
             db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(?,?,?,1,?,?,?,?,?,1,1,1,32,1,1)",
                        (t + 10, t + 10 + d, dev, 7 + dev, corr, gp, k, k))
             t += 10000
-            corr += 1
+            n += 1
     db.commit()
 
 
@@ -166,6 +175,6 @@ if __name__ == "__main__":
     elif cmd == "compare":
         compare(sys.argv[2], sys.argv[3])
     elif cmd == "synth":
-        synth(sys.argv[2])
+        synth(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     else:
         sys.exit("unknown command " + cmd)
