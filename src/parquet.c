@@ -674,6 +674,11 @@ static td_status data_page(dec *x, const pagehdr *h, const uint8_t *lv, const ui
 {
     size_t nv = (size_t)h->nvals;
     td_pq_col *c = x->c;
+    /* name an unsupported encoding before anything is decoded */
+    if (h->enc != ENC_PLAIN && h->enc != ENC_PLAIN_DICT && h->enc != ENC_RLE_DICT
+        && !(h->enc == ENC_RLE && x->lf->type == TD_PQ_BOOLEAN))
+        return td_fail(x->e, TD_E_FORMAT, "%s: column '%s': unsupported encoding %s",
+                       x->f->name, x->lf->name, enc_name(h->enc));
     if (c->n + nv > MAX_VALUES)
         return col_fail(x, "%s (%lld)", "too many values", (long long)(c->n + nv));
     col_reserve(x, c->n + nv);
