@@ -173,10 +173,13 @@ static int importance(const char *key)
 {
     static const char *hi[] = {"total_ns", "self_ns", "share", "calls", "busbw_gbps", "bytes",
                                "wall_ns", "non_child_ns", "cov", "executions", "device_self_ns",
-                               "Total Time (ns)", "Time (%)", "Instances", NULL};
+                               "Total Time (ns)", "Time (%)", "Instances", "status", "change",
+                               "current", "base", NULL};
     static const char *lo[] = {"std_ns", "min_ns", "max_ns", "thunks_std", "program_id",
                                "hidden_ns", "wait_ns", "group_size", "dtype", "device_avg_ns",
                                "StdDev (ns)", "Min (ns)", "Max (ns)", "sha256", "events", NULL};
+    if (!strcmp(key, "metric"))
+        return 80;
     for (const char **k = hi; *k; k++)
         if (!strcmp(*k, key))
             return 60;
@@ -184,6 +187,51 @@ static int importance(const char *key)
         if (!strcmp(*k, key))
             return 20;
     return 40;
+}
+
+/* Cell text. The regression table keeps its values as numbers with a unit column:
+ * those are shown with units ("12.3 ms", "4.5%") and the unit column is left out. */
+static void cell_text(const td_table *t, size_t r, int ci, char *v, size_t cap)
+{
+    const td_col *col = &t->cols[ci];
+    const td_cell *cell = td_table_cell(t, r, ci);
+    int cu = td_table_col(t, "unit");
+    if (cu >= 0 && col->type == TD_T_F64 && isfinite(cell->f) &&
+        (!strcmp(col->key, "base") || !strcmp(col->key, "current"))) {
+        const char *u = td_table_cell(t, r, cu)->s;
+        if (u && !strcmp(u, "ns")) {
+            td_fmt_ns(v, cap, (int64_t)llround(cell->f));
+            return;
+        }
+        if (u && !strcmp(u, "fraction")) {
+            snprintf(v, cap, "%.1f%%", cell->f * 100);
+            return;
+        }
+        if (u && u[0]) {
+            snprintf(v, cap, "%g %s", cell->f, u);
+            return;
+        }
+    }
+    td_cell_format(col, cell, v, cap);
+    if (col->type == TD_T_SHARE && !strcmp(col->key, "change") && isfinite(cell->f) &&
+        cell->f > 0) {
+        size_t n = strlen(v);
+        if (n + 2 < cap) {
+            memmove(v + 1, v, n + 1);
+            v[0] = '+';
+        }
+    }
+}
+
+/* shares of a whole get a mini bar; changes (which may be negative) do not */
+static int share_bar(const td_col *col)
+{
+    return col->type == TD_T_SHARE && strcmp(col->key, "change") != 0;
+}
+
+static int unit_hidden(const td_table *t, int ci)
+{
+    return !strcmp(t->cols[ci].key, "unit") && td_table_col(t, "base") >= 0;
 }
 
 #define TFS 7.5  /* table cell font size */
@@ -235,6 +283,8 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     char v[512];
     for (int ci = 0; ci < t->ncols; ci++) {
         const td_col *col = &t->cols[ci];
+        if (unit_hidden(t, ci))
+            continue;
         tcol *q = &c[n++];
         q->ci = ci;
         q->num = col->type != TD_T_TEXT;
@@ -243,15 +293,15 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
             flex = n - 1;
         q->nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
         for (size_t r = 0; r < shown; r++) {
-            td_cell_format(col, td_table_cell(t, r, ci), v, sizeof v);
+            cell_text(t, r, ci, v, sizeof v);
             if (!v[0])
                 continue;
-            double w = pd_text_w(d, v, PF_SANS, TFS);
+            double w = pd_text_w(d, v, !strcmp(col->key, "status") ? PF_BOLD : PF_SANS, TFS);
             if (w > q->nat)
                 q->nat = w;
         }
         q->nat += TPAD;
-        if (col->type == TD_T_SHARE)
+        if (share_bar(col))
             q->nat += SHAREBAR + 4;
         if (!q->num && n - 1 != flex && q->nat > 150)
             q->nat = 150; /* other text columns: ellipsized at the end */
@@ -266,7 +316,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         const td_col *col = &t->cols[c[flex].ci];
         c[flex].nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
         for (size_t r = 0; r < shown; r++) {
-            td_cell_format(col, td_table_cell(t, r, c[flex].ci), v, sizeof v);
+            cell_text(t, r, c[flex].ci, v, sizeof v);
             double w = v[0] ? pd_text_w(d, v, PF_SANS, TFS) : 0;
             if (w > c[flex].nat)
                 c[flex].nat = w;
@@ -281,9 +331,9 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         for (int k = 0; k < n; k++)
             if (k != flex)
                 others += c[k].nat;
-        /* names matter most: keep at least ~40% of the width for them before giving
+        /* names matter most: keep at least ~35% of the width for them before giving
          * it to the least important numbers (std, min, max...) */
-        double fmin = flex >= 0 ? (c[flex].nat < W * 0.4 ? c[flex].nat : W * 0.4) : 0;
+        double fmin = flex >= 0 ? (c[flex].nat < W * 0.35 ? c[flex].nat : W * 0.35) : 0;
         if (others + fmin <= W || n <= 1) {
             for (int k = 0; k < n; k++)
                 c[k].w = c[k].nat;
@@ -340,7 +390,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         for (int k = 0; k < n; k++) {
             const td_col *col = &t->cols[c[k].ci];
             const td_cell *cell = td_table_cell(t, r, c[k].ci);
-            if (col->type == TD_T_SHARE && isfinite(cell->f) && c[k].w >= SHAREBAR + 30) {
+            if (share_bar(col) && isfinite(cell->f) && c[k].w >= SHAREBAR + 30) {
                 double f = cell->f > 1 ? 1 : cell->f < 0 ? 0 : cell->f;
                 pd_rgb(d, C_SHAREBAR);
                 cairo_rectangle(d->cr, x + TPAD / 2, d->y + 4, SHAREBAR, TROW - 8);
@@ -349,11 +399,18 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
                 cairo_rectangle(d->cr, x + TPAD / 2, d->y + 4, SHAREBAR * f, TROW - 8);
                 cairo_fill(d->cr);
             }
-            td_cell_format(col, cell, v, sizeof v);
+            cell_text(t, r, c[k].ci, v, sizeof v);
+            int font = PF_SANS;
+            uint32_t color = C_TEXT;
+            if (!strcmp(col->key, "status") && !strcmp(v, "regressed")) {
+                font = PF_BOLD;
+                color = C_BAD;
+            } else if (!strcmp(col->key, "status") && !strcmp(v, "improved"))
+                color = C_GOOD;
             if (v[0])
-                pd_text(d, x + TPAD / 2, d->y + 1.5, v, PF_SANS, TFS, c[k].w - TPAD,
+                pd_text(d, x + TPAD / 2, d->y + 1.5, v, font, TFS, c[k].w - TPAD,
                         c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
-                        PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
+                        PANGO_ELLIPSIZE_MIDDLE, color);
             x += c[k].w;
         }
         d->y += TROW;

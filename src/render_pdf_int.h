@@ -23,6 +23,8 @@ enum { PF_SANS, PF_BOLD, PF_MONO, PF_N };
 #define C_IDLE 0xd5d9dfu   /* idle */
 #define C_WARM 0xe3b35bu   /* warm-up steps */
 #define C_SHAREBAR 0xdbe5f0u
+#define C_BAD 0xb42318u    /* regressed */
+#define C_GOOD 0x2e7d32u   /* improved */
 
 typedef struct pdoc {
     cairo_t *cr;

@@ -72,6 +72,13 @@ EOF
 golden pdf/nightly.txt "$WORK/nightly.txt" || exit 1
 # the empty summary renders only the header (no empty headings)
 pdftotext "$WORK/a/empty.pdf" - | grep -Eq 'Findings|Key figures|Kernels|Warnings' && die "empty headings"
+# regression section: values with units from the unit column, signed change
+pdftotext -layout "$WORK/a/long.pdf" "$WORK/long.txt"
+for w in "Regression against the baseline" "nightly-2023-11-13/summary.json" \
+    "290.000 ms" "331.000 ms" "+14.1%" "regressed" "31.0%" "29.0%" "-6.5%" "improved"; do
+    grep -qF -- "$w" "$WORK/long.txt" || die "regression: missing '$w'"
+done
+grep -Eq '290\.000 ms +331\.000 ms +\+14\.1% +regressed$' "$WORK/long.txt" || die "regression row"
 # long table: header row repeated on every page of the table
 [ "$(pdftotext "$WORK/a/long.pdf" - | grep -c '^Kernel$')" -ge 3 ] || die "table header not repeated"
 exit 0

@@ -59,6 +59,28 @@ static td_summary *long_summary(void)
         td_row_int(s, t, i, "calls", k + 1);
         td_row_int(s, t, i, "total_ns", 1000 * (k + 1));
     }
+    /* a regression against a baseline, as baseline.c lays it out */
+    td_sum_set_str(s, "regression.baseline", "Baseline", "nightly-2023-11-13/summary.json");
+    td_sum_set_f64(s, "regression.tolerance", "Tolerance", TD_T_SHARE, 0.05);
+    td_sum_set_int(s, "regression.regressed", "Regressed metrics", TD_T_INT, 1);
+    t = td_sum_table(s, "regression", "Regression against the baseline");
+    td_table_cols(t, "metric:text:Metric", "name:text:Name", "unit:text:Unit",
+                  "base:f64:Baseline", "current:f64:Current", "change:share:Change",
+                  "status:text:Status", NULL);
+    static const struct { const char *m, *n, *u; double b, c; const char *st; } rg[] = {
+        {"step time (median, steady)", "", "ns", 290000000, 331000000, "regressed"},
+        {"GPU idle share", "", "fraction", 0.31, 0.29, "improved"},
+        {"kernel mean", FIXTURE_HOSTILE, "ns", 7000000, 7010000, "same"}};
+    for (size_t k = 0; k < sizeof rg / sizeof rg[0]; k++) {
+        size_t i = td_table_add_row(t);
+        td_row_str(s, t, i, "metric", rg[k].m);
+        td_row_str(s, t, i, "name", rg[k].n);
+        td_row_str(s, t, i, "unit", rg[k].u);
+        td_row_f64(s, t, i, "base", rg[k].b);
+        td_row_f64(s, t, i, "current", rg[k].c);
+        td_row_f64(s, t, i, "change", (rg[k].c - rg[k].b) / rg[k].b);
+        td_row_str(s, t, i, "status", rg[k].st);
+    }
     for (int k = 0; k < 30; k++) {
         char w[64];
         snprintf(w, sizeof w, "warning number %d", k);
@@ -67,7 +89,8 @@ static td_summary *long_summary(void)
     return s;
 }
 
-#define LONG_TDT "[pdf]\nsection header\nsection table kernels top=1000\nsection warnings\n"
+#define LONG_TDT "[pdf]\nsection header\nsection regression\nsection table kernels top=1000\n" \
+    "section warnings\n"
 
 static int render(const td_summary *s, const char *tname, const char *paper, const char *out,
                   td_err *e)
