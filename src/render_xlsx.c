@@ -544,6 +544,7 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
     const td_table *gt = td_sum_find_table(s, "gpu_timeline");
     size_t ar = gt ? timeline_all(gt) : (size_t)-1;
     int b0 = 0, nb = 0;
+    char btitle[96] = "GPU time breakdown (all devices)";
     if (ar != (size_t)-1) {
         static const char *const keys[] = {"computation_ns", "exposed_comm_ns",
                                            "exposed_memcpy_ns", "idle_ns"};
@@ -551,7 +552,16 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
                                              "Exposed memcpy", "Idle"};
         int ct = td_table_col(gt, "total_ns");
         int64_t tot = ct >= 0 ? td_table_cell(gt, ar, ct)->i : TD_NA;
-        put_str(x, ws, r, 0, "GPU time breakdown (all devices)", x->head);
+        /* one row per rank: with several ranks, say which one is shown */
+        int cr = td_table_col(gt, "rank"), cd = td_table_col(gt, "device"), multi = 0;
+        for (size_t k = 0; cr >= 0 && k < gt->nrows; k++)
+            if (td_table_cell(gt, k, cd)->i == -1 &&
+                td_table_cell(gt, k, cr)->i != td_table_cell(gt, ar, cr)->i)
+                multi = 1;
+        if (multi)
+            snprintf(btitle, sizeof btitle, "GPU time breakdown (rank %lld, all devices)",
+                     (long long)td_table_cell(gt, ar, cr)->i);
+        put_str(x, ws, r, 0, btitle, x->head);
         put_str(x, ws, r, 1, "Time (ms)", x->headr);
         put_str(x, ws, r, 2, "Share", x->headr);
         r++;
@@ -614,7 +624,7 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         lxw_chart_point *pp[5] = {&pts[0], &pts[1], &pts[2], &pts[3], NULL};
         pp[nb] = NULL;
         chart_series_set_points(se, pp);
-        chart_title_set_name(ch, "GPU time breakdown (all devices)");
+        chart_title_set_name(ch, btitle);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);
         lxw_chart_options co = {.x_scale = 1.3, .y_scale = 1.2};
         note_err(x, worksheet_insert_chart_opt(ws, 3, 4, ch, &co), "chart");

@@ -9,7 +9,7 @@ export TRACEDOC_DATA=$ROOT
 cd "$WORK" || exit 1
 traces="kineto/hta_mi250_minitoy.json.gz kineto/tbplugin_resnet50_v100_oldformat.json.gz
 torch-cpu/torch_transformer_cpu_5steps.json nsys/pipit_saxpy_mpi_cuda_a100.sqlite
-nsys-jax/pax_fsdp4_4proc_proc0.zip"
+nsys-jax/pax_fsdp4_4proc_proc0.zip kineto/param_dlrm_8ranks.tar.gz"
 for t in $traces; do
     n=$(basename "$t")
     "$TD" report -o "$WORK/$n" --format xlsx,json --template nightly "$TRACES/$t" ||
@@ -105,6 +105,11 @@ for r in runs:
     tl = [x for x in (table(js, "gpu_timeline") or []) if x["device"] == "all"]
     if tl:
         tl = [x for x in tl if x["scope"] == "trace"] or tl
+        # one "all" row per rank: the first rank's is shown, and named
+        multi = len(set(x["rank"] for x in tl)) > 1
+        head = "GPU time breakdown (rank %d, all devices)" % tl[0]["rank"] if multi else \
+            "GPU time breakdown (all devices)"
+        check(head in s, "%s: breakdown titled %r" % (r, head))
         for label, key in (("Computation", "computation_ns"), ("Exposed communication", "exposed_comm_ns"),
                            ("Exposed memcpy", "exposed_memcpy_ns"), ("Idle", "idle_ns")):
             check(close(s[label][1].value, tl[0][key] / 1e6, 1e-12), "%s breakdown %s" % (r, label))
