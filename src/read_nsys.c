@@ -32,6 +32,7 @@ typedef struct {
 typedef struct {
     int64_t pid, tid;
     td_str name;
+    int64_t prio;   /* several names for one thread: the highest wins */
 } tname;
 
 /* A device operation with a correlation id (for the GPU projection). */
@@ -336,6 +337,7 @@ static void name_set(tname **a, size_t *n, size_t *cap, int64_t pid, int64_t tid
     x->pid = pid;
     x->tid = tid;
     x->name = s;
+    x->prio = 0;
 }
 
 static td_str name_get(const tname *a, size_t n, int64_t pid, int64_t tid)
@@ -354,22 +356,42 @@ static int cmp_tname(const void *x, const void *y)
     return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
+/* Sort by (pid, tid) and keep the highest-priority name of each. */
+static int cmp_tname_prio(const void *x, const void *y)
+{
+    const tname *a = x, *b = y;
+    int c = cmp_tname(x, y);
+    if (c)
+        return c;
+    return a->prio > b->prio ? -1 : a->prio < b->prio;
+}
+
+static size_t names_index(tname *a, size_t n)
+{
+    sort(a, n, sizeof *a, cmp_tname_prio);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!m || cmp_tname(&a[m - 1], &a[i]))
+            a[m++] = a[i];
+    return m;
+}
+
 /* Sorted lookup for the (possibly long) thread and process lists. */
 static td_str name_find(const tname *a, size_t n, int64_t pid, int64_t tid)
 {
     if (!n)
         return 0;
-    tname key = {pid, tid, 0};
+    tname key = {pid, tid, 0, 0};
     const tname *x = bsearch(&key, a, n, sizeof *a, cmp_tname);
     return x ? x->name : 0;
 }
 
 static td_status read_names(rd *r)
 {
-    static const char *const tc[] = {"nameId", "globalTid"};
+    static const char *const tc[] = {"nameId", "globalTid", "priority"};
     sqlite3_stmt *st;
     int rc;
-    td_status s = select_cols(r, "ThreadNames", tc, 2, 3, "ORDER BY rowid", &st);
+    td_status s = select_cols(r, "ThreadNames", tc, 3, 3, "ORDER BY rowid", &st);
     if (s != TD_OK)
         return s;
     if (st) {
@@ -379,6 +401,7 @@ static td_status read_names(rd *r)
             x->pid = PID_OF(g);
             x->tid = TID_OF(g);
             x->name = sid_str(r, st, 0);
+            x->prio = col_i64(st, 2, 0);
         }
         if ((s = done(r, st, rc, "ThreadNames")) != TD_OK)
             return s;
@@ -393,6 +416,7 @@ static td_status read_names(rd *r)
             x->pid = col_null(st, 0) ? col_i64(st, 1, 0) : PID_OF(col_i64(st, 0, 0));
             x->tid = 0;
             x->name = intern_col(r, st, 2);
+            x->prio = 0;
         }
         if ((s = done(r, st, rc, "PROCESSES")) != TD_OK)
             return s;
@@ -762,8 +786,14 @@ static td_status read_nvtx(rd *r)
             continue;
         td_str name = nvtx_text(r, st);
         if (type == NVTX_THREAD_NAME) {
-            if (name)
-                name_set(&r->thr, &r->nthr, &r->thr_cap, PID_OF(g), TID_OF(g), name);
+            if (name) {
+                /* a name the program gave its thread beats the OS one; the last wins */
+                tname *x = TD_PUSH(r->thr, r->nthr, r->thr_cap);
+                x->pid = PID_OF(g);
+                x->tid = TID_OF(g);
+                x->name = name;
+                x->prio = ((int64_t)1 << 62) + (int64_t)r->nthr;
+            }
             continue;
         }
         /* Ranges in a named domain read "Domain:text", as nsys reports write them
@@ -987,8 +1017,8 @@ static void range_events(rd *r)
 
 static void name_tracks(rd *r)
 {
-    sort(r->thr, r->nthr, sizeof *r->thr, cmp_tname);
-    sort(r->proc, r->nproc, sizeof *r->proc, cmp_tname);
+    r->nthr = names_index(r->thr, r->nthr);
+    r->nproc = names_index(r->proc, r->nproc);
     for (size_t i = 0; i < r->t->ntracks; i++) {
         td_track *k = &r->t->tracks[i];
         if (!k->process_name)

@@ -50,7 +50,7 @@ static void synthetic(void)
         " (4,'inner'),(6,'cudaMemcpy'),(7,'cudaLaunchKernel'),(8,'k2'),(9,'main thread'),"
         " (1000,'sparse');"
         "CREATE TABLE ThreadNames(nameId INTEGER, priority INTEGER, globalTid INTEGER);"
-        "INSERT INTO ThreadNames VALUES(9,0,%lld);"
+        "INSERT INTO ThreadNames VALUES(9,5,%lld),(3,1,%lld);"
         /* a kernel table from an older export: no shortName, no grid/block columns */
         "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER,"
         " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);"
@@ -66,12 +66,14 @@ static void synthetic(void)
         " (50,400,59,NULL,'outer',%lld,NULL,NULL,0),(90,200,59,NULL,NULL,%lld,NULL,4,2),"
         " (500,600,59,NULL,'lonely',%lld,NULL,NULL,0),(60,70,59,NULL,'t8',%lld,NULL,NULL,0),"
         " (0,5000,60,1,'se',%lld,%lld,NULL,0),(77,NULL,34,NULL,'m',%lld,NULL,NULL,0),"
-        " (80,NULL,59,NULL,'unended',%lld,NULL,NULL,0);",
-        (long long)G(5, 7), (long long)G(5, 0), (long long)G(5, 0), (long long)G(5, 0),
+        " (80,NULL,59,NULL,'unended',%lld,NULL,NULL,0),"
+        " (1,NULL,39,NULL,'named by NVTX',%lld,NULL,NULL,0);",
+        (long long)G(5, 7), (long long)G(5, 7), (long long)G(5, 0), (long long)G(5, 0),
+        (long long)G(5, 0),
         (long long)G(5, 7), (long long)G(5, 7), (long long)G(5, 7), (long long)G(5, 7),
         (long long)G(6, 1), (long long)G(5, 7), (long long)G(5, 7), (long long)G(5, 7),
         (long long)G(5, 7), (long long)G(5, 8), (long long)G(5, 7), (long long)G(5, 8),
-        (long long)G(5, 7), (long long)G(5, 7));
+        (long long)G(5, 7), (long long)G(5, 7), (long long)G(5, 8));
     size_t n;
     unsigned char *db = make_db(sql, &n);
     td_traceset *set = td_traceset_new();
@@ -84,6 +86,9 @@ static void synthetic(void)
     /* pid 6 made its own CUDA call: it is a second process trace (rank) */
     CHECK_EQ_INT(set->n, 2);
     /* split traces count the events they hold: 3 kernels, 3 runtime, 4 ranges, 1 mark */
+    for (size_t i = 0; i < t->ntracks; i++)
+        if (t->tracks[i].pid == 5 && t->tracks[i].tid == 8)
+            CHECK_EQ_STR(S(set, t->tracks[i].thread_name), "named by NVTX");
     CHECK_EQ_INT(t->nevents, 11);
 
     int nk = 0, nrt = 0, nrange = 0, ninst = 0;
