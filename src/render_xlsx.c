@@ -32,6 +32,7 @@ typedef struct {
     const td_summary *s;
     const td_render_opts *o;
     lxw_format *title, *subtitle, *head, *headr, *wrap, *top, *center, *right;
+    lxw_format *bad, *good;     /* regression status */
     lxw_format *ms, *pct, *count, *id, *gbps, *f64;
     char (*sheets)[128];        /* sheet names used so far */
     size_t nsheets, sheets_cap;
@@ -428,6 +429,13 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
             if (l > w[c])
                 w[c] = l;
         }
+    /* regression: the status stands out (written again over the plain cell) */
+    int cst = strcmp(t->name, "regression") == 0 ? td_table_col(t, "status") : -1;
+    for (size_t r = 0; cst >= 0 && r < nrows; r++) {
+        const char *v = td_table_cell(t, r, cst)->s;
+        if (v && (strcmp(v, "regressed") == 0 || strcmp(v, "improved") == 0))
+            put_str(x, ws, (int)r + 1, cst, v, v[0] == 'r' ? x->bad : x->good);
+    }
     for (int c = 0; c < t->ncols; c++)
         worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, clampw(w[c]), NULL);
     worksheet_freeze_panes(ws, 1, 0);
@@ -689,6 +697,13 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     format_set_align(x.center, LXW_ALIGN_CENTER);
     x.right = workbook_add_format(x.wb);
     format_set_align(x.right, LXW_ALIGN_RIGHT);
+    x.bad = workbook_add_format(x.wb);
+    format_set_bold(x.bad);
+    format_set_font_color(x.bad, 0x9C0006);
+    format_set_bg_color(x.bad, 0xFFC7CE);
+    x.good = workbook_add_format(x.wb);
+    format_set_font_color(x.good, 0x006100);
+    format_set_bg_color(x.good, 0xC6EFCE);
     x.ms = workbook_add_format(x.wb);
     format_set_num_format(x.ms, "#,##0.000");
     x.pct = workbook_add_format(x.wb);
