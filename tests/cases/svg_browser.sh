@@ -89,6 +89,45 @@ run "file://$WORK/harness.html#small.svg" > dom1.html
 run "file://$WORK/harness.html#small-icicle.svg" > dom2.html
 # a shared view: zoomed on matmul, searching "re" (URI-encoded in the fragment)
 run "file://$WORK/small.svg#z=4&s=r%65" > dom3.svg
+# speed: 12.6k frames (about the size limit) must not make the script slow to start:
+# compare the load of the same SVG with and without its script
+$PY - <<'PYEOF' > big.folded
+for a in range(30):
+    for b in range(20):
+        chain = ';'.join('module.py(%d): fn_%d_%d_%d' % (100 + d, a, b, d) for d in range(20))
+        print('main thread;op_%d;child_%d;%s 1000' % (a, b, chain))
+PYEOF
+"$TD" flame -o big.svg big.folded || die "flame big"
+$PY - <<'PYEOF'
+s = open('big.svg').read()
+open('big-noscript.svg', 'w').write(s[:s.index('<script>')] + s[s.index('</script>') + 9:])
+PYEOF
+cat > speed.html <<'HTML'
+<!doctype html><html><body><iframe id="f" width="1200" height="600"></iframe><pre id="out"></pre>
+<script>
+var fr = document.getElementById('f'), t0 = performance.now();
+fr.addEventListener('load', function () {
+  var d = fr.contentDocument;
+  document.getElementById('out').textContent = JSON.stringify({ms: performance.now() - t0,
+      ready: d.documentElement.getAttribute('data-ready'),
+      frames: d.getElementById('frames').children.length});
+});
+fr.src = location.hash.slice(1);
+</script></body></html>
+HTML
+run "file://$WORK/speed.html#big.svg" > speed1.html
+run "file://$WORK/speed.html#big-noscript.svg" > speed2.html
+$PY - <<'PYEOF' || exit 1
+import json, re, html
+def load(p):
+    m = re.search(r'<pre id="out">(.*?)</pre>', open(p).read(), re.S)
+    assert m, 'no output in ' + p
+    return json.loads(html.unescape(m.group(1)))
+a, b = load('speed1.html'), load('speed2.html')
+print('load with script %.0f ms, without %.0f ms, %d frames' % (a['ms'], b['ms'], a['frames']))
+assert a['ready'] == '1' and a['frames'] > 12000, a
+assert a['ms'] < 3 * b['ms'] + 1000, (a, b)
+PYEOF
 $PY - <<'PYEOF' || exit 1
 import json, re, html
 def load(p):
