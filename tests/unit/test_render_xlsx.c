@@ -9,6 +9,7 @@
 #include "render.h"
 #include "unit.h"
 #include <dirent.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -199,6 +200,14 @@ int main(int argc, char **argv)
     CHECK_EQ_INT(render(s, "bug-report", NULL, p1, &e), TD_E_OUTPUT);
     CHECK(strstr(e.msg, p1) != NULL);
     CHECK_EQ_INT(count_dir(dir), 0);
+
+    /* the rename fails (a directory stands at the path): the temporary file goes */
+    snprintf(p1, sizeof p1, "%s/report.xlsx", dir);
+    CHECK(mkdir(p1, 0755) == 0);
+    CHECK_EQ_INT(render(s, "manager", NULL, p1, &e), TD_E_OUTPUT);
+    CHECK(strstr(e.msg, p1) != NULL);
+    CHECK_EQ_INT(count_dir(dir), 1);
+    rmdir(p1);
 
     /* an existing report is replaced only by a complete one */
     snprintf(p1, sizeof p1, "%s/report.xlsx", dir);
