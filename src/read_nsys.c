@@ -862,6 +862,20 @@ static int cmp_range(const void *x, const void *y)
     return a->level < b->level ? -1 : a->level > b->level;   /* level holds the type here */
 }
 
+/* (thread, range index) pairs: push/pop ranges grouped by thread for nesting */
+typedef struct {
+    uint32_t track;
+    size_t i;
+} tix;
+
+static int cmp_tix(const void *x, const void *y)
+{
+    const tix *a = x, *b = y;
+    if (a->track != b->track)
+        return a->track < b->track ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
 static td_status project_ranges(rd *r)
 {
     td_trace *t = r->t;
@@ -947,52 +961,53 @@ static td_status project_ranges(rd *r)
      * containment, so ranges of different domains that interleave stay siblings;
      * start/end ranges may cross threads and overlap freely: level 0, no parent. */
     sort(t->ranges, t->nranges, sizeof *t->ranges, cmp_range);
-    size_t *idx = td_xmalloc((t->nranges + 1) * sizeof *idx), m = 0;
+    tix *idx = td_xmalloc((t->nranges + 1) * sizeof *idx);
+    uint8_t *pp = td_xcalloc(t->nranges + 1, 1);   /* push/pop (not start/end) */
+    size_t m = 0;
     for (size_t i = 0; i < t->nranges; i++) {
         td_range *g = &t->ranges[i];
         g->range_id = (int64_t)i + 1;
         g->parent_id = -1;
-        if (g->level == NVTX_PUSHPOP)
-            idx[m++] = i;
+        if (g->level == NVTX_PUSHPOP) {
+            idx[m++] = (tix){g->track, i};
+            pp[i] = 1;
+        }
         g->level = 0;
     }
-    /* idx is in (start, enclosing first) order; a stable pass per thread keeps it. */
-    size_t *stack = td_xmalloc((m + 1) * sizeof *stack);
-    uint8_t *seen = td_xcalloc(m + 1, 1);
-    for (size_t a = 0; a < m; a++) {
-        if (seen[a])
-            continue;
-        uint32_t tr = t->ranges[idx[a]].track;
-        size_t depth = 0;
-        for (size_t b = a; b < m; b++) {
-            td_range *g = &t->ranges[idx[b]];
-            if (g->track != tr)
-                continue;
-            seen[b] = 1;
-            while (depth) {
-                td_range *p = &t->ranges[stack[depth - 1]];
-                if (p->start <= g->start && g->end <= p->end)
-                    break;
-                depth--;
-            }
-            if (depth) {
-                td_range *p = &t->ranges[stack[depth - 1]];
-                g->parent_id = p->range_id;
-                g->level = p->level + 1;
-                p->num_child++;
-            }
-            stack[depth++] = idx[b];
+    /* grouped by thread, each thread's ranges stay in (start, enclosing first) order;
+     * then one stack pass per thread */
+    sort(idx, m, sizeof *idx, cmp_tix);
+    size_t *stack = td_xmalloc((m + 1) * sizeof *stack), depth = 0;
+    for (size_t k = 0; k < m; k++) {
+        td_range *g = &t->ranges[idx[k].i];
+        if (k && idx[k - 1].track != idx[k].track)
+            depth = 0;
+        while (depth) {
+            td_range *p = &t->ranges[stack[depth - 1]];
+            if (p->start <= g->start && g->end <= p->end)
+                break;
+            depth--;
         }
+        if (depth) {
+            td_range *p = &t->ranges[stack[depth - 1]];
+            g->parent_id = p->range_id;
+            g->level = p->level + 1;
+            p->num_child++;
+        }
+        stack[depth++] = idx[k].i;
     }
-    free(seen);
     free(stack);
     /* A JAX/XLA program's push/pop ranges also feed the compile statistics (what the
-     * nsys-jax reader gets from its push/pop CSV); other programs have no use for them. */
+     * nsys-jax reader gets from its push/pop CSV); other programs have no use for them.
+     * Kept in range order. */
     int xla = 0;
     for (size_t k = 0; k < m && !xla; k++)
-        xla = strncmp(td_strget(r->set->strs, t->ranges[idx[k]].name), "TSL:XlaCompile", 14) == 0;
-    for (size_t k = 0; xla && k < m; k++)
-        *TD_PUSH(t->compile, t->ncompile, t->compile_cap) = t->ranges[idx[k]];
+        xla = strncmp(td_strget(r->set->strs, t->ranges[idx[k].i].name), "TSL:XlaCompile",
+                      14) == 0;
+    for (size_t i = 0; xla && i < t->nranges; i++)
+        if (pp[i])
+            *TD_PUSH(t->compile, t->ncompile, t->compile_cap) = t->ranges[i];
+    free(pp);
     free(idx);
     return TD_OK;
 }
