@@ -348,8 +348,40 @@ static void test_coll_names(void)
     td_traceset_free(S);
 }
 
+/* Top-module cut (formats.md sec.4): totals 100, 50, 1 with threshold 0.01 of 151:
+ * "small" (1 < 1.51) is dropped, "mid" would make 51 >= 1.51 and stays. */
+static void test_module_cut(void)
+{
+    fresh();
+    uint32_t th = host(1), d0 = dev(0, 7);
+    const char *nm[] = {"big", "mid", "small"};
+    int64_t len[] = {100, 50, 1};
+    for (int k = 0; k < 3; k++) {
+        int64_t t0 = 1000 * k;
+        ev(th, TD_K_USER_ANNOT, nm[k], t0, 500, 0);
+        ev(th, TD_K_RUNTIME, "launch", t0 + 10, 5, 100 + k);
+        ev(d0, TD_K_KERNEL, "kern", t0 + 20, len[k], 100 + k);
+    }
+    td_opts o;
+    td_opts_default(&o);
+    o.module_pattern = "^(big|mid|small)$";
+    td_summary *s = run(&o);
+    CHECK_EQ_INT(td_sum_get(s, "module_cut.dropped_modules")->v.i, 1);
+    CHECK_EQ_INT(td_sum_get(s, "module_cut.dropped_ns")->v.i, 1);
+    const td_table *m = td_sum_find_table(s, "modules");
+    CHECK(m && m->nrows == 2);
+    CHECK_EQ_INT(I(s, "modules", 0, "total_ns"), 100);
+    CHECK(fabs(F(s, "modules", 0, "share") - 100.0 / 151) < 1e-12);
+    CHECK(R(s, "modules", "name", "small") < 0);
+    CHECK(R(s, "thunks", "module", "small") < 0);
+    CHECK(R(s, "thunks", "module", "mid") >= 0);
+    td_summary_free(s);
+    td_traceset_free(S);
+}
+
 int main(void)
 {
+    test_module_cut();
     test_names();
     test_coll_names();
     test_intervals();
