@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define G(pid, tid) ((int64_t)(pid) * 0x1000000 + (tid))
 
@@ -425,6 +426,38 @@ static void nvtx_vs_python(td_traceset *set, td_trace *t, const char *path)
     CHECK_EQ_INT(i, t->nranges);
 }
 
+/* Random NVTX/CUDA layouts (tests/data/nsys/nsys_expect.py synth_nvtx): every range's
+ * projection, level and child count equal the independent python computation. */
+static void random_nvtx(int seed)
+{
+    char path[] = "/tmp/td-nsys-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        CHECK(!"mkstemp");
+        return;
+    }
+    close(fd);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 tests/data/nsys/nsys_expect.py synth_nvtx '%s' %d", path, seed);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "python3 synth_nvtx failed: random NVTX check skipped\n");
+        unlink(path);
+        return;
+    }
+    size_t n;
+    unsigned char *p = slurp(path, &n);
+    td_traceset *set = td_traceset_new();
+    td_trace *t = td_traceset_add(set, path);
+    td_err e = {0};
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, path, p, n, &e), TD_OK);
+    CHECK(t->nranges > 100);
+    nvtx_vs_python(set, t, path);
+    td_traceset_free(set);
+    free(p);
+    unlink(path);
+}
+
 static void sample(const char *path)
 {
     size_t n;
@@ -587,6 +620,8 @@ int main(void)
     multi_process(1);
     multi_process(0);
     xla_compile();
+    for (int seed = 1; seed <= 3; seed++)
+        random_nvtx(seed);
     const char *tr = getenv("TRACES");
     char path[4096];
     snprintf(path, sizeof path, "%s/nsys/pipit_saxpy_mpi_cuda_a100.sqlite",

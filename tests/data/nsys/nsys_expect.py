@@ -166,6 +166,77 @@ def synth(path, nproc=1):
     db.commit()
 
 
+def synth_nvtx(path, seed):
+    """Random NVTX ranges over CUDA calls on several threads of one process: nested and
+    sibling push/pop ranges in two domains, start/end ranges, calls straddling range
+    edges, duplicated runtime rows, graph-like launches with several kernels, memcpys.
+    All timestamps are distinct so that every order is well defined."""
+    import random
+    rnd = random.Random(seed)
+    db = sqlite3.connect(path)
+    db.executescript("""
+    CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER,
+      streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER, end INTEGER, deviceId INTEGER,
+      streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, eventClass INTEGER,
+      globalTid INTEGER, correlationId INTEGER, nameId INTEGER);
+    CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, text TEXT,
+      globalTid INTEGER, textId INTEGER, domainId INTEGER);
+    """)
+    db.executemany("INSERT INTO StringIds VALUES(?, ?)",
+                   [(1, "cudaLaunchKernel_v7000"), (2, "kern"), (3, "registered")])
+    used = set()
+
+    def stamp(lo, hi):
+        while True:
+            v = rnd.randrange(lo, hi)
+            if v not in used:
+                used.add(v)
+                return v
+    gp = 42 * 0x1000000
+    db.execute("INSERT INTO NVTX_EVENTS VALUES(0, NULL, 75, 'D', ?, NULL, 3)", (gp + 1,))
+    corr = 1
+    for tid in (1, 2, 3):
+        gt = gp + tid
+        for _ in range(120):   # calls
+            s = stamp(0, 10_000_000)
+            e = s + rnd.randrange(50, 5000)
+            used.add(e)
+            db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,0,?,?,1)", (s, e, gt, corr))
+            if rnd.random() < 0.5:   # the duplicated outer row
+                db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,67,?,?,1)",
+                           (s - 1, e + 1, gt, corr))
+            for _ in range(rnd.choice([0, 1, 1, 1, 2, 3])):
+                ks = stamp(s + 10, s + 900_000)
+                tab = "KERNEL" if rnd.random() < 0.8 else "MEMCPY"
+                last = (2,) if tab == "KERNEL" else (100, 1)
+                db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_%s VALUES(?,?,?,?,?,?,%s)" %
+                           (tab, ",".join("?" * len(last))),
+                           (ks, ks + rnd.randrange(100, 100_000), rnd.randrange(2), 7, corr, gp) + last)
+            corr += 1
+
+        def nest(lo, hi, depth):
+            t = lo
+            while depth < 4 and t < hi - 1000:
+                s = stamp(t, min(hi - 500, t + 2_000_000))
+                e = stamp(s + 100, min(hi, s + 3_000_000))
+                if rnd.random() < 0.5:
+                    db.execute("INSERT INTO NVTX_EVENTS VALUES(?,?,59,?,?,NULL,0)",
+                               (s, e, "r%d" % depth, gt))
+                else:
+                    db.execute("INSERT INTO NVTX_EVENTS VALUES(?,?,59,NULL,?,3,3)", (s, e, gt))
+                nest(s + 1, e, depth + 1)
+                t = e + 1
+        nest(0, 10_000_000, 0)
+        for _ in range(5):
+            s = stamp(0, 9_000_000)
+            db.execute("INSERT INTO NVTX_EVENTS VALUES(?,?,60,'se',?,NULL,0)",
+                       (s, stamp(s + 1, 10_000_000), gt))
+    db.commit()
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "kern_sum":
@@ -174,6 +245,8 @@ if __name__ == "__main__":
         nvtx(sys.argv[2])
     elif cmd == "compare":
         compare(sys.argv[2], sys.argv[3])
+    elif cmd == "synth_nvtx":
+        synth_nvtx(sys.argv[2], int(sys.argv[3]))
     elif cmd == "synth":
         synth(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     else:
