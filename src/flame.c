@@ -133,8 +133,9 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
             td_strtab_free(t.names);
             free(t.n);
             free(t.slots);
-            return td_fail(e, TD_E_FORMAT, "%s stacks: total value overflows 64 bits",
-                           fl->kind ? fl->kind : "flame");
+            return td_fail(e, TD_E_FORMAT, "%s (%s stacks): the values add up to more "
+                           "than 2^63 ns (total value overflow)", fl->title ? fl->title : "flame",
+                           fl->kind ? fl->kind : "?");
         }
         total += v;
         t.n[0].value += v;
