@@ -45,6 +45,9 @@ sel "$WORK/want" >"$WORK/want.k"
 diff "$WORK/want.k" "$WORK/got.k" >"$WORK/diff" || { head -40 "$WORK/diff"; die "reader facts differ from python"; }
 n=$(grep -c '^path=' "$WORK/got")
 [ "$n" = 17 ] || die "expected 17 traces, got $n"
+# the same facts when the read buffer is tiny (every event straddles refills)
+TD_READ_BUF=97 "$PROBE" $files >"$WORK/got.small" 2>&1 || { head "$WORK/got.small"; die "probe failed with a small buffer"; }
+cmp -s "$WORK/got" "$WORK/got.small" || { diff "$WORK/got" "$WORK/got.small" | head; die "results depend on the buffer size"; }
 # no warnings on these clean files
 if grep -q '^warning:' "$WORK/got"; then grep '^warning:' "$WORK/got"; die "unexpected warnings"; fi
 # ranks: distributedInfo ranks of the 8 DLRM workers are distinct -> kept

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# bench/run.sh - reader throughput and memory on a ~1 GB Kineto trace (not a test).
+# Builds bench/data/kineto_1g.json (+ .gz) from the shared traces once (bench/mktrace.py),
+# then runs `tracedoc summary --format json` on the plain and the gzipped file and, for
+# comparison, python3's json.load on the plain file, each under /usr/bin/time -v
+# (Debian package `time`). Prints wall time, MB/s (of the uncompressed JSON) and peak RSS.
+# Env: BUILD (default build-bench, a release build made here), SIZE_MB (default 1024),
+# RUNS (default 3; the best run is reported), NOPY=1 to skip python.
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build-bench}
+SIZE_MB=${SIZE_MB:-1024}
+RUNS=${RUNS:-3}
+data=bench/data
+mkdir -p "$data"
+json=$data/kineto_${SIZE_MB}m.json
+[ -x /usr/bin/time ] || { echo "bench/run.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+make -s -j2 BUILD="$BUILD" "$BUILD/tracedoc"
+if [ ! -s "$json" ]; then
+    echo "making $json ..." >&2
+    /usr/bin/python3 bench/mktrace.py "$json" "$SIZE_MB" >&2
+fi
+if [ ! -s "$json.gz" ] || [ "$json.gz" -ot "$json" ]; then
+    echo "gzipping ..." >&2
+    gzip -6 -c "$json" >"$json.gz.tmp" && mv "$json.gz.tmp" "$json.gz"
+fi
+bytes=$(stat -c %s "$json")
+gzbytes=$(stat -c %s "$json.gz")
+cat "$json" "$json.gz" >/dev/null  # page cache
+
+measure() { # LABEL CMD... -> one line: label, best wall s, MB/s, peak RSS MiB
+    local label=$1; shift
+    local best="" rss=""
+    for _ in $(seq "$RUNS"); do
+        /usr/bin/time -v -o "$data/time.txt" "$@" >/dev/null 2>"$data/stderr.txt" || {
+            cat "$data/stderr.txt" >&2; echo "$label failed" >&2; return 1; }
+        local w r
+        w=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$data/time.txt")
+        r=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$data/time.txt")
+        if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; rss=$r; fi
+    done
+    awk -v l="$label" -v w="$best" -v b="$bytes" -v r="$rss" \
+        'BEGIN { printf "%-34s %8.2f s %9.0f MB/s %9.0f MiB peak RSS (%.0f%% of the JSON)\n", l, w, b/1e6/w, r/1024, r*1024*100/b }'
+}
+
+echo "input: $json: $bytes bytes ($(( bytes >> 20 )) MiB), gzip $gzbytes bytes; $(nproc) cores; best of $RUNS"
+measure "tracedoc summary (plain JSON)" "$BUILD/tracedoc" summary --format json "$json"
+measure "tracedoc summary (gzip)" "$BUILD/tracedoc" summary --format json "$json.gz"
+"$BUILD/tracedoc" summary --format json --timings "$json" 2>&1 >/dev/null | grep timings || true
+if [ "${NOPY:-0}" != 1 ]; then
+    RUNS=1 measure "python3 json.load (plain JSON)" /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$json"
+fi
