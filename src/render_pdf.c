@@ -139,8 +139,20 @@ void pd_need(pdoc *d, double h)
         pd_break(d);
 }
 
+/* A pending "section pagebreak" takes effect only when something follows it, so a
+ * break at the end (or before sections without data) adds no empty page. */
+static void pending_break(pdoc *d)
+{
+    if (d->pending_break) {
+        d->pending_break = 0;
+        if (d->y > d->ytop + 1)
+            pd_break(d);
+    }
+}
+
 void pd_heading(pdoc *d, const char *title, double keep)
 {
+    pending_break(d);
     double h = pd_text_h(d, title, PF_BOLD, 11.5, d->x1 - d->x0);
     pd_need(d, h + 6 + keep);
     d->y += pd_text(d, d->x0, d->y, title, PF_BOLD, 11.5, d->x1 - d->x0, PANGO_ALIGN_LEFT,
@@ -168,6 +180,7 @@ static void fmt_kv(const td_kv *kv, char *dst, size_t cap)
 
 static int sec_header(pdoc *d, const td_template *t)
 {
+    pending_break(d);
     const td_summary *s = d->s;
     double W = d->x1 - d->x0;
     /* at most three lines of title (many inputs make long titles) */
@@ -196,7 +209,7 @@ static int sec_header(pdoc *d, const td_template *t)
     struct { const char *label; char val[256]; } fact[8];
     int nf = 0;
     const td_kv *kv;
-    if ((kv = td_sum_get(s, "trace.span_ns"))) {
+    if ((kv = td_sum_get(s, "trace.span_ns")) && kv->type == TD_T_NS && kv->v.i != TD_NA) {
         fact[nf].label = "Traced time";
         fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
     }
@@ -362,7 +375,7 @@ static int sec_keyfigures(pdoc *d, const char *title)
     card c[24];
     int n = 0;
     const td_kv *span = td_sum_get(s, "trace.span_ns");
-    if (span) {
+    if (span && span->type == TD_T_NS && span->v.i != TD_NA) {
         c[n].label = span->title ? span->title : "Traced time";
         fmt_kv(span, c[n].val, sizeof c[n].val);
         c[n++].sub[0] = 0;
@@ -517,6 +530,7 @@ static const td_section default_sections[] = {
 static void draw_doc(pdoc *d, const td_template *t)
 {
     d->page = 1;
+    d->pending_break = 0;
     page_decor(d);
     d->y = d->ytop;
     const td_section *secs = default_sections;
@@ -556,10 +570,8 @@ static void draw_doc(pdoc *d, const td_template *t)
             drew = sec_regression(d, sec);
         else if (!strcmp(k, "warnings"))
             drew = sec_warnings(d, title);
-        else if (!strcmp(k, "pagebreak")) {
-            if (d->y > d->ytop + 1)
-                pd_break(d);
-        }
+        else if (!strcmp(k, "pagebreak"))
+            d->pending_break = 1;
         if (drew)
             d->y += 16;
     }

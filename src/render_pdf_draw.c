@@ -694,7 +694,7 @@ int pd_steps(pdoc *d, const char *title)
         if (!(cwu >= 0 && td_table_cell(t, r, cwu)->i == 1))
             steady[nsteady++] = w;
     }
-    if (!nr) {
+    if (!nr || max <= 0) {
         free(rows);
         free(steady);
         return 0;

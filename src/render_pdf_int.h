@@ -36,6 +36,7 @@ typedef struct pdoc {
     double y;             /* cursor: top of the next block */
     int page;             /* current page, 1-based */
     int npages;           /* total from the first pass; 0 during it */
+    int pending_break;    /* "section pagebreak": break before the next thing drawn */
     const char *title;    /* filled template title */
     const char *date;     /* shown date */
     const char *version;

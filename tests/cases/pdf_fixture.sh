@@ -10,7 +10,7 @@ cd "$ROOT" || exit 1
 mkdir -p "$WORK/a" "$WORK/b"
 "$bin" --write "$WORK/a" || die "render failed"
 "$bin" --write "$WORK/b" || die "second render failed"
-docs="bug-report manager nightly nightly-letter empty long"
+docs="bug-report manager nightly nightly-letter empty long hostile"
 : >"$WORK/pages.txt"
 for f in $docs; do
     p=$WORK/a/$f.pdf
@@ -79,6 +79,10 @@ for w in "Regression against the baseline" "nightly-2023-11-13/summary.json" \
     grep -qF -- "$w" "$WORK/long.txt" || die "regression: missing '$w'"
 done
 grep -Eq '290\.000 ms +331\.000 ms +\+14\.1% +regressed$' "$WORK/long.txt" || die "regression row"
+# hostile names, title and invalid UTF-8: literal text, in the metadata too
+pdfinfo "$WORK/a/hostile.pdf" | grep -qF 'Title:           Evil ) \ ( <b>x</b> =cmd|'"'"' /C calc'"'"'!A0 <script>alert("x")</script> & ]]>' || die "hostile title"
+pdftotext "$WORK/a/hostile.pdf" - | grep -qF '<script>alert("x")</script> & ]]>' || die "hostile text"
+pdftotext "$WORK/a/hostile.pdf" - | grep -qF '{{no.such.key}}' || die "unknown placeholder kept"
 # long table: header row repeated on every page of the table
 [ "$(pdftotext "$WORK/a/long.pdf" - | grep -c '^Kernel$')" -ge 3 ] || die "table header not repeated"
 exit 0

@@ -9,6 +9,7 @@
 #include "template.h"
 #include "unit.h"
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,6 +93,90 @@ static td_summary *long_summary(void)
 #define LONG_TDT "[pdf]\nsection header\nsection regression\nsection table kernels top=1000\n" \
     "section warnings\n"
 
+/* Hostile everything: title with PDF string delimiters, invalid UTF-8, a huge name,
+ * NaN shares, missing numbers, zero totals. */
+#define HOSTILE_TDT "title = Evil ) \\ ( <b>x</b> %s {{inputs_label}}\n" \
+    "subtitle = {{no.such.key}} {{date}}\n[pdf]\nsection header\nsection findings\n" \
+    "section keyfigures\nsection breakdown\nsection steps\nsection table kernels top=5\n" \
+    "section table ops\nsection collectives\nsection variability\nsection flame device\n" \
+    "section warnings\nsection pagebreak\nsection pagebreak\nsection table nope\n"
+
+static td_summary *hostile_summary(void)
+{
+    td_summary *s = td_summary_new();
+    td_sum_set_str(s, "inputs_label", "Input", FIXTURE_HOSTILE " bad\xff\xfe utf8");
+    td_sum_set_int(s, "trace.span_ns", "Traced time", TD_T_NS, TD_NA);
+    td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, 0);
+    td_sum_set_str(s, "trace.device_name", "Device", FIXTURE_HOSTILE);
+    char *huge = malloc(20001);
+    for (int i = 0; i < 20000; i++)
+        huge[i] = "ab(c)\\<&>"[i % 9];
+    huge[20000] = 0;
+    td_table *t = td_sum_table(s, "kernels", "Kernels");
+    td_table_cols(t, "name:text:Kernel", "calls:int:Calls", "total_ns:ns:Total",
+                  "share:share:Share", NULL);
+    const char *names[] = {huge, "bad\xc3\x28utf8\xe2\x82", "", NULL};
+    for (int k = 0; k < 4; k++) {
+        size_t i = td_table_add_row(t);
+        td_row_str(s, t, i, "name", names[k]);
+        td_row_int(s, t, i, "calls", k ? TD_NA : 1);
+        td_row_f64(s, t, i, "share", k == 1 ? NAN : k == 2 ? -0.5 : 7.0);
+    }
+    t = td_sum_table(s, "gpu_timeline", "GPU timeline");
+    td_table_cols(t, "rank:int:Rank", "device:device:Device", "scope:text:Scope",
+                  "computation_ns:ns:Computation", "idle_ns:ns:Idle", "total_ns:ns:Total", NULL);
+    size_t i = td_table_add_row(t);
+    td_row_int(s, t, i, "device", -1);
+    td_row_int(s, t, i, "total_ns", 0);
+    t = td_sum_table(s, "steps", "Steps");
+    td_table_cols(t, "rank:int:Rank", "step:int:Step", "wall_ns:ns:Wall", "warmup:bool:Warm-up",
+                  NULL);
+    for (int k = 0; k < 3; k++) {
+        i = td_table_add_row(t);
+        td_row_int(s, t, i, "wall_ns", k == 1 ? TD_NA : 0);
+        td_row_int(s, t, i, "warmup", 1);
+    }
+    t = td_sum_table(s, "collectives", "Collectives");
+    td_table_cols(t, "name:text:Collective", "bytes:bytes:Size", "busbw_gbps:gbps:Bus BW", NULL);
+    i = td_table_add_row(t);
+    td_row_str(s, t, i, "name", huge);
+    td_row_int(s, t, i, "bytes", 1);
+    td_row_f64(s, t, i, "busbw_gbps", INFINITY);
+    t = td_sum_table(s, "variability", "Variability");
+    td_table_cols(t, "name:text:Kernel", "mean_ns:ns:Mean", "cov:f64:CoV", NULL);
+    i = td_table_add_row(t);
+    td_row_int(s, t, i, "mean_ns", 5);
+    td_row_f64(s, t, i, "cov", 0);
+    td_flame *f = td_sum_flame(s, "device", FIXTURE_HOSTILE);
+    td_flame_add(s, f, huge, 10);
+    td_flame_add(s, f, "a;b;c;d;e;f;g;h;i;j;k;l;m;n;o;p;q;r;s;t;u;v;w;x;y;z;a;b;c;d;e;f;g;h;i;j;k;"
+                 "l;m;n;o;p;q;r;s;t;u;v;w;x;y;z;a;b;c;d;e;f;g;h;i;j;k;l;m;n;o;p;q", 1000);
+    td_flame_finish(f);
+    td_sum_finding(s, "%s", huge);
+    td_sum_warning(s, FIXTURE_HOSTILE);
+    free(huge);
+    return s;
+}
+
+static int render_hostile(const char *out, td_err *e)
+{
+    char tdt[2048];
+    snprintf(tdt, sizeof tdt, HOSTILE_TDT, FIXTURE_HOSTILE);
+    /* the template format is line based: keep the hostile newline out of the title */
+    char *nl = strstr(tdt, "\n tab");
+    if (nl)
+        *nl = ' ';
+    td_template *t = NULL;
+    if (td_template_parse("hostile.tdt", tdt, &t, e) != TD_OK)
+        return -1;
+    td_summary *s = hostile_summary();
+    td_render_opts o = opts("letter", "fonts");
+    int st = td_render_pdf(s, t, &o, out, e);
+    td_summary_free(s);
+    td_template_free(t);
+    return st;
+}
+
 static int render(const td_summary *s, const char *tname, const char *paper, const char *out,
                   td_err *e)
 {
@@ -131,6 +216,8 @@ static int write_all(const char *dir)
     snprintf(path, sizeof path, "%s/long.pdf", dir);
     bad |= render(s, "long", "a4", path, &e) != TD_OK;
     td_summary_free(s);
+    snprintf(path, sizeof path, "%s/hostile.pdf", dir);
+    bad |= render_hostile(path, &e) != TD_OK;
     return bad;
 }
 
@@ -210,6 +297,8 @@ int main(int argc, char **argv)
     CHECK(has(a, n, "/Count 4"));
     free(a);
     td_summary_free(s);
+    snprintf(p1, sizeof p1, "%s/hostile.pdf", dir);
+    CHECK_EQ_INT(render_hostile(p1, &e), TD_OK);
 
     /* clean up */
     DIR *dd = opendir(dir);
