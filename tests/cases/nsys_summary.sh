@@ -48,4 +48,13 @@ else
     cat "$WORK/err"
     die "summary from stdin failed"
 fi
+# the same report gzip-compressed and inside a tar.gz (read in memory, never unpacked)
+gzip -c "$S" >"$WORK/saxpy.sqlite.gz"
+tar -C "$WORK/in" -czf "$WORK/saxpy.tar.gz" saxpy.sqlite
+"$TD" summary --format csv --table cuda_gpu_kern_sum "$S" >"$WORK/plain.csv" || die "plain csv"
+for f in "$WORK/saxpy.sqlite.gz" "$WORK/saxpy.tar.gz"; do
+    "$TD" summary --format csv --table cuda_gpu_kern_sum "$f" >"$WORK/other.csv" 2>"$WORK/err" || {
+        cat "$WORK/err"; die "summary of $f failed"; }
+    cmp -s "$WORK/plain.csv" "$WORK/other.csv" || die "$f gives a different kernel table"
+done
 exit 0
