@@ -4,7 +4,7 @@ BUILD ?= build
 SAN ?= 0
 WERROR ?= -Werror
 PKGS = cairo pangocairo pangoft2 fontconfig xlsxwriter sqlite3 liblzma libarchive \
-       libzstd zlib libdeflate libisal libmd snappy jansson
+       libzstd zlib libdeflate libisal libcrypto snappy jansson
 CC ?= cc
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 WARN = -std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
@@ -14,7 +14,7 @@ OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 else
 OPT = -O2 -g
 endif
-CFLAGS += $(WARN) $(OPT) -D_FILE_OFFSET_BITS=64 -DTD_VERSION='"$(VERSION)"' \
+CFLAGS += $(WARN) $(OPT) -D_FILE_OFFSET_BITS=64 -DTD_VERSION='"$(VERSION)"' -DTD_DATADIR='"$(CURDIR)"' \
           $(shell pkg-config --cflags $(PKGS))
 LDLIBS += $(shell pkg-config --libs $(PKGS)) -lcsv -lm -lpthread
 

@@ -11,7 +11,7 @@ export LC_ALL=C
 # Debian packages: libraries (-dev), and the tools the tests use to check documents.
 BUILD_PKGS="build-essential pkg-config libxlsxwriter-dev libcairo2-dev libpango1.0-dev
   libcsv-dev libisal-dev libdeflate-dev libsqlite3-dev liblzma-dev libarchive-dev
-  libsnappy-dev libzstd-dev zlib1g-dev libfontconfig-dev libmd-dev libjansson-dev"
+  libsnappy-dev libzstd-dev zlib1g-dev libfontconfig-dev libssl-dev libjansson-dev"
 TEST_PKGS="poppler-utils qpdf python3 python3-openpyxl libreoffice-calc-nogui chromium xz-utils time sqlite3
   zip unzip"
 

@@ -107,7 +107,7 @@ static void fail(const td_err *e)
 }
 
 /* Where templates/ and fonts/ are: $TRACEDOC_DATA, else the directory above the
- * executable (build/tracedoc -> repo root), else the current directory. */
+ * executable (build/tracedoc -> repo root), else the tree it was built from. */
 static char datadir[PATH_MAX];
 static void find_datadir(void)
 {
@@ -129,7 +129,11 @@ static void find_datadir(void)
             return;
         }
     }
+#ifdef TD_DATADIR
+    snprintf(datadir, sizeof datadir, "%s", TD_DATADIR); /* the source tree it was built from */
+#else
     snprintf(datadir, sizeof datadir, ".");
+#endif
 }
 
 typedef struct cli {

@@ -291,8 +291,11 @@ td_status td_template_load(const char *name, const char *dir, td_template **out,
     }
     char *text;
     td_status st = td_read_small_file(path, &text, NULL, e);
-    if (st != TD_OK)
-        return td_fail(e, TD_E_USAGE, "%s", e->msg);
+    if (st != TD_OK) {
+        char msg[sizeof e->msg]; /* td_fail must not read the buffer it writes */
+        snprintf(msg, sizeof msg, "%s", e->msg);
+        return td_fail(e, TD_E_USAGE, "template: %s", msg);
+    }
     st = td_template_parse(path, text, out, e);
     free(text);
     return st;

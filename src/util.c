@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <sha2.h>
+#include <openssl/evp.h>
 
 td_status td_fail(td_err *e, td_status code, const char *fmt, ...)
 {
@@ -334,29 +334,38 @@ void td_buf_free(td_buf *b)
     memset(b, 0, sizeof *b);
 }
 
-/* ---- sha256 (libmd) ---- */
+/* ---- sha256 (OpenSSL's libcrypto: it uses the CPU's SHA extensions, ~2 GB/s here
+ * against ~0.3 GB/s for libmd's portable code, which made hashing half of the run time
+ * on large traces) ---- */
 struct td_sha256 {
-    SHA2_CTX ctx;
+    EVP_MD_CTX *ctx;
 };
 
 td_sha256 *td_sha256_new(void)
 {
     td_sha256 *s = td_xmalloc(sizeof *s);
-    SHA256Init(&s->ctx);
+    s->ctx = EVP_MD_CTX_new();
+    if (!s->ctx || EVP_DigestInit_ex(s->ctx, EVP_sha256(), NULL) != 1) {
+        fprintf(stderr, "tracedoc: internal error: SHA-256 unavailable\n");
+        exit(TD_EXIT_INTERNAL);
+    }
     return s;
 }
 
 void td_sha256_update(td_sha256 *s, const void *p, size_t n)
 {
-    SHA256Update(&s->ctx, p, n);
+    EVP_DigestUpdate(s->ctx, p, n);
 }
 
 void td_sha256_final(td_sha256 *s, char hex[65])
 {
-    uint8_t d[32];
-    SHA256Final(d, &s->ctx);
-    for (int i = 0; i < 32; i++)
+    unsigned char d[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    EVP_DigestFinal_ex(s->ctx, d, &n);
+    EVP_MD_CTX_free(s->ctx);
+    for (unsigned int i = 0; i < 32 && i < n; i++)
         snprintf(hex + 2 * i, 3, "%02x", d[i]);
+    hex[64] = 0;
     free(s);
 }
 
