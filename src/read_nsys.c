@@ -143,14 +143,16 @@ static int col_null(sqlite3_stmt *st, int i)
 }
 
 /* Which of cols[] exist in table tab (bit i set); *present = 0 when the table is absent.
- * Only real tables count: a view of that name in an untrusted file is ignored. */
+ * Only ordinary tables count: a view or virtual table of that name in an untrusted file
+ * is ignored (it could run code paths we do not need). */
 static td_status table_cols(rd *r, const char *tab, const char *const *cols, int ncols,
                             uint32_t *mask, int *present)
 {
     sqlite3_stmt *st = NULL;
     *mask = 0;
     *present = 0;
-    if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
+    if (sqlite3_prepare_v2(r->db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1 "
+                           "AND sql LIKE 'CREATE TABLE%'",
                            -1, &st, NULL) != SQLITE_OK)
         return sqlfail(r, "sqlite_master");
     sqlite3_bind_text(st, 1, tab, -1, SQLITE_STATIC);

@@ -201,6 +201,16 @@ static void synthetic(void)
     td_traceset_free(set);
     sqlite3_free(db);
 
+    /* ... and neither is a virtual table */
+    db = make_db("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                 "CREATE VIRTUAL TABLE NVTX_EVENTS USING fts5(start, end, eventType);", &n);
+    set = td_traceset_new();
+    t = td_traceset_add(set, "vt.db");
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "vt.db", db, n, &e), TD_OK);
+    CHECK_EQ_INT(t->nranges, 0);
+    td_traceset_free(set);
+    sqlite3_free(db);
+
     /* Absurd timestamps are an error, not an overflow downstream */
     db = make_db("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
                  "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER,"
