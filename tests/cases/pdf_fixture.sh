@@ -83,6 +83,21 @@ grep -Eq '290\.000 ms +331\.000 ms +\+14\.1% +regressed$' "$WORK/long.txt" || di
 pdfinfo "$WORK/a/hostile.pdf" | grep -qF 'Title:           Evil ) \ ( <b>x</b> =cmd|'"'"' /C calc'"'"'!A0 <script>alert("x")</script> & ]]>' || die "hostile title"
 pdftotext "$WORK/a/hostile.pdf" - | grep -qF '<script>alert("x")</script> & ]]>' || die "hostile text"
 pdftotext "$WORK/a/hostile.pdf" - | grep -qF '{{no.such.key}}' || die "unknown placeholder kept"
+# fonts come only from fonts/ (never the system's, which has DejaVu Sans too): with only
+# the mono font there, every font in the PDF is the mono one
+mkdir -p "$WORK/mono/fonts" "$WORK/mono/out"
+cp "$ROOT/fonts/DejaVuSansMono.ttf" "$WORK/mono/fonts/"
+ln -s "$ROOT/templates" "$WORK/mono/templates"
+(cd "$WORK/mono" && "$bin" --write "$WORK/mono/out") || die "mono render"
+pdffonts "$WORK/mono/out/manager.pdf" | tail -n +3 | awk '
+    { n++; if ($1 !~ /\+DejaVuSansMono$/) { print "system font used: " $1; bad = 1 } }
+    END { exit bad || !n }' || exit 1
+# and no fonts at all is an error naming the directory, with no file left
+mkdir -p "$WORK/nofonts/fonts" "$WORK/nofonts/out"
+ln -s "$ROOT/templates" "$WORK/nofonts/templates"
+(cd "$WORK/nofonts" && "$bin" --write "$WORK/nofonts/out" 2>"$WORK/nofonts/err") && die "rendered without fonts"
+grep -q 'fonts: no usable fonts' "$WORK/nofonts/err" || { cat "$WORK/nofonts/err"; die "no-fonts message"; }
+[ -z "$(ls -A "$WORK/nofonts/out")" ] || die "partial output without fonts"
 # long table: header row repeated on every page of the table
 [ "$(pdftotext "$WORK/a/long.pdf" - | grep -c '^Kernel$')" -ge 3 ] || die "table header not repeated"
 exit 0
