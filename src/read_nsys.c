@@ -12,7 +12,14 @@
  * host calls on one track per (process, thread). Runtime rows that share a correlation
  * id within a process (cudaLaunchKernel + cudaLaunchKernel_v7000) are reduced to the
  * outermost one, and td_event.corr = pid << 32 | correlationId on both sides. NVTX
- * push/pop and start/end ranges become td_range with their GPU projection. */
+ * push/pop and start/end ranges become td_range with their GPU projection (push/pop
+ * ones also TD_K_RANGE events, and t->compile for XLA programs); marks are instants.
+ *
+ * Kinds and categories as Kineto names them: kernel, gpu_memcpy, gpu_memset,
+ * cuda_runtime, cuda_driver (cu* calls), nvtx, osrt (TD_K_OTHER).
+ * A report with several processes that use CUDA or NVTX is split into one trace per
+ * process (see split_processes). t->nevents counts the rows read (for a split report:
+ * the events each trace holds). */
 #include "read.h"
 #include <sqlite3.h>
 #include <stdlib.h>
