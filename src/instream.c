@@ -7,161 +7,19 @@
 #define _POSIX_C_SOURCE 200809L
 #include "instream.h"
 #include <archive.h>
-#include <cpuid.h>
 #include <errno.h>
-#include <immintrin.h>
 #include <fcntl.h>
 #include <isa-l/igzip_lib.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* ---- SHA-256 of the raw bytes ----
- * libmd's portable SHA-256 runs at ~370 MB/s here, slower than the JSON scanner; the
- * x86 SHA extensions (present on these machines) do ~2 GB/s. Written from the
- * instruction definitions (FIPS 180-4 rounds in the ABEF/CDGH register layout that
- * SHA256RNDS2 uses); td_sha256 (libmd) is the fallback and the unit test reference. */
-typedef struct {
-    uint32_t h[8];
-    unsigned char blk[64];
-    size_t nblk;
-    uint64_t total;
-    td_sha256 *slow; /* non-NULL: no SHA extensions, use libmd */
-} hasher;
-
-static const uint32_t K256[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-    0xc67178f2};
-
-static int have_sha_ext(void)
-{
-    static int cached = -1;
-    if (cached < 0) {
-        unsigned a, b, c, d;
-        int sha = __get_cpuid_count(7, 0, &a, &b, &c, &d) && ((b >> 29) & 1);
-        int ok1 = __get_cpuid(1, &a, &b, &c, &d) && ((c >> 19) & 1) && ((c >> 9) & 1);
-        cached = sha && ok1 && !getenv("TD_NO_SHA_EXT");
-    }
-    return cached;
-}
-
-__attribute__((target("sha,sse4.1,ssse3")))
-static void sha_blocks(uint32_t h[8], const unsigned char *p, size_t nblocks)
-{
-    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-    __m128i t = _mm_loadu_si128((const __m128i *)(const void *)&h[0]);  /* D C B A */
-    __m128i s1 = _mm_loadu_si128((const __m128i *)(const void *)&h[4]); /* H G F E */
-    t = _mm_shuffle_epi32(t, 0xB1);                                  /* C D A B */
-    s1 = _mm_shuffle_epi32(s1, 0x1B);                                /* E F G H */
-    __m128i s0 = _mm_alignr_epi8(t, s1, 8);                          /* A B E F */
-    s1 = _mm_blend_epi16(s1, t, 0xF0);                               /* C D G H */
-    while (nblocks--) {
-        __m128i a0 = s0, c0 = s1, m[4];
-        for (int g = 0; g < 16; g++) {
-            __m128i w;
-            if (g < 4) {
-                w = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * g)),
-                                     bswap);
-            } else {
-                /* W[i] = s1(W[i-2]) + W[i-7] + s0(W[i-15]) + W[i-16], four at a time */
-                __m128i x = _mm_sha256msg1_epu32(m[g & 3], m[(g + 1) & 3]);
-                x = _mm_add_epi32(x, _mm_alignr_epi8(m[(g + 3) & 3], m[(g + 2) & 3], 4));
-                w = _mm_sha256msg2_epu32(x, m[(g + 3) & 3]);
-            }
-            m[g & 3] = w;
-            __m128i k = _mm_add_epi32(w, _mm_loadu_si128((const __m128i *)(const void *)&K256[4 * g]));
-            s1 = _mm_sha256rnds2_epu32(s1, s0, k);
-            k = _mm_shuffle_epi32(k, 0x0E);
-            s0 = _mm_sha256rnds2_epu32(s0, s1, k);
-        }
-        s0 = _mm_add_epi32(s0, a0);
-        s1 = _mm_add_epi32(s1, c0);
-        p += 64;
-    }
-    t = _mm_shuffle_epi32(s0, 0x1B);      /* F E B A */
-    s1 = _mm_shuffle_epi32(s1, 0xB1);     /* D C H G */
-    s0 = _mm_blend_epi16(t, s1, 0xF0);    /* D C B A */
-    s1 = _mm_alignr_epi8(s1, t, 8);       /* H G F E */
-    _mm_storeu_si128((__m128i *)(void *)&h[0], s0);
-    _mm_storeu_si128((__m128i *)(void *)&h[4], s1);
-}
-
-static void hasher_init(hasher *x)
-{
-    static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    memset(x, 0, sizeof *x);
-    memcpy(x->h, iv, sizeof iv);
-    if (!have_sha_ext())
-        x->slow = td_sha256_new();
-}
-
-static void hasher_update(hasher *x, const unsigned char *p, size_t n)
-{
-    if (x->slow) {
-        td_sha256_update(x->slow, p, n);
-        return;
-    }
-    x->total += n;
-    if (x->nblk) {
-        size_t k = 64 - x->nblk < n ? 64 - x->nblk : n;
-        memcpy(x->blk + x->nblk, p, k);
-        x->nblk += k;
-        p += k;
-        n -= k;
-        if (x->nblk < 64)
-            return;
-        sha_blocks(x->h, x->blk, 1);
-        x->nblk = 0;
-    }
-    if (n >= 64) {
-        sha_blocks(x->h, p, n / 64);
-        p += n & ~(size_t)63;
-        n &= 63;
-    }
-    memcpy(x->blk, p, n);
-    x->nblk = n;
-}
-
-static void hasher_final(hasher *x, char hex[65])
-{
-    if (x->slow) {
-        td_sha256_final(x->slow, hex);
-        x->slow = NULL;
-        return;
-    }
-    uint64_t bits = x->total * 8;
-    unsigned char pad[128] = {0x80};
-    size_t padn = (x->nblk < 56 ? 56 : 120) - x->nblk;
-    for (int i = 0; i < 8; i++)
-        pad[padn + (size_t)i] = (unsigned char)(bits >> (56 - 8 * i));
-    uint64_t keep = x->total;
-    hasher_update(x, pad, padn + 8);
-    x->total = keep;
-    for (int i = 0; i < 8; i++)
-        snprintf(hex + 8 * i, 9, "%08x", x->h[i]);
-}
-
-void td_in_sha256_selftest(const void *p, size_t n, size_t step, char hex[65])
-{
-    hasher x;
-    hasher_init(&x);
-    for (size_t i = 0; i < n; i += step)
-        hasher_update(&x, (const unsigned char *)p + i, n - i < step ? n - i : step);
-    hasher_final(&x, hex);
-}
-
 enum { SRC_FD, SRC_MEM, SRC_AR, SRC_STREAM };
 
 #define ZIN_CAP (256u << 10)
+#define RING_N 4
+#define RING_CHUNK (1u << 20)
 
 struct td_in {
     int kind;
@@ -172,8 +30,7 @@ struct td_in {
     td_in *src;
     char *name;
 
-    hasher sha;
-    int sha_done;
+    td_sha256 *sha;
     char hex[65];
     uint64_t raw_bytes;
     int raw_eof;
@@ -190,7 +47,22 @@ struct td_in {
 
     unsigned char *pk;      /* decoded peek window */
     size_t pk_pos, pk_n, pk_cap;
+
+    /* Read-ahead thread (files and stdin): reads, hashes and gunzips into a ring of
+     * chunks while the caller parses, so the two cores share the work. While it runs
+     * it owns every field above; the caller only touches the ring. */
+    int th_on, th_off;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned char *ring[RING_N];
+    size_t ring_len[RING_N];
+    size_t head, count, rpos;
+    int th_done, th_stop, th_fail;
+    td_err th_err;
 };
+
+static void ra_stop(td_in *in);
 
 static td_in *in_new(int kind, const char *name)
 {
@@ -198,7 +70,7 @@ static td_in *in_new(int kind, const char *name)
     in->kind = kind;
     in->fd = -1;
     in->name = td_xstrdup(name);
-    hasher_init(&in->sha);
+    in->sha = td_sha256_new();
     return in;
 }
 
@@ -249,10 +121,11 @@ void td_in_close(td_in *in)
 {
     if (!in)
         return;
+    ra_stop(in);
     if (in->own_fd)
         close(in->fd);
-    if (!in->sha_done)
-        hasher_final(&in->sha, in->hex);
+    if (in->sha)
+        td_sha256_final(in->sha, in->hex);
     free(in->rpb);
     free(in->inf);
     free(in->zin);
@@ -308,7 +181,7 @@ static ptrdiff_t raw_pull(td_in *in, unsigned char *dst, size_t cap, td_err *e)
         in->raw_eof = 1;
         return 0;
     }
-    hasher_update(&in->sha, dst, (size_t)n);
+    td_sha256_update(in->sha, dst, (size_t)n);
     in->raw_bytes += (uint64_t)n;
     return n;
 }
@@ -469,6 +342,117 @@ void td_in_gunzip(td_in *in)
     in->inf->avail_in = 0;
 }
 
+static void *th_main(void *arg)
+{
+    td_in *in = arg;
+    size_t slot = 0;
+    for (;;) {
+        pthread_mutex_lock(&in->mu);
+        while (in->count == RING_N && !in->th_stop)
+            pthread_cond_wait(&in->cv, &in->mu);
+        int stop = in->th_stop;
+        slot = (in->head + in->count) % RING_N;
+        pthread_mutex_unlock(&in->mu);
+        if (stop)
+            break;
+        size_t len = 0;
+        int fail = 0, eof = 0;
+        while (len < RING_CHUNK) {
+            ptrdiff_t n = dec_read(in, in->ring[slot] + len, RING_CHUNK - len, &in->th_err);
+            if (n < 0) {
+                fail = 1;
+                break;
+            }
+            if (n == 0) {
+                eof = 1;
+                break;
+            }
+            len += (size_t)n;
+        }
+        pthread_mutex_lock(&in->mu);
+        if (len) {
+            in->ring_len[slot] = len;
+            in->count++;
+        }
+        in->th_fail = fail;
+        in->th_done = fail || eof;
+        pthread_cond_broadcast(&in->cv);
+        pthread_mutex_unlock(&in->mu);
+        if (fail || eof)
+            break;
+    }
+    return NULL;
+}
+
+static void th_start(td_in *in)
+{
+    pthread_mutex_init(&in->mu, NULL);
+    pthread_cond_init(&in->cv, NULL);
+    for (int i = 0; i < RING_N; i++)
+        in->ring[i] = td_xmalloc(RING_CHUNK);
+    in->th_on = 1;
+    if (pthread_create(&in->th, NULL, th_main, in) != 0) {
+        in->th_on = 0;
+        in->th_off = 1;
+        for (int i = 0; i < RING_N; i++)
+            free(in->ring[i]);
+        pthread_cond_destroy(&in->cv);
+        pthread_mutex_destroy(&in->mu);
+    }
+}
+
+/* Stop the read-ahead (if any) and take its state back; unread ring data is lost, so
+ * only call this when the caller is done reading decoded bytes. */
+static void ra_stop(td_in *in)
+{
+    if (!in->th_on)
+        return;
+    pthread_mutex_lock(&in->mu);
+    in->th_stop = 1;
+    pthread_cond_broadcast(&in->cv);
+    pthread_mutex_unlock(&in->mu);
+    pthread_join(in->th, NULL);
+    for (int i = 0; i < RING_N; i++)
+        free(in->ring[i]);
+    pthread_cond_destroy(&in->cv);
+    pthread_mutex_destroy(&in->mu);
+    in->th_on = 0;
+    in->th_off = 1;
+}
+
+static ptrdiff_t th_read(td_in *in, unsigned char *dst, size_t cap, td_err *e)
+{
+    pthread_mutex_lock(&in->mu);
+    while (in->count == 0 && !in->th_done)
+        pthread_cond_wait(&in->cv, &in->mu);
+    if (in->count == 0) {
+        int fail = in->th_fail;
+        pthread_mutex_unlock(&in->mu);
+        if (fail) {
+            *e = in->th_err;
+            return -1;
+        }
+        return 0;
+    }
+    size_t h = in->head;
+    pthread_mutex_unlock(&in->mu);
+    /* the head chunk is ours until we release it */
+    size_t k = in->ring_len[h] - in->rpos;
+    if (k > cap)
+        k = cap;
+    memcpy(dst, in->ring[h] + in->rpos, k);
+    in->rpos += k;
+    if (in->rpos == in->ring_len[h]) {
+        pthread_mutex_lock(&in->mu);
+        in->head = (in->head + 1) % RING_N;
+        in->count--;
+        in->rpos = 0;
+        pthread_cond_broadcast(&in->cv);
+        pthread_mutex_unlock(&in->mu);
+    }
+    return (ptrdiff_t)k;
+}
+
 ptrdiff_t td_in_read(td_in *in, void *dst, size_t cap, td_err *e)
 {
     if (in->pk_pos < in->pk_n) {
@@ -479,6 +463,11 @@ ptrdiff_t td_in_read(td_in *in, void *dst, size_t cap, td_err *e)
         in->pk_pos += k;
         return (ptrdiff_t)k;
     }
+    if (!in->th_on && !in->th_off && in->kind == SRC_FD && cap >= (64u << 10) &&
+        !getenv("TD_NO_READ_THREAD"))
+        th_start(in);
+    if (in->th_on)
+        return th_read(in, dst, cap, e);
     return dec_read(in, dst, cap, e);
 }
 
@@ -513,6 +502,7 @@ td_status td_in_read_all(td_in *in, size_t limit, unsigned char **out, size_t *n
 td_status td_in_finish(td_in *in, uint64_t *raw_bytes, char sha256[65], td_err *e)
 {
     unsigned char tmp[1 << 16];
+    ra_stop(in);
     for (;;) {
         ptrdiff_t r = raw_pull(in, tmp, sizeof tmp, e);
         if (r < 0)
@@ -520,9 +510,9 @@ td_status td_in_finish(td_in *in, uint64_t *raw_bytes, char sha256[65], td_err *
         if (r == 0)
             break;
     }
-    if (!in->sha_done) {
-        hasher_final(&in->sha, in->hex);
-        in->sha_done = 1;
+    if (in->sha) {
+        td_sha256_final(in->sha, in->hex);
+        in->sha = NULL;
     }
     *raw_bytes = in->raw_bytes;
     memcpy(sha256, in->hex, 65);

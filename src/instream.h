@@ -47,8 +47,4 @@ td_status td_in_read_all(td_in *in, size_t limit, unsigned char **out, size_t *n
  * when the reader stopped early), then give the totals. */
 td_status td_in_finish(td_in *in, uint64_t *raw_bytes, char sha256[65], td_err *e);
 
-/* SHA-256 as the streams compute it (SHA extensions when present, else td_sha256), fed
- * in pieces of `step` bytes: for the unit test that compares it with td_sha256. */
-void td_in_sha256_selftest(const void *p, size_t n, size_t step, char hex[65]);
-
 #endif

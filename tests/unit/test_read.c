@@ -3,7 +3,6 @@
  * hand from the input text. */
 #define _POSIX_C_SOURCE 200809L
 #include "read.h"
-#include "instream.h"
 #include "read_chrome.h"
 #include "unit.h"
 #include <stdlib.h>
@@ -391,40 +390,8 @@ static void ranks(void)
     CHECK_EQ_INT(b->rank, 1);
 }
 
-/* The streams' SHA-256 (SHA extensions when the CPU has them) equals libmd's, for
- * lengths around the block and padding boundaries, fed in uneven pieces. */
-static void sha(void)
-{
-    unsigned char *d = malloc(5000);
-    uint32_t x = 7;
-    for (int i = 0; i < 5000; i++) {
-        x = x * 1103515245u + 12345u;
-        d[i] = (unsigned char)(x >> 16);
-    }
-    size_t lens[] = {0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 5000};
-    size_t steps[] = {1, 7, 64, 100, 5000};
-    int bad = 0;
-    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-        td_sha256 *ref = td_sha256_new();
-        td_sha256_update(ref, d, lens[i]);
-        char want[65], got[65];
-        td_sha256_final(ref, want);
-        for (size_t j = 0; j < sizeof steps / sizeof steps[0]; j++) {
-            td_in_sha256_selftest(d, lens[i], steps[j], got);
-            if (strcmp(want, got))
-                bad++;
-        }
-    }
-    CHECK_EQ_INT(bad, 0);
-    char got[65];
-    td_in_sha256_selftest("abc", 3, 3, got);
-    CHECK_EQ_STR(got, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    free(d);
-}
-
 int main(void)
 {
-    sha();
     numbers();
     strings();
     forms();
