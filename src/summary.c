@@ -87,6 +87,7 @@ td_table *td_sum_table(td_summary *s, const char *name, const char *title)
     t->name = td_arena_strdup(s->a, name);
     t->title = td_arena_strdup(s->a, title ? title : name);
     t->seq = s->seq++;
+    t->a = s->a;
     *TD_PUSH(s->tables, s->ntables, s->tables_cap) = t;
     return t;
 }
@@ -122,13 +123,13 @@ void td_table_cols(td_table *t, ...)
             abort();
         }
         td_col *c = &t->cols[t->ncols++];
-        /* key and title point into spec: keep the spec's string constant alive */
-        char *key = td_xmalloc((size_t)(c1 - spec) + 1);
-        memcpy(key, spec, (size_t)(c1 - spec));
-        key[c1 - spec] = 0;
-        c->key = key; /* intentionally lives until exit: a few bytes per column spec */
+        c->key = t->a ? td_arena_strndup(t->a, spec, (size_t)(c1 - spec)) : NULL;
         c->type = parse_type(c1 + 1, (size_t)(c2 - c1 - 1));
-        c->title = c2 + 1;
+        c->title = c2 + 1; /* points into the spec, a string constant */
+        if (!c->key) {
+            fprintf(stderr, "tracedoc: internal error: table %s has no arena\n", t->name);
+            abort();
+        }
     }
     va_end(ap);
 }

@@ -42,6 +42,7 @@ typedef struct td_table {
     size_t nrows, cap;
     int seq;             /* insertion order among kv and tables */
     int no_json;         /* 1: not written to summary.json (CSV/documents only) */
+    td_arena *a;         /* the owning summary's arena (column keys live there) */
     td_cell *cells;      /* row-major, nrows * ncols; absent cells: TD_T_TEXT NULL,
                             numbers use TD_NA */
 } td_table;

@@ -59,8 +59,11 @@ int main(void)
         }
     }
     CHECK(found);
+    td_summary_free(l);
     /* not a summary */
-    CHECK_EQ_INT(td_summary_load_json("/dev/null", &l, &e), TD_E_FORMAT);
+    td_summary *none = NULL;
+    CHECK_EQ_INT(td_summary_load_json("/dev/null", &none, &e), TD_E_FORMAT);
+    CHECK(none == NULL);
     unlink(path);
     free(j1);
     td_summary_free(cur);
