@@ -663,7 +663,10 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
         free(tmp);
         return td_fail(e, TD_E_OUTPUT, "%s: cannot create workbook (out of memory)", path);
     }
-    char *title = td_template_fill(t->title[0] ? t->title : "tracedoc report", s);
+    /* the title holds input file names: made XML-safe like any cell */
+    char *filled = td_template_fill(t->title[0] ? t->title : "tracedoc report", s);
+    char *title = cell_text(filled);
+    free(filled);
     char comments[128];
     snprintf(comments, sizeof comments, "written by tracedoc %s",
              o->version ? o->version : "");

@@ -81,6 +81,7 @@ static td_summary *hostile_summary(void)
     td_row_str(s, t, r, "status", "regressed");
     td_sum_set_f64(s, "regression.tolerance", "Regression tolerance", TD_T_SHARE, 0.05);
     td_sum_set_int(s, "regression.regressed", "Regressed metrics", TD_T_INT, 1);
+    td_sum_set_str(s, "inputs_label", "Input", "bad\x01name\xff.json");
     td_sum_finding(s, "=HYPERLINK(\"http://x\") is a finding that starts with '='.");
     return s;
 }
