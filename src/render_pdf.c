@@ -646,6 +646,10 @@ static td_status load_fonts(const char *dir, PangoFontMap **out, td_err *e)
         return td_fail(e, TD_E_IO, "%s: no usable fonts (expected the DejaVu *.ttf files of "
                        "the project's fonts/ directory)", dir);
     }
+    /* pango's font map starts a thread that calls FcInit(), which would load the
+     * system's configuration and scan its fonts (and print to stderr when there is
+     * none), although the map only ever uses ours: make ours the current one first */
+    FcConfigSetCurrent(cfg);
     PangoFontMap *fm = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT);
     if (!fm) {
         FcConfigDestroy(cfg);
