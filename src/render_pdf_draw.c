@@ -706,7 +706,8 @@ int pd_steps(pdoc *d, const char *title)
     double ystep = lin_axis(&ay, max);
     ay.kind = 1;
     axes(d, NULL, &ay, ystep, px0, px1, py0, py1, NULL, "Wall time per step");
-    double slot = (px1 - px0) / (double)nr, bw = slot * 0.72;
+    /* gaps between bars while they are wide enough to see; touching bars beyond */
+    double slot = (px1 - px0) / (double)nr, bw = slot > 4 ? slot * 0.72 : slot;
     if (bw > 36)
         bw = 36;
     char lb[48];

@@ -60,6 +60,15 @@ static td_summary *long_summary(void)
         td_row_int(s, t, i, "calls", k + 1);
         td_row_int(s, t, i, "total_ns", 1000 * (k + 1));
     }
+    /* 300 steps on rank 0 (the first 3 warm-up), a few on rank 1 */
+    t = td_sum_table(s, "steps", "Steps");
+    for (int k = 0; k < 310; k++) {
+        size_t i = td_table_add_row(t);
+        td_row_int(s, t, i, "rank", k < 300 ? 0 : 1);
+        td_row_int(s, t, i, "step", k + 1);
+        td_row_int(s, t, i, "wall_ns", k < 3 ? 900000000LL : 280000000LL + (k * 7919 % 97) * 300000LL);
+        td_row_int(s, t, i, "warmup", k < 3);
+    }
     /* a regression against a baseline, as baseline.c lays it out */
     td_sum_set_str(s, "regression.baseline", "Baseline", "nightly-2023-11-13/summary.json");
     td_sum_set_f64(s, "regression.tolerance", "Tolerance", TD_T_SHARE, 0.05);
@@ -90,8 +99,8 @@ static td_summary *long_summary(void)
     return s;
 }
 
-#define LONG_TDT "[pdf]\nsection header\nsection regression\nsection table kernels top=1000\n" \
-    "section warnings\n"
+#define LONG_TDT "[pdf]\nsection header\nsection regression\nsection steps\n" \
+    "section table kernels top=1000\nsection warnings\n"
 
 /* Hostile everything: title with PDF string delimiters, invalid UTF-8, a huge name,
  * NaN shares, missing numbers, zero totals. */
