@@ -36,6 +36,9 @@ typedef struct {
     lxw_format *ms, *pct, *count, *id, *gbps, *f64;
     char (*sheets)[128];        /* sheet names used so far */
     size_t nsheets, sheets_cap;
+    size_t *rows;               /* data rows per sheet (0 = not a table sheet) */
+    lxw_worksheet *sum_ws;      /* the Summary sheet, and its next free row */
+    int sum_row;
     lxw_error err;              /* first libxlsxwriter error */
     char errwhere[160];
 } xw;
@@ -310,7 +313,11 @@ static lxw_worksheet *add_sheet(xw *x, const char *title, const char *fallback)
         if (k > 100000)
             return NULL;
     }
+    size_t cap = x->sheets_cap;
     snprintf(*TD_PUSH(x->sheets, x->nsheets, x->sheets_cap), 128, "%s", name);
+    if (x->sheets_cap != cap)
+        x->rows = td_xrealloc(x->rows, x->sheets_cap * sizeof *x->rows);
+    x->rows[x->nsheets - 1] = 0;
     lxw_worksheet *ws = workbook_add_worksheet(x->wb, name);
     if (!ws) {
         note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "add sheet");
@@ -442,6 +449,7 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
     worksheet_repeat_rows(ws, 0, 0);
     note_err(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(t->ncols - 1)),
              "autofilter");
+    x->rows[x->nsheets - 1] = nrows;
     if (strcmp(t->name, "steps") == 0)
         steps_chart(x, ws, t, nrows);
 }
@@ -608,6 +616,11 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         r++;
         for (size_t i = 0; i < s->nwarnings; i++, r++)
             put_wrapped(x, ws, r, 1, s->warnings[i]);
+        r++;
+    }
+    if (!x->sum_ws) {
+        x->sum_ws = ws;
+        x->sum_row = r;
     }
     if (nb > 0) {
         lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_PIE);
@@ -636,6 +649,37 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);
         lxw_chart_options co = {.x_scale = 1.3, .y_scale = 1.2};
         note_err(x, worksheet_insert_chart_opt(ws, 3, 4, ch, &co), "chart");
+    }
+}
+
+/* Contents at the end of the Summary sheet: a link to every other sheet. */
+static void contents(xw *x)
+{
+    lxw_worksheet *ws = x->sum_ws;
+    int r = x->sum_row;
+    if (!ws || x->nsheets < 2)
+        return;
+    put_str(x, ws, r, 0, "Sheets", x->head);
+    worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
+    r++;
+    for (size_t i = 0; i < x->nsheets; i++) {
+        if (x->rows[i] == 0)
+            continue;
+        /* internal link: 'name' with apostrophes doubled */
+        char url[320] = "internal:'";
+        size_t n = strlen(url);
+        for (const char *p = x->sheets[i]; *p && n + 8 < sizeof url; p++) {
+            if (*p == '\'')
+                url[n++] = '\'';
+            url[n++] = *p;
+        }
+        snprintf(url + n, sizeof url - n, "'!A1");
+        note_err(x, worksheet_write_url_opt(ws, (lxw_row_t)r, 0, url, NULL, x->sheets[i],
+                                            NULL), "link");
+        char rows[48];
+        snprintf(rows, sizeof rows, "%zu row%s", x->rows[i], x->rows[i] == 1 ? "" : "s");
+        put_str(x, ws, r, 1, rows, NULL);
+        r++;
     }
 }
 
@@ -729,6 +773,7 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
         else if (strcmp(sec->kind, "regression") == 0)
             table_sheet(&x, td_sum_find_table(s, "regression"), sec);
     }
+    contents(&x);
     if (x.nsheets == 0) { /* a workbook needs one sheet; say why it is empty */
         lxw_worksheet *ws = add_sheet(&x, "Summary", "Summary");
         if (ws)
@@ -739,6 +784,7 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     lxw_error r = workbook_close(x.wb);
     free(title);
     free(x.sheets);
+    free(x.rows);
     td_status st = TD_OK;
     if (x.err != LXW_NO_ERROR)
         st = td_fail(e, TD_E_OUTPUT, "%s: cannot write workbook (%s): %s", path, x.errwhere,

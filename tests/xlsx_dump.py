@@ -91,8 +91,11 @@ def main():
                     errors.append("%s!%s is a formula" % (ws.title, c.coordinate))
                 if structure:
                     continue
-                print("%s %s %s %s" % (c.coordinate, c.data_type, c.number_format,
-                                       show(c.value)))
+                link = ""
+                if c.hyperlink is not None:
+                    link = " -> %s" % (c.hyperlink.location or c.hyperlink.target)
+                print("%s %s %s %s%s" % (c.coordinate, c.data_type, c.number_format,
+                                         show(c.value), link))
         if check:
             breakdown = any(str(c.value).startswith("GPU time breakdown") for c in ws["A"])
             if i == 0 and breakdown and charts.get(xmlname, 0) < 1:

@@ -109,6 +109,10 @@ check(len(vals[9]) <= 32767 and vals[9].endswith("[truncated by tracedoc: 40000 
 check(hn["C6"].value is None and hn["D7"].value is None and hn["E8"].value is None and
       hn["B5"].value is None, "missing, NaN and infinite values are blank")
 check(h["Step's times"].max_row == 4, "top=3 limits the rows")
+links = {c.value: c.hyperlink.location for c in h.worksheets[0]["A"] if c.hyperlink is not None}
+check(links.get("Step's times") == "'Step''s times'!A1" and
+      links.get("History (2)") == "'History (2)'!A1" and len(links) == 8,
+      "contents links %s" % links)
 for ws in h.worksheets:
     for row in ws.iter_rows():
         for cell in row:
