@@ -714,8 +714,10 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
     d.x1 = d.pw - 50;
     d.ytop = 58;
     d.ybot = d.ph - 50;
+    const td_kv *il = td_sum_get(s, "inputs_label");
     char *title = td_template_fill(t && t->title[0] ? t->title
-                                                    : "Performance report: {{inputs_label}}", s);
+                                   : il ? "Performance report: {{inputs_label}}"
+                                        : "Performance report", s);
     d.title = title;
     char date[32];
     const td_kv *dk = td_sum_get(s, "date");

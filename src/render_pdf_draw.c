@@ -234,6 +234,7 @@ static int unit_hidden(const td_table *t, int ci)
     return !strcmp(t->cols[ci].key, "unit") && td_table_col(t, "base") >= 0;
 }
 
+#define PD_MAXROWS 1000 /* at most ~20 pages of one table */
 #define TFS 7.5  /* table cell font size */
 #define THS 7    /* table header font size */
 #define TPAD 10  /* horizontal padding per cell */
@@ -277,6 +278,8 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     if (!t || !t->nrows || !t->ncols)
         return 0;
     size_t shown = top > 0 && (size_t)top < t->nrows ? (size_t)top : t->nrows;
+    if (shown > PD_MAXROWS)
+        shown = PD_MAXROWS; /* a PDF is for reading; the workbook has the rest */
     double W = d->x1 - d->x0;
     tcol c[TD_MAXCOLS];
     int n = 0, flex = -1;
