@@ -33,9 +33,19 @@ void pd_rgb(pdoc *d, uint32_t c)
 static char *clean_text(const char *s)
 {
     char *v = g_utf8_make_valid(s ? s : "", -1);
-    for (char *p = v; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+    for (unsigned char *p = (unsigned char *)v; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
             *p = ' ';
+        /* bidi embedding/override/isolate controls (U+202A-202E, U+2066-2069) could
+         * make a name display as something else: shown as U+FFFD, same length */
+        else if (p[0] == 0xe2 && ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+                                  (p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9))) {
+            p[0] = 0xef;
+            p[1] = 0xbf;
+            p[2] = 0xbd;
+            p += 2;
+        }
+    }
     return v;
 }
 

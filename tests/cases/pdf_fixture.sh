@@ -83,6 +83,8 @@ grep -Eq '290\.000 ms +331\.000 ms +\+14\.1% +regressed$' "$WORK/long.txt" || di
 pdfinfo "$WORK/a/hostile.pdf" | grep -qF 'Title:           Evil ) \ ( <b>x</b> =cmd|'"'"' /C calc'"'"'!A0 <script>alert("x")</script> & ]]>' || die "hostile title"
 pdftotext "$WORK/a/hostile.pdf" - | grep -qF '<script>alert("x")</script> & ]]>' || die "hostile text"
 pdftotext "$WORK/a/hostile.pdf" - | grep -qF '{{no.such.key}}' || die "unknown placeholder kept"
+# a right-to-left override cannot reorder a name: it is shown as U+FFFD
+pdftotext "$WORK/a/hostile.pdf" - | grep -qF "rtl$(printf '\357\277\275')txt.exe" || die "bidi override"
 # fonts come only from fonts/ (never the system's, which has DejaVu Sans too): with only
 # the mono font there, every font in the PDF is the mono one
 mkdir -p "$WORK/mono/fonts" "$WORK/mono/out"

@@ -124,7 +124,7 @@ static td_summary *hostile_summary(void)
     td_table *t = td_sum_table(s, "kernels", "Kernels");
     td_table_cols(t, "name:text:Kernel", "calls:int:Calls", "total_ns:ns:Total",
                   "share:share:Share", NULL);
-    const char *names[] = {huge, "bad\xc3\x28utf8\xe2\x82", "", NULL};
+    const char *names[] = {huge, "bad\xc3\x28utf8\xe2\x82", "rtl\xe2\x80\xaetxt.exe", NULL};
     for (int k = 0; k < 4; k++) {
         size_t i = td_table_add_row(t);
         td_row_str(s, t, i, "name", names[k]);
