@@ -525,7 +525,7 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
     if (!ws)
         return;
     const td_summary *s = x->s;
-    worksheet_set_column(ws, 0, 0, 30, NULL);
+    worksheet_set_column(ws, 0, 0, 42, NULL); /* fits the breakdown heading */
     worksheet_set_column(ws, 1, 1, SUMMARY_B_WIDTH, NULL);
     worksheet_set_column(ws, 2, 2, 8, NULL);
     worksheet_set_column(ws, 3, 3, 10, NULL);
@@ -657,7 +657,11 @@ static void contents(xw *x)
 {
     lxw_worksheet *ws = x->sum_ws;
     int r = x->sum_row;
-    if (!ws || x->nsheets < 2)
+    if (!ws)
+        return;
+    /* printed: the key figures and the chart (a long title may overflow further) */
+    worksheet_print_area(ws, 0, 0, (lxw_row_t)(r + (int)x->nsheets + 1), 13);
+    if (x->nsheets < 2)
         return;
     put_str(x, ws, r, 0, "Sheets", x->head);
     worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
@@ -681,6 +685,7 @@ static void contents(xw *x)
         put_str(x, ws, r, 1, rows, NULL);
         r++;
     }
+    x->sum_row = r;
 }
 
 td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_render_opts *o,
