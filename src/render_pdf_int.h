@@ -59,10 +59,13 @@ void pd_break(pdoc *d);
 void pd_need(pdoc *d, double h);
 /* Section heading kept on the same page as the next keep points. */
 void pd_heading(pdoc *d, const char *title, double keep);
+/* A horizontal rule. */
+void pd_hline(pdoc *d, double x0, double x1, double y, double lw, uint32_t c);
 /* A small grey note line (captions, "12 of 340 rows"). */
 void pd_note(pdoc *d, const char *text);
 
-/* Drawers in render_pdf_draw.c; each returns 1 when it drew something. */
+/* Drawers in render_pdf_table.c and render_pdf_draw.c; each returns 1 when it drew
+ * something. */
 int pd_table(pdoc *d, const td_table *t, int top, const char *title);
 int pd_breakdown(pdoc *d, const char *title);
 int pd_steps(pdoc *d, const char *title);

@@ -1,0 +1,283 @@
+/* render_pdf_table.c - the PDF's generic table: any summary table, numbers right-aligned
+ * with units (td_cell_format), shares with a mini bar, zebra rows, the header repeated
+ * on every page, columns chosen to fit the width (the least important dropped, the name
+ * column shrunk and ellipsized in the middle). */
+#define _POSIX_C_SOURCE 200809L
+#include "render_pdf_int.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tcol {
+    int ci;       /* column index in the table */
+    double nat;   /* natural width (widest shown cell or the header) + padding */
+    double w;     /* width given */
+    int num;      /* right-aligned */
+    int imp;      /* importance: the least important is dropped first */
+} tcol;
+
+static int importance(const char *key)
+{
+    static const char *hi[] = {"total_ns", "self_ns", "share", "calls", "busbw_gbps", "bytes",
+                               "wall_ns", "non_child_ns", "cov", "executions", "device_self_ns",
+                               "Total Time (ns)", "Time (%)", "Instances", "status", "change",
+                               "current", "base", NULL};
+    static const char *lo[] = {"std_ns", "min_ns", "max_ns", "thunks_std", "program_id",
+                               "hidden_ns", "wait_ns", "group_size", "dtype", "device_avg_ns",
+                               "StdDev (ns)", "Min (ns)", "Max (ns)", "sha256", "events", NULL};
+    if (!strcmp(key, "metric"))
+        return 80;
+    for (const char **k = hi; *k; k++)
+        if (!strcmp(*k, key))
+            return 60;
+    for (const char **k = lo; *k; k++)
+        if (!strcmp(*k, key))
+            return 20;
+    return 40;
+}
+
+/* Cell text. The regression table keeps its values as numbers with a unit column:
+ * those are shown with units ("12.3 ms", "4.5%") and the unit column is left out. */
+static void cell_text(const td_table *t, size_t r, int ci, char *v, size_t cap)
+{
+    const td_col *col = &t->cols[ci];
+    const td_cell *cell = td_table_cell(t, r, ci);
+    int cu = td_table_col(t, "unit");
+    if (cu >= 0 && col->type == TD_T_F64 && isfinite(cell->f) &&
+        (!strcmp(col->key, "base") || !strcmp(col->key, "current"))) {
+        const char *u = td_table_cell(t, r, cu)->s;
+        if (u && !strcmp(u, "ns")) {
+            td_fmt_ns(v, cap, (int64_t)llround(cell->f));
+            return;
+        }
+        if (u && !strcmp(u, "fraction")) {
+            snprintf(v, cap, "%.1f%%", cell->f * 100);
+            return;
+        }
+        if (u && u[0]) {
+            snprintf(v, cap, "%g %s", cell->f, u);
+            return;
+        }
+    }
+    td_cell_format(col, cell, v, cap);
+    if (col->type == TD_T_SHARE && !strcmp(col->key, "change") && isfinite(cell->f) &&
+        cell->f > 0) {
+        size_t n = strlen(v);
+        if (n + 2 < cap) {
+            memmove(v + 1, v, n + 1);
+            v[0] = '+';
+        }
+    }
+}
+
+/* shares of a whole get a mini bar; changes (which may be negative) do not */
+static int share_bar(const td_col *col)
+{
+    return col->type == TD_T_SHARE && strcmp(col->key, "change") != 0;
+}
+
+static int unit_hidden(const td_table *t, int ci)
+{
+    return !strcmp(t->cols[ci].key, "unit") && td_table_col(t, "base") >= 0;
+}
+
+#define PD_MAXROWS 1000 /* at most ~20 pages of one table */
+#define TFS 7.5  /* table cell font size */
+#define THS 7    /* table header font size */
+#define TPAD 10  /* horizontal padding per cell */
+#define TROW 12  /* row height */
+#define THEAD 15 /* header row height */
+#define SHAREBAR 22 /* mini bar left of a share */
+
+static void table_header(pdoc *d, const td_table *t, const tcol *c, int n)
+{
+    double x = d->x0;
+    for (int k = 0; k < n; k++) {
+        const td_col *col = &t->cols[c[k].ci];
+        const char *h = col->title ? col->title : col->key;
+        pd_text(d, x + TPAD / 2, d->y + 3, h, PF_BOLD, THS, c[k].w - TPAD,
+                c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_END, C_MUTED);
+        x += c[k].w;
+    }
+    d->y += THEAD;
+    pd_hline(d, d->x0, x, d->y - 1.5, 0.7, C_MUTED);
+}
+
+/* The row index at which the table continues on the next page, starting at row r on
+ * this page: as many rows as fit, but never fewer than 3 rows (or all the rest) alone
+ * on the next page. */
+static size_t page_rows(const pdoc *d, size_t r, size_t shown)
+{
+    double room = d->ybot - d->y;
+    size_t fit = room > 0 ? (size_t)(room / TROW) : 0;
+    if (fit < 1)
+        fit = 1;
+    if (r + fit >= shown)
+        return shown;
+    size_t left = shown - r - fit;
+    if (left < 3 && fit > 3 - left)
+        fit -= 3 - left;
+    return r + fit;
+}
+
+int pd_table(pdoc *d, const td_table *t, int top, const char *title)
+{
+    if (!t || !t->nrows || !t->ncols)
+        return 0;
+    size_t shown = top > 0 && (size_t)top < t->nrows ? (size_t)top : t->nrows;
+    if (shown > PD_MAXROWS)
+        shown = PD_MAXROWS; /* a PDF is for reading; the workbook has the rest */
+    double W = d->x1 - d->x0;
+    tcol c[TD_MAXCOLS];
+    int n = 0, flex = -1;
+    char v[512];
+    for (int ci = 0; ci < t->ncols; ci++) {
+        const td_col *col = &t->cols[ci];
+        if (unit_hidden(t, ci))
+            continue;
+        tcol *q = &c[n++];
+        q->ci = ci;
+        q->num = col->type != TD_T_TEXT;
+        q->imp = importance(col->key);
+        if (!q->num && flex < 0)
+            flex = n - 1;
+        q->nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
+        for (size_t r = 0; r < shown; r++) {
+            cell_text(t, r, ci, v, sizeof v);
+            if (!v[0])
+                continue;
+            double w = pd_text_w(d, v, !strcmp(col->key, "status") ? PF_BOLD : PF_SANS, TFS);
+            if (w > q->nat)
+                q->nat = w;
+        }
+        q->nat += TPAD;
+        if (share_bar(col))
+            q->nat += SHAREBAR + 4;
+        if (!q->num && n - 1 != flex && q->nat > 150)
+            q->nat = 150; /* other text columns: ellipsized at the end */
+    }
+    /* the flexible column: "name" when there is one (thunks: not "module") */
+    for (int k = 0; k < n; k++)
+        if (!strcmp(t->cols[c[k].ci].key, "name") || !strcmp(t->cols[c[k].ci].key, "Name"))
+            flex = k;
+    if (flex >= 0) {
+        c[flex].imp = 1000;
+        c[flex].nat = 0;
+        const td_col *col = &t->cols[c[flex].ci];
+        c[flex].nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
+        for (size_t r = 0; r < shown; r++) {
+            cell_text(t, r, c[flex].ci, v, sizeof v);
+            double w = v[0] ? pd_text_w(d, v, PF_SANS, TFS) : 0;
+            if (w > c[flex].nat)
+                c[flex].nat = w;
+        }
+        c[flex].nat += TPAD;
+    }
+    /* fit: shrink the name column down to a minimum, then drop the least important
+     * columns (rightmost first among equals) until the rest fit the page width */
+    char dropped[512] = "";
+    for (;;) {
+        double others = 0;
+        for (int k = 0; k < n; k++)
+            if (k != flex)
+                others += c[k].nat;
+        /* names matter most: keep at least ~35% of the width for them before giving
+         * it to the least important numbers (std, min, max...) */
+        double fmin = flex >= 0 ? (c[flex].nat < W * 0.35 ? c[flex].nat : W * 0.35) : 0;
+        if (others + fmin <= W || n <= 1) {
+            for (int k = 0; k < n; k++)
+                c[k].w = c[k].nat;
+            if (flex >= 0) {
+                c[flex].w = W - others;
+                if (c[flex].w < fmin)
+                    c[flex].w = fmin;
+            }
+            break;
+        }
+        int worst = -1;
+        for (int k = 0; k < n; k++)
+            if (k != flex && (worst < 0 || c[k].imp <= c[worst].imp))
+                worst = k;
+        if (worst < 0)
+            break;
+        const td_col *col = &t->cols[c[worst].ci];
+        size_t dl = strlen(dropped);
+        snprintf(dropped + dl, sizeof dropped - dl, "%s%s", dl ? ", " : "",
+                 col->title ? col->title : col->key);
+        memmove(&c[worst], &c[worst + 1], (size_t)(n - worst - 1) * sizeof c[0]);
+        n--;
+        if (flex > worst)
+            flex--;
+    }
+    if (flex < 0) {
+        /* all numeric: spread spare width so the table spans the page */
+        double tot = 0;
+        for (int k = 0; k < n; k++)
+            tot += c[k].w;
+        if (tot < W && tot > W * 0.5)
+            for (int k = 0; k < n; k++)
+                c[k].w += (W - tot) / n;
+    }
+
+    if (title)
+        pd_heading(d, title, THEAD + 3 * TROW);
+    else
+        pd_need(d, THEAD + 3 * TROW);
+    table_header(d, t, c, n);
+    size_t brk = page_rows(d, 0, shown);
+    for (size_t r = 0; r < shown; r++) {
+        if (r == brk) {
+            pd_break(d);
+            table_header(d, t, c, n);
+            brk = page_rows(d, r, shown);
+        }
+        if (r % 2 == 1) {
+            pd_rgb(d, C_ZEBRA);
+            cairo_rectangle(d->cr, d->x0, d->y, W, TROW);
+            cairo_fill(d->cr);
+        }
+        double x = d->x0;
+        for (int k = 0; k < n; k++) {
+            const td_col *col = &t->cols[c[k].ci];
+            const td_cell *cell = td_table_cell(t, r, c[k].ci);
+            if (share_bar(col) && isfinite(cell->f) && c[k].w >= SHAREBAR + 30) {
+                double f = cell->f > 1 ? 1 : cell->f < 0 ? 0 : cell->f;
+                pd_rgb(d, C_SHAREBAR);
+                cairo_rectangle(d->cr, x + TPAD / 2, d->y + 4, SHAREBAR, TROW - 8);
+                cairo_fill(d->cr);
+                pd_rgb(d, C_ACCENT);
+                cairo_rectangle(d->cr, x + TPAD / 2, d->y + 4, SHAREBAR * f, TROW - 8);
+                cairo_fill(d->cr);
+            }
+            cell_text(t, r, c[k].ci, v, sizeof v);
+            int font = PF_SANS;
+            uint32_t color = C_TEXT;
+            if (!strcmp(col->key, "status") && !strcmp(v, "regressed")) {
+                font = PF_BOLD;
+                color = C_BAD;
+            } else if (!strcmp(col->key, "status") && !strcmp(v, "improved"))
+                color = C_GOOD;
+            if (v[0])
+                pd_text(d, x + TPAD / 2, d->y + 1.5, v, font, TFS, c[k].w - TPAD,
+                        c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_MIDDLE, color);
+            x += c[k].w;
+        }
+        d->y += TROW;
+    }
+    pd_hline(d, d->x0, d->x1, d->y + 0.5, 0.5, C_RULE);
+    d->y += 4;
+    if (shown < t->nrows || dropped[0]) {
+        char buf[800];
+        int o = 0;
+        if (shown < t->nrows)
+            o = snprintf(buf, sizeof buf, "Top %zu of %zu rows. ", shown, t->nrows);
+        if (dropped[0])
+            snprintf(buf + o, sizeof buf - (size_t)o, "Not shown for width: %s. ", dropped);
+        size_t bl = strlen(buf);
+        snprintf(buf + bl, sizeof buf - bl, "The workbook has every row and column.");
+        pd_note(d, buf);
+    }
+    return 1;
+}
+
