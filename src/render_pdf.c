@@ -337,7 +337,7 @@ static int sec_findings(pdoc *d, const char *title)
         pd_need(d, h + 3);
         pd_rgb(d, C_ACCENT);
         cairo_new_path(d->cr);
-        cairo_arc(d->cr, d->x0 + 4, d->y + 6.5, 1.8, 0, 6.2832);
+        cairo_arc(d->cr, d->x0 + 4, d->y + 6.2, 1.7, 0, 2 * G_PI);
         cairo_fill(d->cr);
         d->y += pd_text(d, d->x0 + 14, d->y, s->findings[i], PF_SANS, 9, W - 14,
                         PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT) + 3;
