@@ -7,7 +7,10 @@
  * embeds the subsets used. The document is laid out twice: the first pass (to a
  * discarded stream) counts the pages for "page N of M", the second writes the file.
  * Every byte is a function of the summary, the template and the options: the creation
- * date comes from o->epoch, and cairo 1.16 writes nothing else that varies. */
+ * date comes from o->epoch, and cairo 1.16 writes nothing else that varies (font subset
+ * tags are derived from the glyphs used; there is no /ID or ModDate), so two runs are
+ * byte-identical without any normalisation. cairo 1.16 writes the CreationDate without
+ * the "D:" prefix ("(20231114221320Z)"); poppler and qpdf read it as is. */
 #define _POSIX_C_SOURCE 200809L
 #include "render_pdf_int.h"
 #include <cairo-pdf.h>
