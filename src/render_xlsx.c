@@ -1,7 +1,10 @@
 /* render_xlsx.c - Excel workbook (libxlsxwriter), laid out by the template's [xlsx]
  * sections: a Summary sheet (key figures, time breakdown with a pie chart, findings,
- * warnings), one sheet per summary table (every column, header frozen, autofilter),
- * and the regression table when present.
+ * warnings, links to the other sheets), one sheet per summary table (every column,
+ * header frozen, autofilter; Steps with a column chart, warm-up steps as a second
+ * series), and the regression table when present. Absent or empty tables get no sheet.
+ * libxlsxwriter has no option that converts strings (unlike Python's XlsxWriter), so
+ * none needs turning off.
  *
  * Numbers stay numbers so people can sort and sum them: times in milliseconds (the
  * double keeps the exact ns), shares as fractions with a % format, bytes and counts as
