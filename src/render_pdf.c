@@ -569,8 +569,18 @@ static void draw_doc(pdoc *d, const td_template *t)
             drew = pd_steps(d, title);
         else if (!strcmp(k, "table")) {
             const td_table *tb = td_sum_find_table(d->s, sec->arg);
-            if (tb && tb->nrows)
-                drew = pd_table(d, tb, sec->top ? sec->top : 25, title ? title : tb->title);
+            int top = sec->top ? sec->top : 25;
+            /* threshold=F: only the leading rows whose share is at least F */
+            int cs = tb ? td_table_col(tb, "share") : -1;
+            if (tb && sec->threshold >= 0 && cs >= 0 && tb->cols[cs].type == TD_T_SHARE) {
+                int nk = 0;
+                while (nk < top && (size_t)nk < tb->nrows &&
+                       td_table_cell(tb, (size_t)nk, cs)->f >= sec->threshold)
+                    nk++;
+                top = nk;
+            }
+            if (tb && tb->nrows && top > 0)
+                drew = pd_table(d, tb, top, title ? title : tb->title);
         } else if (!strcmp(k, "collectives"))
             drew = pd_collectives(d, sec);
         else if (!strcmp(k, "variability"))

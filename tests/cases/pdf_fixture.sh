@@ -100,6 +100,9 @@ ln -s "$ROOT/templates" "$WORK/nofonts/templates"
 (cd "$WORK/nofonts" && "$bin" --write "$WORK/nofonts/out" 2>"$WORK/nofonts/err") && die "rendered without fonts"
 grep -q 'fonts: no usable fonts' "$WORK/nofonts/err" || { cat "$WORK/nofonts/err"; die "no-fonts message"; }
 [ -z "$(ls -A "$WORK/nofonts/out")" ] || die "partial output without fonts"
+# threshold=0.15 keeps the kernels whose share is at least 15% (0.41, 0.205 of 156)
+grep -A1 '^Kernels above 15%' "$WORK/long.txt" >/dev/null || die "threshold title"
+grep -q 'Top 2 of 156 rows' "$WORK/long.txt" || die "threshold rows"
 # long table: header row repeated on every page of the table
 [ "$(pdftotext "$WORK/a/long.pdf" - | grep -c '^Kernel$')" -ge 3 ] || die "table header not repeated"
 exit 0

@@ -100,6 +100,7 @@ static td_summary *long_summary(void)
 }
 
 #define LONG_TDT "[pdf]\nsection header\nsection regression\nsection steps\n" \
+    "section table kernels threshold=0.15 title=\"Kernels above 15%\"\n" \
     "section table kernels top=1000\nsection warnings\n"
 
 /* Hostile everything: title with PDF string delimiters, invalid UTF-8, a huge name,
