@@ -400,6 +400,16 @@ static int sec_keyfigures(pdoc *d, const char *title)
         static const struct { const char *key, *label; } g[] = {
             {"busy_ns", "GPU busy"}, {"idle_ns", "GPU idle"},
             {"exposed_comm_ns", "Exposed communication"}};
+        /* with several ranks the row is the first rank's: say so */
+        int crank = td_table_col(tl, "rank"), cdev = td_table_col(tl, "device");
+        size_t nall = 0;
+        for (size_t r = 0; r < tl->nrows; r++)
+            if (td_table_cell(tl, r, cdev)->i == -1)
+                nall++;
+        char who[64] = "of the GPU timeline";
+        if (nall > 1 && crank >= 0 && td_table_cell(tl, row, crank)->i != TD_NA)
+            snprintf(who, sizeof who, "of rank %lld's GPU timeline",
+                     (long long)td_table_cell(tl, row, crank)->i);
         for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
             int ci = td_table_col(tl, g[k].key);
             if (ci < 0 || td_table_cell(tl, row, ci)->i == TD_NA)
@@ -407,8 +417,8 @@ static int sec_keyfigures(pdoc *d, const char *title)
             int64_t v = td_table_cell(tl, row, ci)->i;
             c[n].label = g[k].label;
             td_fmt_ns(c[n].val, sizeof c[n].val, v);
-            snprintf(c[n++].sub, sizeof c[0].sub, "%.1f%% of the GPU timeline",
-                     100.0 * (double)v / (double)tot);
+            snprintf(c[n++].sub, sizeof c[0].sub, "%.1f%% %s", 100.0 * (double)v / (double)tot,
+                     who);
         }
     }
     static const char *keys[] = {"runtime.wall_ns", "runtime.modules_ns", "runtime.thunks_ns",

@@ -278,12 +278,23 @@ int pd_breakdown(pdoc *d, const char *title)
         }
     }
     d->y += 2;
-    pd_note(d, scope ? (strcmp(scope, "steady") == 0
-                            ? "Shares of the GPU timeline after warm-up removal. Exposed = not "
-                              "overlapped with computation."
-                            : "Shares of the traced GPU timeline. Exposed = not overlapped "
-                              "with computation.")
-                     : "Shares of the GPU timeline. Exposed = not overlapped with computation.");
+    /* several ranks each have their own all-devices row: say which one the big bar is */
+    size_t nall = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *sc = cscope >= 0 ? td_table_cell(t, r, cscope)->s : NULL;
+        if (td_table_cell(t, r, cdev)->i == -1 && (!scope || (sc && strcmp(sc, scope) == 0)))
+            nall++;
+    }
+    char note[256] = "";
+    if (nall > 1 && crank >= 0)
+        snprintf(note, sizeof note, "Top bar: rank %lld, all its devices. ",
+                 (long long)td_table_cell(t, row, crank)->i);
+    size_t nl = strlen(note);
+    snprintf(note + nl, sizeof note - nl, "%s Exposed = not overlapped with computation.",
+             scope && strcmp(scope, "steady") == 0
+                 ? "Shares of the GPU timeline after warm-up removal."
+                 : scope ? "Shares of the traced GPU timeline." : "Shares of the GPU timeline.");
+    pd_note(d, note);
     return 1;
 }
 
