@@ -428,6 +428,8 @@ static int sec_keyfigures(pdoc *d, const char *title)
         const td_kv *kv = td_sum_get(s, *k);
         if (!kv || kv->type == TD_T_TEXT || (kv->type != TD_T_F64 && kv->v.i == TD_NA))
             continue;
+        if (kv->type == TD_T_NS && kv->v.i == 0)
+            continue; /* e.g. module/thunk times of a trace without XLA modules */
         c[n].label = kv->title ? kv->title : kv->key;
         fmt_kv(kv, c[n].val, sizeof c[n].val);
         c[n].sub[0] = 0;
