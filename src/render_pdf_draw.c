@@ -669,8 +669,11 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
                 snprintf(lb, sizeof lb, "all (%s)", v);
             } else
                 snprintf(lb, sizeof lb, "%s", f->name ? f->name : "");
+            /* dark text on light frames, white on dark ones (relative luminance) */
+            double lum = 0.2126 * ((c >> 16) & 255) + 0.7152 * ((c >> 8) & 255) +
+                         0.0722 * (c & 255);
             pd_text(d, x + 2, y + 1.8, lb, PF_SANS, 6.5, w - 4, PANGO_ALIGN_LEFT,
-                    PANGO_ELLIPSIZE_END, C_TEXT);
+                    PANGO_ELLIPSIZE_END, lum < 110 ? 0xffffffu : C_TEXT);
         }
     }
     d->y = top + rows * rh + 4;
