@@ -966,7 +966,7 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
                 free(sk[k]);
             }
         }
-        typedef struct cagg { const char *type; int64_t calls, total, hidden, wait; } cagg;
+        typedef struct cagg { const char *type; int64_t calls, total, hidden, wait, group; } cagg;
         cagg ca[8];
         int nca = 0;
         for (size_t a = 0; a < nc;) {
@@ -989,10 +989,15 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
                 ca[c].total += q->e - q->s;
                 ca[c].hidden += q->hidden < q->e - q->s ? q->hidden : q->e - q->s;
             }
-            if (b - a > 1) {
+            {
                 const char *type = comm_type(td_strget(set->strs, h0->kind));
-                for (int c = 0; c < nca; c++)
-                    if (!strcmp(ca[c].type, type)) ca[c].wait += le - fs - fd;
+                for (int c = 0; c < nca; c++) {
+                    if (strcmp(ca[c].type, type)) continue;
+                    if (b - a > 1) ca[c].wait += le - fs - fd;
+                    /* devices seen taking part in one instance: the group size when
+                     * every process of the job was given */
+                    if ((int64_t)(b - a) > ca[c].group) ca[c].group = (int64_t)(b - a);
+                }
             }
             a = b;
         }
@@ -1010,7 +1015,10 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
             td_row_int(s, ct, r, "total_ns", ca[c].total);
             td_row_int(s, ct, r, "mean_ns", llround((double)ca[c].total / (double)ca[c].calls));
             td_row_int(s, ct, r, "hidden_ns", ca[c].hidden);
-            if (multi || ndev > 1) td_row_int(s, ct, r, "wait_ns", ca[c].wait);
+            if (multi || ndev > 1) {
+                td_row_int(s, ct, r, "wait_ns", ca[c].wait);
+                td_row_int(s, ct, r, "group_size", ca[c].group);
+            }
         }
         td_table_sort(ct, "total_ns", 1);
     }

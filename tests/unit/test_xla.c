@@ -11,7 +11,8 @@
  *     file and member; never a crash.
  * With arguments (used by tests/cases/xla_*.sh):
  *   test_xla dump ZIP          ranges of the projected trace as TSV
- *   test_xla json [-wN] ZIP... summary.json of the XLA pass alone */
+ *   test_xla json [-wN] ZIP... summary.json of the XLA pass alone
+ *   test_xla fold KIND ZIP...  folded stacks of flame KIND (compile, device) */
 #include "analyse.h"
 #include "read.h"
 #include "unit.h"
@@ -284,7 +285,7 @@ static int dump(const char *path)
     return 0;
 }
 
-static int json(int argc, char **argv)
+static int json(int argc, char **argv, const char *fold)
 {
     td_traceset *set = td_traceset_new();
     td_opts o;
@@ -296,7 +297,12 @@ static int json(int argc, char **argv)
     }
     td_summary *s = td_summary_new();
     td_analyse_xla(set, &o, s);
-    int rc = td_summary_write_json(s, stdout, &e) != TD_OK;
+    int rc;
+    if (fold) {
+        const td_flame *fl = td_sum_find_flame(s, fold);
+        rc = !fl || td_flame_write_folded(fl, stdout, &e) != TD_OK;
+    } else
+        rc = td_summary_write_json(s, stdout, &e) != TD_OK;
     td_summary_free(s);
     td_traceset_free(set);
     return rc;
@@ -305,7 +311,8 @@ static int json(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc > 2 && !strcmp(argv[1], "dump")) return dump(argv[2]);
-    if (argc > 2 && !strcmp(argv[1], "json")) return json(argc - 2, argv + 2);
+    if (argc > 2 && !strcmp(argv[1], "json")) return json(argc - 2, argv + 2, NULL);
+    if (argc > 3 && !strcmp(argv[1], "fold")) return json(argc - 3, argv + 3, argv[2]);
     test_real();
     test_built();
     return UNIT_DONE();
