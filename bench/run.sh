@@ -3,7 +3,9 @@
 # Builds bench/data/kineto_1g.json (+ .gz) from the shared traces once (bench/mktrace.py),
 # then runs `tracedoc summary --format json` on the plain and the gzipped file and, for
 # comparison, python3's json.load on the plain file, each under /usr/bin/time -v
-# (Debian package `time`). Prints wall time, MB/s (of the uncompressed JSON) and peak RSS.
+# (Debian package `time`); also the reader alone (tests/test_read_dump: read + sort, no
+# analysis), with and without its read-ahead thread. Prints the best wall time, MB/s of
+# the uncompressed JSON, CPU seconds (user + sys) and peak RSS.
 # Env: BUILD (default build-bench, a release build made here), SIZE_MB (default 1024),
 # RUNS (default 3; the best run is reported), NOPY=1 to skip python.
 set -eu
@@ -15,7 +17,7 @@ data=bench/data
 mkdir -p "$data"
 json=$data/kineto_${SIZE_MB}m.json
 [ -x /usr/bin/time ] || { echo "bench/run.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
-make -s -j2 BUILD="$BUILD" "$BUILD/tracedoc"
+make -s -j2 BUILD="$BUILD" "$BUILD/tracedoc" "$BUILD/tests/test_read_dump"
 if [ ! -s "$json" ]; then
     echo "making $json ..." >&2
     /usr/bin/python3 bench/mktrace.py "$json" "$SIZE_MB" >&2
@@ -28,25 +30,29 @@ bytes=$(stat -c %s "$json")
 gzbytes=$(stat -c %s "$json.gz")
 cat "$json" "$json.gz" >/dev/null  # page cache
 
-measure() { # LABEL CMD... -> one line: label, best wall s, MB/s, peak RSS MiB
+measure() { # LABEL CMD... -> one line: label, best wall s, MB/s, CPU s, peak RSS MiB
     local label=$1; shift
-    local best="" rss=""
+    local best="" rss="" cpu=""
     for _ in $(seq "$RUNS"); do
         /usr/bin/time -v -o "$data/time.txt" "$@" >/dev/null 2>"$data/stderr.txt" || {
             cat "$data/stderr.txt" >&2; echo "$label failed" >&2; return 1; }
-        local w r
+        local w r u
         w=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$data/time.txt")
         r=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$data/time.txt")
-        if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; rss=$r; fi
+        u=$(awk -F': ' '/User time|System time/ {s+=$2} END {print s}' "$data/time.txt")
+        if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; rss=$r; cpu=$u; fi
     done
-    awk -v l="$label" -v w="$best" -v b="$bytes" -v r="$rss" \
-        'BEGIN { printf "%-34s %8.2f s %9.0f MB/s %9.0f MiB peak RSS (%.0f%% of the JSON)\n", l, w, b/1e6/w, r/1024, r*1024*100/b }'
+    awk -v l="$label" -v w="$best" -v b="$bytes" -v r="$rss" -v c="$cpu" \
+        'BEGIN { printf "%-36s %7.2f s %6.0f MB/s  cpu %6.2f s  %6.0f MiB peak RSS (%2.0f%% of the JSON)\n", l, w, b/1e6/w, c, r/1024, r*1024*100/b }'
 }
 
 echo "input: $json: $bytes bytes ($(( bytes >> 20 )) MiB), gzip $gzbytes bytes; $(nproc) cores; best of $RUNS"
-measure "tracedoc summary (plain JSON)" "$BUILD/tracedoc" summary --format json "$json"
-measure "tracedoc summary (gzip)" "$BUILD/tracedoc" summary --format json "$json.gz"
-"$BUILD/tracedoc" summary --format json --timings "$json" 2>&1 >/dev/null | grep timings || true
+measure "reader only, plain (probe)" "$BUILD/tests/test_read_dump" "$json"
+TD_NO_READ_THREAD=1 measure "reader only, plain, one thread" "$BUILD/tests/test_read_dump" "$json"
+measure "reader only, gzip (probe)" "$BUILD/tests/test_read_dump" "$json.gz"
+TD_NO_READ_THREAD=1 measure "reader only, gzip, one thread" "$BUILD/tests/test_read_dump" "$json.gz"
+measure "tracedoc summary, plain JSON" "$BUILD/tracedoc" summary --format json "$json"
+measure "tracedoc summary, gzip" "$BUILD/tracedoc" summary --format json "$json.gz"
 if [ "${NOPY:-0}" != 1 ]; then
-    RUNS=1 measure "python3 json.load (plain JSON)" /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$json"
+    RUNS=1 measure "python3 json.load, plain JSON" /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$json"
 fi
