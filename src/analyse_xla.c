@@ -126,6 +126,24 @@ static const char *comm_type(const char *kind)
 
 /* ---- modules and thunks of one trace ------------------------------------------------ */
 
+/* sort keys for grouping module runs; pos breaks ties (keeps range-id order) */
+typedef struct modkey { int64_t k1, k2; size_t pos; } modkey;
+static int cmp_modkey(const void *a, const void *b)
+{
+    const modkey *x = a, *y = b;
+    if (x->k1 != y->k1) return x->k1 < y->k1 ? -1 : 1;
+    if (x->k2 != y->k2) return x->k2 < y->k2 ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+static const td_range *g_rng;   /* qsort has no context argument */
+static int cmp_rid(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int64_t x = g_rng[i].range_id, y = g_rng[j].range_id;
+    if (x != y) return x < y ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
 static int64_t prog_of(const char *nm)
 {
     const char *v;
@@ -180,55 +198,60 @@ static void load_trace(xctx *x, int ti)
     /* modules with thunks, in range-id order */
     size_t *mods = td_xmalloc(n * sizeof *mods), nmods = 0;
     for (size_t i = 0; i < n; i++) if (kind[i] == 1 && nthunks[i]) mods[nmods++] = i;
-    for (size_t a = 1; a < nmods; a++) {    /* insertion sort: ranges are nearly sorted */
-        size_t v = mods[a], b = a;
-        while (b > 0 && t->ranges[mods[b - 1]].range_id > t->ranges[v].range_id) {
-            mods[b] = mods[b - 1];
-            b--;
-        }
-        mods[b] = v;
-    }
-    /* drop a last execution cut short by the end of the profile */
+    g_rng = t->ranges;
+    qsort(mods, nmods, sizeof *mods, cmp_rid);
+    /* drop a last execution cut short by the end of the profile: group the module
+     * runs by name (then range-id order); the last of each group against the others */
     uint8_t *dead = td_xcalloc(n, 1);
+    modkey *mk = td_xmalloc((nmods ? nmods : 1) * sizeof *mk);
     for (size_t a = 0; a < nmods; a++) {
-        td_str nm = t->ranges[mods[a]].name;
-        int later = 0;
-        for (size_t b = a + 1; b < nmods && !later; b++) later = t->ranges[mods[b]].name == nm;
-        if (later) continue;
+        mk[a].k1 = t->ranges[mods[a]].name;
+        mk[a].k2 = 0;
+        mk[a].pos = a;
+    }
+    qsort(mk, nmods, sizeof *mk, cmp_modkey);
+    for (size_t a = 0; a < nmods;) {
+        size_t b = a;
+        while (b < nmods && mk[b].k1 == mk[a].k1) b++;
+        const td_range *last = &t->ranges[mods[mk[b - 1].pos]];
         double sum = 0, sq = 0;
-        size_t cnt = 0;
-        for (size_t b = 0; b < a; b++)
-            if (t->ranges[mods[b]].name == nm) {
-                double v = t->ranges[mods[b]].num_gpu_ops;
-                sum += v; sq += v * v; cnt++;
-            }
-        if (!cnt || t->ranges[mods[a]].num_gpu_ops < 0) continue;
-        double mean = sum / (double)cnt, var = sq / (double)cnt - mean * mean;
-        double sd = var > 0 ? sqrt(var) : 0;
-        if ((double)t->ranges[mods[a]].num_gpu_ops < mean - sd) {
-            dead[mods[a]] = 1;
-            td_warn(&x->set->warnings, "%s: skipping the last execution of %s: %d GPU "
-                    "operations against %.1f +- %.1f before (profile ended during it)",
-                    t->path, td_strget(st, nm), t->ranges[mods[a]].num_gpu_ops, mean, sd);
+        for (size_t c = a; c + 1 < b; c++) {
+            double v = t->ranges[mods[mk[c].pos]].num_gpu_ops;
+            sum += v; sq += v * v;
         }
+        size_t cnt = b - a - 1;
+        if (cnt && last->num_gpu_ops >= 0) {
+            double mean = sum / (double)cnt, var = sq / (double)cnt - mean * mean;
+            double sd = var > 0 ? sqrt(var) : 0;
+            if ((double)last->num_gpu_ops < mean - sd) {
+                dead[mods[mk[b - 1].pos]] = 1;
+                td_warn(&x->set->warnings, "%s: skipping the last execution of %s: %d GPU "
+                        "operations against %.1f +- %.1f before (profile ended during it)",
+                        t->path, td_strget(st, last->name), last->num_gpu_ops, mean, sd);
+            }
+        }
+        a = b;
     }
     /* main thread: the only thread driving some program, or driving XlaCompile */
     int64_t mpid = INT64_MIN, mtid = INT64_MIN;
     int ncand = 0;
     {
-        int64_t *pg = td_xmalloc((nmods ? nmods : 1) * sizeof *pg);
-        for (size_t a = 0; a < nmods; a++) pg[a] = prog_of(td_strget(st, t->ranges[mods[a]].name));
         for (size_t a = 0; a < nmods; a++) {
-            const td_range *r = &t->ranges[mods[a]];
-            int single = 1;
-            for (size_t b = 0; b < nmods && single; b++)
-                if (pg[b] == pg[a] && t->ranges[mods[b]].track != r->track) single = 0;
-            if (!single) continue;
-            const td_track *k = &t->tracks[r->track];
-            if (ncand == 0) { mpid = k->pid; mtid = k->tid; ncand = 1; }
-            else if (k->pid != mpid || k->tid != mtid) ncand = 2;
+            mk[a].k1 = prog_of(td_strget(st, t->ranges[mods[a]].name));
+            mk[a].k2 = t->ranges[mods[a]].track;
+            mk[a].pos = a;
         }
-        free(pg);
+        qsort(mk, nmods, sizeof *mk, cmp_modkey);
+        for (size_t a = 0; a < nmods;) {
+            size_t b = a;
+            while (b < nmods && mk[b].k1 == mk[a].k1) b++;
+            if (mk[a].k2 == mk[b - 1].k2) {     /* sorted: first == last means single */
+                const td_track *k = &t->tracks[mk[a].k2];
+                if (ncand == 0) { mpid = k->pid; mtid = k->tid; ncand = 1; }
+                else if (k->pid != mpid || k->tid != mtid) ncand = 2;
+            }
+            a = b;
+        }
         uint32_t ct = UINT32_MAX;
         int many = 0;
         const char *cp = tsl ? "TSL:XlaCompile:#module=" : "XlaCompile:#module=";
@@ -269,11 +292,23 @@ static void load_trace(xctx *x, int ti)
         m->tid = k->tid;
         m->s = r->gpu_start; m->e = r->gpu_end;
         m->nthunks = nthunks[i];
-        int64_t ex = 0;
-        for (size_t b = base; b + 1 < x->nm; b++)
-            if (x->m[b].tid == m->tid && x->m[b].program == m->program) ex++;
-        m->exec = ex;
         mrec[i] = (int64_t)(x->nm - 1);
+    }
+    /* execution index per (thread, program), in range-id order */
+    {
+        size_t nn = x->nm - base;
+        modkey *ek = td_xmalloc((nn ? nn : 1) * sizeof *ek);
+        for (size_t a = 0; a < nn; a++) {
+            ek[a].k1 = x->m[base + a].tid;
+            ek[a].k2 = x->m[base + a].program;
+            ek[a].pos = a;
+        }
+        qsort(ek, nn, sizeof *ek, cmp_modkey);
+        for (size_t a = 0; a < nn; a++)
+            x->m[base + ek[a].pos].exec = a && ek[a - 1].k1 == ek[a].k1
+                                          && ek[a - 1].k2 == ek[a].k2
+                                          ? x->m[base + ek[a - 1].pos].exec + 1 : 0;
+        free(ek);
     }
     for (size_t i = 0; i < n; i++) {
         if (!keep[i] || dead[modof[i]] || mrec[modof[i]] < 0) continue;
@@ -301,7 +336,7 @@ static void load_trace(xctx *x, int ti)
         h->s = r->gpu_start; h->e = r->gpu_end;
         h->comm = comm_type(td_strget(st, h->kind)) != NULL;
     }
-    free(mrec); free(dead); free(mods); free(nthunks); free(modof); free(keep); free(kind);
+    free(mk); free(mrec); free(dead); free(mods); free(nthunks); free(modof); free(keep); free(kind);
     idmap_free(&im);
 }
 
