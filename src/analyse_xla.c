@@ -26,17 +26,18 @@
 
 static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
 
-/* range id -> index, open addressing */
+/* int64 key -> index, open addressing; grows at half load */
 typedef struct idmap {
     int64_t *k;
     uint32_t *v;
-    size_t cap;
+    size_t cap, n;
 } idmap;
 
 static void idmap_init(idmap *m, size_t n)
 {
     m->cap = 16;
     while (m->cap < n * 2 + 16) m->cap *= 2;
+    m->n = 0;
     m->k = td_xmalloc(m->cap * sizeof *m->k);
     m->v = td_xmalloc(m->cap * sizeof *m->v);
     for (size_t i = 0; i < m->cap; i++) m->k[i] = INT64_MIN;
@@ -49,8 +50,17 @@ static size_t idmap_slot(const idmap *m, int64_t k)
 }
 static void idmap_put(idmap *m, int64_t k, uint32_t v)
 {
+    if (k == INT64_MIN) return;
+    if ((m->n + 1) * 2 > m->cap) {
+        idmap old = *m;
+        idmap_init(m, old.cap);
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.k[i] != INT64_MIN) idmap_put(m, old.k[i], old.v[i]);
+        free(old.k);
+        free(old.v);
+    }
     size_t h = idmap_slot(m, k);
-    if (m->k[h] == INT64_MIN) { m->k[h] = k; m->v[h] = v; }   /* first wins */
+    if (m->k[h] == INT64_MIN) { m->k[h] = k; m->v[h] = v; m->n++; }   /* first wins */
 }
 static int64_t idmap_get(const idmap *m, int64_t k)
 {
@@ -370,19 +380,46 @@ static void erase_all(char *buf, const char *pat)
     while ((p = strstr(buf, pat))) memmove(p, p + pl, strlen(p + pl) + 1);
 }
 
-static int is_desc(const cr *c, int64_t i, int64_t anc)
-{
-    for (int g = 0; i >= 0 && g < 10000; g++) {
-        i = c[i].parent;
-        if (i == anc) return 1;
-    }
-    return 0;
-}
+#define MAXUP 256   /* deepest ancestor walk: NVTX nesting never comes close */
 
 static int is_compile(const char *nm) { return starts(nm, "TSL:XlaCompile:#module="); }
 
+static const td_range *g_cr;   /* for cmp_start */
+static int cmp_start(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const td_range *p = &g_cr[i], *q = &g_cr[j];
+    if (p->start != q->start) return p->start < q->start ? -1 : 1;
+    if (p->level != q->level) return p->level < q->level ? -1 : 1;
+    return i < j ? -1 : i > j;
+}
+
+/* Deepest retained main-thread range of an XlaCompile strictly containing worker range
+ * w (or the XlaCompile itself when none does); -1 when w is outside every compile. */
+static int64_t graft_parent(const td_range *R, const cr *c, const int64_t *cid,
+                            const size_t *M, size_t nM, size_t w)
+{
+    size_t lo = 0, hi = nM;   /* last main range starting before w */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (R[M[mid]].start < R[w].start) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return -1;
+    int64_t a = (int64_t)M[lo - 1];
+    for (int g = 0; a >= 0 && g < MAXUP; g++, a = c[a].parent) {
+        if (c[a].retained != 1) return -1;
+        int64_t C = cid[a];
+        if (C < 0 || R[w].start < R[C].start || R[w].end > R[C].end) return -1;
+        if (a == C) return C;
+        if (R[a].start < R[w].start && R[a].end > R[w].end) return a;
+    }
+    return -1;
+}
+
 static void compile_trace(xctx *x, td_trace *t, phase **ph, size_t *nph, size_t *phcap,
-                          td_flame *fl, int64_t **seen, size_t *nseen, size_t *seencap)
+                          idmap *phmap, td_flame *fl, int64_t **seen, size_t *nseen,
+                          size_t *seencap)
 {
     size_t n = t->ncompile;
     if (!n) return;
@@ -397,52 +434,57 @@ static void compile_trace(xctx *x, td_trace *t, phase **ph, size_t *nph, size_t 
         c[i].parent = idmap_get(&im, R[i].parent_id);
         if (c[i].parent == (int64_t)i) c[i].parent = -1;
     }
+    idmap_free(&im);
     /* DurChild = time of direct children (what nsys writes in the CSV) */
     for (size_t i = 0; i < n; i++) if (c[i].parent >= 0) c[c[i].parent].dchild += c[i].dur;
     for (size_t i = 0; i < n; i++) c[i].dnon = c[i].dur - c[i].dchild;
-    /* main thread: the one with XlaCompile ranges (most of them if several) */
+    uint8_t *isc = td_xcalloc(n, 1);
+    for (size_t i = 0; i < n; i++) isc[i] = (uint8_t)is_compile(td_strget(st, R[i].name));
+    /* main thread: the one with the most XlaCompile ranges */
     uint32_t mtrack = UINT32_MAX;
     {
-        size_t best = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (!is_compile(td_strget(st, R[i].name))) continue;
-            size_t cnt = 0;
-            for (size_t j = 0; j < n; j++)
-                if (R[j].track == R[i].track && is_compile(td_strget(st, R[j].name))) cnt++;
-            if (cnt > best) { best = cnt; mtrack = R[i].track; }
-        }
-    }
-    if (mtrack == UINT32_MAX) { free(c); idmap_free(&im); return; }
-    /* splice worker ranges under XlaCompile ranges */
-    for (size_t ci = 0; ci < n; ci++) {
-        if (!is_compile(td_strget(st, R[ci].name))) continue;
-        c[ci].retained = 1;
-        for (size_t j = 0; j < n; j++)
-            if (R[j].track == R[ci].track && R[j].start >= R[ci].start && R[j].end <= R[ci].end
-                && is_desc(c, (int64_t)j, (int64_t)ci)) c[j].retained = 1;
-        for (size_t w = 0; w < n; w++) {
-            if (c[w].parent >= 0 || R[w].track == R[ci].track || R[w].start < R[ci].start
-                || R[w].end > R[ci].end || c[w].retained) continue;
-            /* deepest main-thread range of this compile strictly containing w */
-            int64_t np = -1;
-            for (size_t j = 0; j < n; j++) {
-                if (c[j].retained != 1 || R[j].track != R[ci].track || j == ci) continue;
-                if (!(R[j].start < R[w].start && R[j].end > R[w].end)) continue;
-                if (!is_desc(c, (int64_t)j, (int64_t)ci)) continue;
-                if (np < 0 || R[j].start > R[np].start
-                    || (R[j].start == R[np].start && R[j].level > R[np].level)) np = (int64_t)j;
+        size_t *cnt = td_xcalloc(t->ntracks + 1, sizeof *cnt), best = 0;
+        for (size_t i = 0; i < n; i++)
+            if (isc[i] && R[i].track < t->ntracks && ++cnt[R[i].track] > best) {
+                best = cnt[R[i].track];
+                mtrack = R[i].track;
             }
-            if (np < 0) np = (int64_t)ci;
-            c[w].parent = np;
-            c[np].nan = 1;
-            c[w].retained = 2;
-        }
+        free(cnt);
     }
+    if (mtrack == UINT32_MAX) { free(isc); free(c); return; }
+    /* cid: the XlaCompile range above each range (on its own thread), -1 none */
+    int64_t *cid = td_xmalloc(n * sizeof *cid);
+    for (size_t i = 0; i < n; i++) {
+        cid[i] = -1;
+        int64_t a = (int64_t)i;
+        for (int g = 0; a >= 0 && g < MAXUP; g++, a = c[a].parent)
+            if (isc[a]) { cid[i] = a; break; }
+        if (cid[i] >= 0 && (R[cid[i]].track != R[i].track || R[i].start < R[cid[i]].start
+                            || R[i].end > R[cid[i]].end)) cid[i] = -1;
+        if (cid[i] >= 0) c[i].retained = 1;
+    }
+    /* splice worker ranges under the deepest main-thread range containing them */
+    size_t *M = td_xmalloc(n * sizeof *M), nM = 0;
+    for (size_t i = 0; i < n; i++) if (c[i].retained == 1 && R[i].track == mtrack) M[nM++] = i;
+    g_cr = R;
+    qsort(M, nM, sizeof *M, cmp_start);
+    size_t *W = td_xmalloc(n * sizeof *W), nW = 0;
+    for (size_t w = 0; w < n; w++)
+        if (c[w].parent < 0 && R[w].track != mtrack && !c[w].retained) W[nW++] = w;
+    for (size_t k = 0; k < nW; k++) {
+        size_t w = W[k];
+        int64_t np = graft_parent(R, c, cid, M, nM, w);
+        if (np < 0) continue;
+        c[w].parent = np;
+        c[np].nan = 1;
+        c[w].retained = 2;
+    }
+    free(W); free(M); free(cid); free(isc);
     /* worker subtrees follow their grafted roots */
     for (size_t i = 0; i < n; i++) {
         if (c[i].retained) continue;
         int64_t p = c[i].parent;
-        for (int g = 0; p >= 0 && g < 10000; g++, p = c[p].parent) {
+        for (int g = 0; p >= 0 && g < MAXUP; g++, p = c[p].parent) {
             if (c[p].retained == 2) { c[i].retained = 3; break; }
             if (c[p].retained) break;
         }
@@ -457,7 +499,7 @@ static void compile_trace(xctx *x, td_trace *t, phase **ph, size_t *nph, size_t 
     for (size_t i = 0; i < n; i++) {
         if (!c[i].retained) continue;
         int g = 0;
-        for (int64_t p = c[i].parent; p >= 0 && g < 10000; p = c[p].parent, g++)
+        for (int64_t p = c[i].parent; p >= 0 && g < MAXUP; p = c[p].parent, g++)
             if (!c[p].retained) { c[i].retained = 0; break; }
     }
     /* program name and id: from XlaCompileBackend ranges, up to their parent, then down */
@@ -479,7 +521,7 @@ static void compile_trace(xctx *x, td_trace *t, phase **ph, size_t *nph, size_t 
     for (size_t i = 0; i < n; i++) {
         if (pid[i] >= 0 || !c[i].retained) continue;
         int g = 0;
-        for (int64_t p = c[i].parent; p >= 0 && g < 10000; p = c[p].parent, g++)
+        for (int64_t p = c[i].parent; p >= 0 && g < MAXUP; p = c[p].parent, g++)
             if (pid[p] >= 0) { pid[i] = pid[p]; pname[i] = pname[p]; break; }
     }
     /* clean names: no TSL: prefix, no program id or module name */
@@ -521,7 +563,7 @@ static void compile_trace(xctx *x, td_trace *t, phase **ph, size_t *nph, size_t 
         for (size_t i = 0; i < n; i++) {
             if (!c[i].retained) continue;
             int g = 0;
-            for (int64_t p = c[i].parent; p >= 0 && g < 10000; p = c[p].parent, g++)
+            for (int64_t p = c[i].parent; p >= 0 && g < MAXUP; p = c[p].parent, g++)
                 if (col[p]) { c[i].retained = 0; break; }
         }
         for (size_t i = 0; i < n; i++)
@@ -529,62 +571,78 @@ static void compile_trace(xctx *x, td_trace *t, phase **ph, size_t *nph, size_t 
         free(col);
     }
     for (size_t i = 0; i < n; i++) c[i].main = c[i].retained && R[i].track == mtrack;
-    /* parallel regions: main-thread ranges that are parents of worker ranges */
-    uint8_t *launch = td_xcalloc(n, 1);
+    /* parallel regions: main-thread ranges that are parents of worker ranges. Like
+     * nsys-jax, a region covers every descendant of its launcher (all depths). */
+    typedef struct region { int64_t ps, pe, worker, maindur; } region;
+    int64_t *ri = td_xmalloc(n * sizeof *ri);
+    region *rg = NULL;
+    size_t nrg = 0, rgcap = 0;
+    for (size_t i = 0; i < n; i++) ri[i] = -1;
     for (size_t i = 0; i < n; i++)
-        if (c[i].retained && !c[i].main && c[i].parent >= 0 && c[c[i].parent].main)
-            launch[c[i].parent] = 1;
-    for (size_t L = 0; L < n; L++) {
-        if (!launch[L]) continue;
-        int64_t ps = INT64_MAX, pe = INT64_MIN, worker = 0, maindur = 0;
+        if (c[i].retained && !c[i].main && c[i].parent >= 0 && c[c[i].parent].main
+            && ri[c[i].parent] < 0) {
+            region *r = TD_PUSH(rg, nrg, rgcap);
+            r->ps = INT64_MAX; r->pe = INT64_MIN; r->worker = 0; r->maindur = 0;
+            ri[c[i].parent] = (int64_t)(nrg - 1);
+        }
+    for (int pass = 0; pass < 2 && nrg; pass++)
         for (size_t j = 0; j < n; j++) {
-            if (!c[j].retained || !is_desc(c, (int64_t)j, (int64_t)L)) continue;
-            if (c[j].main) { maindur += c[j].dur; continue; }
-            if (R[j].start < ps) ps = R[j].start;
-            if (R[j].end > pe) pe = R[j].end;
-            worker += c[j].dnon;
+            if (!c[j].retained) continue;
+            int g = 0;
+            for (int64_t a = c[j].parent; a >= 0 && g < MAXUP; a = c[a].parent, g++) {
+                if (ri[a] < 0 || !c[a].retained) continue;
+                region *r = &rg[ri[a]];
+                if (pass == 0) {
+                    if (c[j].main) { r->maindur += c[j].dur; continue; }
+                    if (R[j].start < r->ps) r->ps = R[j].start;
+                    if (R[j].end > r->pe) r->pe = R[j].end;
+                    r->worker += c[j].dnon;
+                } else if (!c[j].main && r->worker > 0) {
+                    c[j].credit += (int64_t)llround((double)(r->pe - r->ps) * (double)c[j].dnon
+                                                    / (double)r->worker);
+                }
+            }
         }
-        int64_t pdur = pe - ps;
-        for (size_t j = 0; j < n && worker > 0; j++) {
-            if (!c[j].retained || c[j].main || !is_desc(c, (int64_t)j, (int64_t)L)) continue;
-            c[j].credit = (int64_t)llround((double)pdur * (double)c[j].dnon / (double)worker);
-        }
-        c[L].dchild = maindur + pdur;
+    for (size_t L = 0; L < n; L++) {
+        if (ri[L] < 0) continue;
+        region *r = &rg[ri[L]];
+        c[L].dchild = r->maindur + (r->pe - r->ps);
         c[L].dnon = c[L].dur - c[L].dchild;
         c[L].nan = 0;
     }
-    free(launch);
+    free(rg); free(ri);
     for (size_t i = 0; i < n; i++)
         if (c[i].main) c[i].credit = c[i].nan ? 0 : c[i].dnon;
     /* phases and the compile flame */
+    td_buf b = {0};
     for (size_t i = 0; i < n; i++) {
         if (!c[i].retained) continue;
-        size_t k;
-        for (k = 0; k < *nph; k++) if ((*ph)[k].name == c[i].clean) break;
-        if (k == *nph) {
+        int64_t k = idmap_get(phmap, c[i].clean);
+        if (k < 0) {
             phase *p = TD_PUSH(*ph, *nph, *phcap);
             p->name = c[i].clean;
             p->non_child = 0;
+            k = (int64_t)(*nph - 1);
+            idmap_put(phmap, c[i].clean, (uint32_t)k);
         }
         (*ph)[k].non_child += c[i].credit;
         if (c[i].credit <= 0) continue;
-        td_str stk[256];
+        td_str stk[MAXUP];
         int d = 0;
-        for (int64_t p = (int64_t)i; p >= 0 && d < 256; p = c[p].parent) {
+        for (int64_t p = (int64_t)i; p >= 0 && d < MAXUP; p = c[p].parent) {
             if (!c[p].retained) break;
             stk[d++] = c[p].clean;
         }
-        td_buf b = {0};
+        b.n = 0;
         for (int k2 = d - 1; k2 >= 0; k2--) {
             const char *s = td_strget(st, stk[k2]);
             if (b.n) td_buf_putc(&b, ';');
             for (; *s; s++) td_buf_putc(&b, *s == ';' ? ':' : *s == '\n' ? ' ' : *s);
         }
         td_flame_add(x->s, fl, td_buf_cstr(&b), c[i].credit);
-        td_buf_free(&b);
     }
+    td_buf_free(&b);
     free(c);
-    idmap_free(&im);
 }
 
 /* ---- the pass ----------------------------------------------------------------------- */
@@ -697,9 +755,12 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     int have_compile = 0;
     for (size_t i = 0; i < set->n; i++) have_compile |= set->tr[i]->ncompile > 0;
     td_flame *cfl = have_compile ? td_sum_flame(s, "compile", "Compile phases") : NULL;
+    idmap phmap;
+    idmap_init(&phmap, 1024);   /* phase names (a few hundred) */
     for (size_t i = 0; i < set->n; i++)
-        if (set->tr[i]->ncompile) compile_trace(x, set->tr[i], &ph, &nph, &phcap, cfl, &seen,
-                                                &nseen, &seencap);
+        if (set->tr[i]->ncompile) compile_trace(x, set->tr[i], &ph, &nph, &phcap, &phmap, cfl,
+                                                &seen, &nseen, &seencap);
+    idmap_free(&phmap);
     if (nseen) qsort(seen, nseen, sizeof *seen, cmp_i64);
     if (cfl) td_flame_finish(cfl);
     if (nph) {
