@@ -280,7 +280,7 @@ int td_regression(const td_summary *base, const char *base_label, td_summary *cu
                   double tolerance)
 {
     cmpctx c = {cur, NULL, tolerance, 0, 0};
-    c.t = td_sum_table(cur, "regression", "Regression against the baseline");
+    c.t = td_sum_table(cur, "regression.metrics", "Regression against the baseline");
     if (c.t->ncols == 0)
         td_table_cols(c.t, "metric:text:Metric", "name:text:Name", "unit:text:Unit",
                       "base:f64:Baseline", "current:f64:Current", "change:share:Change",

@@ -14,7 +14,7 @@ int td_is_summary_json(const char *path);
  * are kept. Caller frees with td_summary_free. */
 td_status td_summary_load_json(const char *path, td_summary **out, td_err *e);
 
-/* Compare cur against base and add to cur: table `regression` (metric, name, unit,
+/* Compare cur against base and add to cur: table `regression.metrics` (metric, name, unit,
  * base, current, change, status) and scalars regression.tolerance, regression.regressed,
  * regression.improved, regression.baseline. Times: lower is better; a metric regressed
  * when current > base * (1 + tolerance) and the difference is at least 1 us.

@@ -633,7 +633,7 @@ static int cmd_diff(int argc, char **argv)
     td_summary *cur = summary_of(&c, c.inputs[1]);
     int regressed = td_regression(base, c.inputs[0], cur, c.tolerance);
     td_err e = {0};
-    td_table *t = td_sum_find_table(cur, "regression");
+    td_table *t = td_sum_find_table(cur, "regression.metrics");
     td_table_write_text(t, stdout, 0);
     printf("%d regressed, %lld improved (tolerance %.1f%%)\n", regressed,
            (long long)td_sum_get(cur, "regression.improved")->v.i, c.tolerance * 100);

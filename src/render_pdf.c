@@ -486,7 +486,7 @@ static int sec_compile(pdoc *d, const td_section *sec)
 static int sec_regression(pdoc *d, const td_section *sec)
 {
     const td_summary *s = d->s;
-    const td_table *rt = td_sum_find_table(s, "regression");
+    const td_table *rt = td_sum_find_table(s, "regression.metrics");
     int nkv = 0;
     for (size_t i = 0; i < s->nkv; i++)
         if (strncmp(s->kv[i].key, "regression.", 11) == 0)
@@ -819,11 +819,10 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
 /* LeakSanitizer, sanitizer builds only: fontconfig 2.14 leaks the character sets and
  * patterns it builds while scanning font files (FcConfigAppFontAddFile ->
  * FcFreeTypeQueryAll), about 30 KB per render, even after the configuration is
- * destroyed; summary.c keeps column keys until exit on purpose (td_table_cols). Weak, so
- * that a test program may define its own list. */
+ * destroyed. Weak, so that a test program may define its own list. */
 const char *__lsan_default_suppressions(void) __attribute__((weak));
 const char *__lsan_default_suppressions(void)
 {
-    return "leak:libfontconfig.so\nleak:td_table_cols\n";
+    return "leak:libfontconfig.so\n";
 }
 #endif

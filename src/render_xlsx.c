@@ -440,7 +440,7 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
                 w[c] = l;
         }
     /* regression: the status stands out (written again over the plain cell) */
-    int cst = strcmp(t->name, "regression") == 0 ? td_table_col(t, "status") : -1;
+    int cst = strcmp(t->name, "regression.metrics") == 0 ? td_table_col(t, "status") : -1;
     for (size_t r = 0; cst >= 0 && r < nrows; r++) {
         const char *v = td_table_cell(t, r, cst)->s;
         if (v && (strcmp(v, "regressed") == 0 || strcmp(v, "improved") == 0))
@@ -779,7 +779,7 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
         else if (strcmp(sec->kind, "table") == 0)
             table_sheet(&x, td_sum_find_table(s, sec->arg), sec);
         else if (strcmp(sec->kind, "regression") == 0)
-            table_sheet(&x, td_sum_find_table(s, "regression"), sec);
+            table_sheet(&x, td_sum_find_table(s, "regression.metrics"), sec);
     }
     contents(&x);
     if (x.nsheets == 0) { /* a workbook needs one sheet; say why it is empty */

@@ -431,14 +431,29 @@ static jnode *jchild(jnode *p, const char *name, size_t len)
     return n;
 }
 
+static void clash(const char *path)
+{
+    fprintf(stderr, "tracedoc: internal error: summary key '%s' is both a value and an "
+            "object\n", path);
+    abort();
+}
+
 static void jinsert(jnode *root, const char *path, const td_kv *kv, const td_table *tab)
 {
     jnode *p = root;
     const char *s = path, *d;
     while ((d = strchr(s, '.')) != NULL) {
+        for (size_t i = 0; i < p->nk; i++)
+            if ((p->kids[i]->kv || p->kids[i]->tab) &&
+                strlen(p->kids[i]->name) == (size_t)(d - s) &&
+                memcmp(p->kids[i]->name, s, (size_t)(d - s)) == 0)
+                clash(path);
         p = jchild(p, s, (size_t)(d - s));
         s = d + 1;
     }
+    for (size_t i = 0; i < p->nk; i++)
+        if (strcmp(p->kids[i]->name, s) == 0)
+            clash(path);
     jnode *n = td_xcalloc(1, sizeof *n);
     n->name = td_xstrdup(s);
     n->kv = kv;

@@ -63,7 +63,8 @@ def load(i):
         ops = [int(by[m]["num_gpu_ops"]) for m in same]
         if len(ops) > 1 and ops[-1] < statistics.fmean(ops[:-1]) - statistics.pstdev(ops[:-1]):
             mids.remove(same[-1]); ths = {k for k in ths if modof[k] != same[-1]}
-    execs, out = {}, []
+    execs, out, nth = {}, [], {}
+    for k in ths: nth[modof[k]] = nth.get(modof[k], 0) + 1
     for m in mids:
         r = by[m]
         g = re.match(r"^TSL:XlaModule:#(?:prefix=(.*?),|)hlo_module=([a-z0-9._-]+)(?:,program_id=(\d+)|)#$", r["name"])
@@ -72,7 +73,7 @@ def load(i):
         e = execs.get(key, 0); execs[key] = e + 1
         out.append(dict(rid=m, name=g.group(2), pid=pid, exec=e, dev=i,
                         s=int(r["proj_start"]), d=int(r["proj_dur"]),
-                        nth=sum(1 for k in ths if modof[k] == m)))
+                        nth=nth[m]))
     mrec = {o["rid"]: o for o in out}
     thunks = []
     for k in sorted(ths):
@@ -82,11 +83,17 @@ def load(i):
                            e=int(r["proj_start"]) + int(r["proj_dur"])))
     return out, thunks
 
+CACHE = {}
+def load_cached(i):
+    if i not in CACHE: CACHE[i] = (load(i), compiled_ids(i))
+    import copy
+    return copy.deepcopy(CACHE[i])
+
 def analyse(procs, warm):
     mods, ths, seen, ctot = [], [], set(), 0
     for i in procs:
-        m, t = load(i); mods += m; ths += t
-        ids, tot = compiled_ids(i); seen |= ids; ctot += tot
+        (m, t), (ids, tot) = load_cached(i); mods += m; ths += t
+        seen |= ids; ctot += tot
     mods = [m for m in mods if m["pid"] >= 0]
     ths = [t for t in ths if t["mod"]["pid"] >= 0]
     anycomm = any(comm_of(t["kind"]) for t in ths)

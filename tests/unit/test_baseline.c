@@ -47,7 +47,7 @@ int main(void)
     int n = td_regression(l, "base.json", cur, 0.05);
     CHECK_EQ_INT(n, 1);
     CHECK_EQ_INT(td_sum_get(cur, "regression.improved")->v.i, 1);
-    td_table *r = td_sum_find_table(cur, "regression");
+    td_table *r = td_sum_find_table(cur, "regression.metrics");
     int found = 0;
     for (size_t i = 0; i < r->nrows; i++) {
         const char *st = td_table_cell(r, i, td_table_col(r, "status"))->s;

@@ -73,7 +73,7 @@ static td_summary *long_summary(void)
     td_sum_set_str(s, "regression.baseline", "Baseline", "nightly-2023-11-13/summary.json");
     td_sum_set_f64(s, "regression.tolerance", "Tolerance", TD_T_SHARE, 0.05);
     td_sum_set_int(s, "regression.regressed", "Regressed metrics", TD_T_INT, 1);
-    t = td_sum_table(s, "regression", "Regression against the baseline");
+    t = td_sum_table(s, "regression.metrics", "Regression against the baseline");
     td_table_cols(t, "metric:text:Metric", "name:text:Name", "unit:text:Unit",
                   "base:f64:Baseline", "current:f64:Current", "change:share:Change",
                   "status:text:Status", NULL);

@@ -14,14 +14,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* summary.c keeps column keys until exit on purpose (td_table_cols); only that is
- * exempt from the leak check of the sanitizer build. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:td_table_cols\n";
-}
-
 static const char *const templates[] = {"bug-report", "manager", "nightly", NULL};
 
 static const char hostile_tdt[] =
@@ -68,7 +60,7 @@ static td_summary *hostile_summary(void)
         td_row_int(s, t, r, "flag", k % 2);
     }
     free(huge);
-    t = td_sum_table(s, "regression", "Regression against the baseline");
+    t = td_sum_table(s, "regression.metrics", "Regression against the baseline");
     td_table_cols(t, "metric:text:Metric", "name:text:Name", "unit:text:Unit",
                   "base:f64:Baseline", "current:f64:Current", "change:share:Change",
                   "status:text:Status", NULL);
