@@ -1546,8 +1546,9 @@ static int refill(cj *c, size_t keep)
 
 static td_status syntax_error(cj *c)
 {
-    return td_fail(c->e, TD_E_FORMAT, "%s: byte %llu: %s", c->name,
-                   (unsigned long long)(c->base + (uint64_t)(c->fat - c->buf)), c->fwhat);
+    return td_fail(c->e, TD_E_FORMAT, "%s: byte %llu%s: %s", c->name,
+                   (unsigned long long)(c->base + (uint64_t)(c->fat - c->buf)),
+                   td_in_is_gzip(c->in) ? " (uncompressed)" : "", c->fwhat);
 }
 
 static td_status run(cj *c)
@@ -1745,8 +1746,9 @@ static td_status run(cj *c)
         if (st == T_DONE)
             return TD_OK;
         if (c->seen_events) {
-            td_warn(&c->set->warnings, "%s: truncated at byte %llu; kept %zu events", c->name,
-                    (unsigned long long)(c->base + c->len), c->t->nev);
+            td_warn(&c->set->warnings, "%s: truncated at byte %llu%s; kept %zu events",
+                    c->name, (unsigned long long)(c->base + c->len),
+                    td_in_is_gzip(c->in) ? " (uncompressed)" : "", c->t->nev);
             return TD_OK;
         }
         if (c->base + c->len == 0)
