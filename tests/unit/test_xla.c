@@ -6,7 +6,11 @@
  *     of 2610 thunks, mean 127.212 ms); reader counts checked against `unzip -p | xz -dc
  *     | wc -l` (27891 CSV rows) and the Parquet row count (14305 rows, one without a
  *     RangeId); devices from the XlaLauncher thread; --warmup none / N.
- *  2. Damaged inputs: truncated zip, a zip whose CSV member is not xz, a zip whose
+ *  2. A small synthetic trace with hand-computed expectations (deepest thunks, a last
+ *     execution cut short, warm-up, hidden communication, runtime totals, compile
+ *     phases with a parallel region and a folded cuBLAS range), and a large synthetic
+ *     trace that must be analysed quickly (no quadratic passes).
+ *  3. Damaged inputs: truncated zip, a zip whose CSV member is not xz, a zip whose
  *     Parquet member is truncated, an empty zip: a clear TD_E_FORMAT error naming the
  *     file and member; never a crash.
  * With arguments (used by tests/cases/xla_*.sh):
@@ -195,6 +199,159 @@ static void test_real(void)
     free(d);
 }
 
+static td_range *rng(td_traceset *set, td_trace *t, int compile, uint32_t track, int64_t id,
+                     int64_t parent, int64_t s, int64_t e, int ops, const char *name)
+{
+    td_range *r = compile ? TD_PUSH(t->compile, t->ncompile, t->compile_cap)
+                          : TD_PUSH(t->ranges, t->nranges, t->ranges_cap);
+    memset(r, 0, sizeof *r);
+    r->start = s; r->end = e;
+    r->gpu_start = compile ? -1 : s; r->gpu_end = compile ? -1 : e;
+    r->name = td_intern_cstr(set->strs, name);
+    r->track = track; r->device = -1; r->range_id = id; r->parent_id = parent;
+    r->num_gpu_ops = ops;
+    return r;
+}
+
+static const td_kv *kv(const td_summary *s, const char *k)
+{
+    const td_kv *v = td_sum_get(s, k);
+    if (!v) fprintf(stderr, "missing %s\n", k);
+    return v;
+}
+#define KV_I(s, k, want) do { const td_kv *_v = kv(s, k); CHECK(_v != NULL); \
+    if (_v) CHECK_EQ_INT(_v->v.i, want); } while (0)
+
+static void synthetic(td_traceset *set, td_trace *t, int nexec, int nthunk, int ncomp)
+{
+    uint32_t L = td_trace_track(t, 1, 2), M = td_trace_track(t, 1, 1);
+    uint32_t W1 = td_trace_track(t, 1, 5), W2 = td_trace_track(t, 1, 6);
+    t->tracks[L].device = 0;
+    td_trace_device(t, 0);
+    int64_t id = 100;
+    for (int k = 0; k < nexec; k++) {
+        int last = k == nexec - 1;
+        int64_t s = 1000 * (int64_t)k + 10000, d = last ? 30 : 100 + 10 * k;
+        int64_t mid = id++;
+        rng(set, t, 0, L, mid, -1, s, s + d, last ? 1 : 3,
+            "TSL:XlaModule:#hlo_module=m,program_id=7#");
+        if (last) {
+            rng(set, t, 0, L, id++, mid, s, s + 10, 1, "TSL:Thunk:#hlo_op=fusion.1#");
+            continue;
+        }
+        rng(set, t, 0, L, id++, mid, s, s + 40, 1, "TSL:Thunk:#hlo_op=fusion.1#");
+        rng(set, t, 0, L, id++, mid, s + 30, s + 60, 1,
+            "TSL:Thunk:#name=jit(f)/all_gather,hlo_op=all-gather-start.3#");
+        int64_t w = id++;
+        rng(set, t, 0, L, w, mid, s + 70, s + 90, 1, "TSL:Thunk:#hlo_op=while.2#");
+        rng(set, t, 0, L, id++, w, s + 70, s + 90, 1, "TSL:Thunk:#hlo_op=fusion.5#");
+        for (int j = 0; j < nthunk; j++)    /* the large variant: many small thunks */
+            rng(set, t, 0, L, id++, mid, s + 91 + j % 8, s + 92 + j % 8, 1,
+                "TSL:Thunk:#hlo_op=copy.9#");
+    }
+    for (int k = 0; k < ncomp; k++) {
+        int64_t o = 1000000 * (int64_t)k, b = 1000 * (int64_t)k;
+        rng(set, t, 1, M, b + 1, -1, o, o + 1000, 0, "TSL:XlaCompile:#module=m,program_id=7#");
+        rng(set, t, 1, M, b + 2, b + 1, o + 100, o + 900, 0,
+            "TSL:XlaCompileBackend:#module=m,program_id=7#");
+        rng(set, t, 1, M, b + 3, b + 2, o + 100, o + 200, 0,
+            "TSL:XlaPass:#name=p,module=m,program_id=7#");
+        rng(set, t, 1, M, b + 4, b + 2, o + 300, o + 700, 0, "TSL:XlaEmitLlvmIr");
+        rng(set, t, 1, M, b + 5, b + 2, o + 750, o + 800, 0, "cuBLAS:x");
+        rng(set, t, 1, W1, b + 10, -1, o + 310, o + 510, 0, "TSL:XlaCompileGpuAsm");
+        rng(set, t, 1, W2, b + 11, -1, o + 320, o + 420, 0, "TSL:XlaCompileGpuAsm");
+        rng(set, t, 1, W2, b + 12, -1, o + 430, o + 630, 0, "TSL:XlaOptimizeLlvmIr");
+    }
+}
+
+static void test_synthetic(void)
+{
+    td_traceset *set = td_traceset_new();
+    td_trace *t = td_traceset_add(set, "synthetic");
+    t->format = TD_FMT_NSYS_JAX;
+    synthetic(set, t, 4, 0, 1);
+    td_opts o;
+    td_opts_default(&o);
+    td_summary *s = td_summary_new();
+    td_analyse_xla(set, &o, s);
+    /* execution 3 is cut short (1 GPU op < 3 - 0) and dropped; auto warm-up drops
+     * executions 0 and 1 (compiled in the profile, communication present) */
+    const td_table *m = td_sum_find_table(s, "modules");
+    CHECK(m && m->nrows == 1);
+    if (m && m->nrows) {
+        CHECK_EQ_STR(str_cell(m, 0, "name"), "m");
+        CHECK_EQ_INT(int_cell(m, 0, "executions"), 1);
+        CHECK(f64_cell(m, 0, "thunks_mean") == 3.0);   /* fusion.1, all-gather, fusion.5 */
+        CHECK_EQ_INT(int_cell(m, 0, "mean_ns"), 120);
+    }
+    KV_I(s, "warmup.dropped", 2);
+    KV_I(s, "runtime.thunks_ns", 90);           /* 40 + 30 + 20 */
+    KV_I(s, "runtime.modules_ns", 120);
+    KV_I(s, "runtime.wall_ns", 90);             /* first thunk start .. last thunk end */
+    KV_I(s, "runtime.idle_in_modules_ns", 40);  /* 120 - |[0,60) u [70,90)| */
+    KV_I(s, "runtime.idle_between_modules_ns", 0);
+    const td_table *h = td_sum_find_table(s, "hlo_ops");
+    CHECK(h && h->nrows == 2);
+    if (h && h->nrows == 2) {
+        CHECK_EQ_STR(str_cell(h, 0, "hlo_op"), "fusion");
+        CHECK_EQ_INT(int_cell(h, 0, "total_ns"), 60);
+        CHECK_EQ_INT(int_cell(h, 0, "calls"), 2);
+        CHECK_EQ_STR(str_cell(h, 1, "hlo_op"), "all-gather-start");
+    }
+    const td_table *c = td_sum_find_table(s, "collectives");
+    CHECK(c && c->nrows == 1);
+    if (c && c->nrows) {
+        CHECK_EQ_STR(str_cell(c, 0, "name"), "allgather");
+        CHECK_EQ_INT(int_cell(c, 0, "calls"), 1);
+        CHECK_EQ_INT(int_cell(c, 0, "total_ns"), 30);
+        CHECK_EQ_INT(int_cell(c, 0, "hidden_ns"), 10);   /* overlap with fusion.1 */
+    }
+    /* compile: XlaCompile 1000 = 200 own + Backend 300 (800 - 100 - 400; cuBLAS folded
+     * in) + pass 100 + EmitLlvmIr 400 - 320 parallel region [310, 630) shared by worker
+     * non-child time: GpuAsm (200 + 100) / 500 * 320 = 192, OptimizeLlvmIr 128 */
+    KV_I(s, "compile.total_ns", 1000);
+    const td_table *p = td_sum_find_table(s, "compile.phases");
+    static const char *names[] = { "XlaCompileBackend", "XlaCompile", "XlaCompileGpuAsm",
+                                   "XlaOptimizeLlvmIr", "XlaPass:#name=p#", "XlaEmitLlvmIr" };
+    static const int64_t vals[] = { 300, 200, 192, 128, 100, 80 };
+    CHECK(p && p->nrows == 6);
+    for (size_t r = 0; p && r < p->nrows && r < 6; r++) {
+        CHECK_EQ_STR(str_cell(p, r, "name"), names[r]);
+        CHECK_EQ_INT(int_cell(p, r, "non_child_ns"), vals[r]);
+    }
+    td_summary_free(s);
+    /* --warmup none: executions 0..2, mean 110, sample std 10 */
+    o.warmup = TD_WARMUP_NONE;
+    s = td_summary_new();
+    td_analyse_xla(set, &o, s);
+    m = td_sum_find_table(s, "modules");
+    CHECK(m && m->nrows == 1 && int_cell(m, 0, "executions") == 3);
+    if (m && m->nrows) {
+        CHECK_EQ_INT(int_cell(m, 0, "mean_ns"), 110);
+        CHECK_EQ_INT(int_cell(m, 0, "std_ns"), 10);
+    }
+    td_summary_free(s);
+    td_traceset_free(set);
+
+    /* large: 3000 executions x 100 thunks, 20000 compiles (160000 ranges) */
+    set = td_traceset_new();
+    t = td_traceset_add(set, "large");
+    synthetic(set, t, 3000, 100, 20000);
+    o.warmup = TD_WARMUP_AUTO;
+    s = td_summary_new();
+    int64_t t0 = td_now_ns();
+    td_analyse_xla(set, &o, s);
+    int64_t dt = td_now_ns() - t0;
+    fprintf(stderr, "large synthetic trace (%zu ranges, %zu compile ranges): %.0f ms\n",
+            t->nranges, t->ncompile, dt / 1e6);
+    CHECK(dt < 20000000000LL);
+    m = td_sum_find_table(s, "modules");
+    CHECK(m && m->nrows == 1 && int_cell(m, 0, "executions") == 2997);
+    KV_I(s, "compile.total_ns", 20000 * 1000LL);
+    td_summary_free(s);
+    td_traceset_free(set);
+}
+
 static void test_built(void)
 {
     char path[4096];
@@ -313,6 +470,7 @@ int main(int argc, char **argv)
     if (argc > 2 && !strcmp(argv[1], "dump")) return dump(argv[2]);
     if (argc > 2 && !strcmp(argv[1], "json")) return json(argc - 2, argv + 2, NULL);
     if (argc > 3 && !strcmp(argv[1], "fold")) return json(argc - 3, argv + 3, argv[2]);
+    test_synthetic();
     test_real();
     test_built();
     return UNIT_DONE();
