@@ -784,6 +784,21 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     }
     free(ph);
 
+    /* Devices: the generic pass counts devices with kernel events, which nsys-jax
+     * archives do not have; count the devices modules ran on instead. */
+    {
+        const td_kv *dv = td_sum_get(s, "trace.devices");
+        int32_t seen_dev[256];
+        int nd = 0;
+        for (size_t i = 0; i < x->nm; i++) {
+            int f = 0;
+            for (int k = 0; k < nd; k++) if (seen_dev[k] == x->m[i].device) f = 1;
+            if (!f && nd < 256) seen_dev[nd++] = x->m[i].device;
+        }
+        if (nd && (!dv || dv->v.i <= 0))
+            td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, nd);
+    }
+
     /* autotuning executions (program id < 0) are left out, as nsys-jax does */
     int any_comm = 0;
     for (size_t i = 0; i < x->nth; i++)
