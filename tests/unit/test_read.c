@@ -372,6 +372,27 @@ static void ordering(void)
     CHECK(same);
     free(v);
     free(ref);
+
+    /* above 1M events the halves are sorted on two threads and merged: same contract */
+    size_t big = (1u << 20) + 12345;
+    t->ev = realloc(t->ev, big * sizeof *t->ev);
+    t->nev = t->ev_cap = big;
+    for (size_t i = 0; i < big; i++) {
+        x = x * 1103515245u + 12345u;
+        memset(&t->ev[i], 0, sizeof t->ev[i]);
+        t->ev[i].ts = (x >> 8) % 100000;
+        t->ev[i].dur = (x >> 24) % 3;
+        t->ev[i].corr = (int64_t)i;
+    }
+    td_read_finish(set);
+    size_t wrong = 0;
+    for (size_t i = 1; i < big; i++) {
+        const td_event *a = &t->ev[i - 1], *b = &t->ev[i];
+        if (a->ts > b->ts || (a->ts == b->ts && (a->dur < b->dur ||
+                                                 (a->dur == b->dur && a->corr > b->corr))))
+            wrong++;
+    }
+    CHECK_EQ_INT(wrong, 0);
 }
 
 static void ranks(void)
