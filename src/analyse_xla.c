@@ -784,6 +784,13 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     }
     free(ph);
 
+    if (x->nm == 0) {   /* no XLA modules (e.g. an nsys export of a non-JAX program) */
+        free(seen);
+        free(x->m);
+        free(x->th);
+        return;
+    }
+
     /* Devices: the generic pass counts devices with kernel events, which nsys-jax
      * archives do not have; count the devices modules ran on instead. */
     {
