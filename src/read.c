@@ -155,6 +155,13 @@ static td_status read_whole(td_traceset *set, td_in *in, const char *name, int c
     td_trace *t = td_traceset_add(set, name);
     t->rank = -1;
     t->gzip = td_in_is_gzip(in);
+    /* everything was read: size and hash are known before the reader runs (a reader
+     * that splits one file into several traces copies them) */
+    st = td_in_finish(in, &t->bytes, t->sha256, e);
+    if (st != TD_OK) {
+        free(data);
+        return st;
+    }
     if (cls == C_SQLITE) {
         t->format = TD_FMT_NSYS_SQLITE;
         st = td_read_nsys_sqlite(set, t, name, data, n, e);
@@ -163,8 +170,6 @@ static td_status read_whole(td_traceset *set, td_in *in, const char *name, int c
         st = td_read_nsys_jax(set, t, name, data, n, e);
     }
     free(data);
-    if (st == TD_OK)
-        st = td_in_finish(in, &t->bytes, t->sha256, e);
     if (st == TD_OK)
         (*found)++;
     return st;
