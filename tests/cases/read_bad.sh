@@ -138,6 +138,18 @@ for i in 2 5 9 13 17; do
     head -c $(( tsz * i / 20 )) "$WORK/t.tar.gz" >"$WORK/cut.tar.gz"
     run_ok_or_3 "$WORK/cut.tar.gz" || die "truncated tar.gz at $i/20"
 done
+# 8. content sniffing hands SQLite and zip (also gzipped, also from stdin) to their
+# readers, with size and hash of the bytes as stored
+sq="$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite"
+zp="$TRACES/nsys-jax/pax_fsdp4_4proc_proc0.zip"
+gzip -c "$sq" >"$WORK/n.bin"
+for f in "$sq" "$zp" "$WORK/n.bin"; do
+    "$PROBE" "$f" >"$WORK/s.out" 2>"$WORK/err" || { cat "$WORK/err"; die "probe on $f"; }
+    want="bytes=$(stat -c %s "$f") sha256=$(sha256sum "$f" | cut -c1-64)"
+    grep -q "^path=$f format=nsys-[a-z]* gzip=[01] $want " "$WORK/s.out" || { head -2 "$WORK/s.out"; die "sniffing $f"; }
+done
+grep -q "^path=$WORK/n.bin format=nsys-sqlite gzip=1 " "$WORK/s.out" || die "gzipped SQLite"
+"$PROBE" - <"$zp" | grep -q "^path=stdin format=nsys-jax " || die "zip on stdin"
 # nothing was extracted next to the archive
 [ ! -e "$WORK/b.json" ] || die "archive member written to disk"
 exit 0
