@@ -112,6 +112,15 @@ typedef struct td_device {
     int32_t num_sms;
 } td_device;
 
+/* An HLO dump kept from an nsys-jax archive (dump/module_NNNN.*_gpu_after_optimizations
+ * .hlo.pb.xz: an xz-compressed HloProto), decoded on demand by analyse_xla.c for
+ * collective message sizes. Bytes live in the trace set's arena. */
+typedef struct td_hlo_dump {
+    int64_t program;       /* NNNN in the member name = the XLA program id */
+    const uint8_t *xz;
+    size_t n;
+} td_hlo_dump;
+
 typedef enum {
     TD_FMT_UNKNOWN = 0,
     TD_FMT_CHROME_JSON,   /* Chrome Trace Event JSON (Kineto, JAX, Perfetto JSON) */
@@ -142,6 +151,7 @@ typedef struct td_trace {
     td_range *compile; size_t ncompile, compile_cap;  /* CPU push/pop ranges used for
                                                          compile statistics (nsys-jax) */
     td_device *devices; size_t ndevices, devices_cap;
+    td_hlo_dump *hlo; size_t nhlo;  /* nsys-jax HLO dumps; array and bytes in set->arena */
 } td_trace;
 
 /* All inputs of one run. Strings are shared across traces. */
