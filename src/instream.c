@@ -3,7 +3,10 @@
  * Three layers, pulled by the reader: the source (fd, memory, archive member, another
  * stream), which counts and hashes the raw bytes exactly once as they arrive; an
  * optional gunzip layer (ISA-L inflate, one member after another); and a peek window
- * that sniffing code fills and later reads drain first. */
+ * that sniffing code fills and later reads drain first. For files and stdin, once the
+ * peeked bytes are drained, a read-ahead thread runs the first two layers into a ring
+ * of chunks (the caller copies out of it), so reading, hashing and inflating overlap
+ * with parsing. */
 #define _POSIX_C_SOURCE 200809L
 #include "instream.h"
 #include <archive.h>
@@ -50,7 +53,8 @@ struct td_in {
 
     /* Read-ahead thread (files and stdin): reads, hashes and gunzips into a ring of
      * chunks while the caller parses, so the two cores share the work. While it runs
-     * it owns every field above; the caller only touches the ring. */
+     * it owns the source, hash, raw and gunzip fields above; the caller only touches
+     * the (by then drained) peek window and the ring, under mu. */
     int th_on, th_off;
     pthread_t th;
     pthread_mutex_t mu;

@@ -3,7 +3,8 @@
  * for content sniffing. The raw bytes (as stored) are counted and SHA-256 hashed as they
  * are pulled, so a trace's `bytes` and `sha256` cost no second pass.
  * Decompression is streamed into the caller's buffer: memory never grows with the
- * decompressed size. */
+ * decompressed size. Files and stdin are read ahead by a thread (TD_NO_READ_THREAD=1 in
+ * the environment turns it off, for measurements). */
 #ifndef TD_INSTREAM_H
 #define TD_INSTREAM_H
 #include "util.h"
