@@ -18,6 +18,7 @@
  *    region's wall time in proportion to their non-child time; non-TSL ranges folded
  *    into their parents; autotuner measurement/compilation detail collapsed. */
 #include "analyse.h"
+#include <lzma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,9 @@ typedef struct xthunk {
     int64_t exec;       /* ThunkExecution: n-th run of this instruction in the module run */
     int64_t hidden;
     int comm;
+    int64_t bytes;      /* collective message size from the HLO dump, -1 unknown */
+    int32_t group;      /* replica group size from the HLO dump, 0 unknown */
+    td_str dtype;       /* collective element type, 0 unknown */
 } xthunk;
 
 typedef struct xctx {
@@ -132,6 +136,16 @@ static const char *comm_type(const char *kind)
     if (starts(kind, "collective-permute")) return "sendrecv";
     if (starts(kind, "collective-broadcast")) return "broadcast";
     return NULL;
+}
+
+/* nccl-tests bus bandwidth factor for a group of n */
+static double bus_factor(const char *type, int n)
+{
+    if (n <= 1) return 1;
+    if (!strcmp(type, "allreduce")) return 2.0 * (n - 1) / n;
+    if (!strcmp(type, "allgather") || !strcmp(type, "reducescatter")
+        || !strcmp(type, "alltoall")) return (double)(n - 1) / n;
+    return 1;
 }
 
 /* ---- modules and thunks of one trace ------------------------------------------------ */
@@ -345,9 +359,290 @@ static void load_trace(xctx *x, int ti)
         }
         h->s = r->gpu_start; h->e = r->gpu_end;
         h->comm = comm_type(td_strget(st, h->kind)) != NULL;
+        h->bytes = -1;
     }
     free(mk); free(mrec); free(dead); free(mods); free(nthunks); free(modof); free(keep); free(kind);
     idmap_free(&im);
+}
+
+/* ---- collective message sizes from HLO dumps ------------------------------------------ */
+
+/* What nsys-jax reads from the after-optimization HloProto for one collective
+ * instruction (by its name, the thunk's hlo_op). */
+typedef struct hcoll {
+    td_str inst;
+    const char *type;   /* allreduce, allgather, ... */
+    int64_t bytes;      /* message size, nccl-tests convention (full buffer for AG/RS) */
+    int32_t group;      /* devices per replica group, 0 unknown */
+    td_str dtype;
+} hcoll;
+
+typedef struct hinst {
+    int64_t id, comp;          /* instruction id, computation id */
+    const uint8_t *name; size_t namel;
+    const uint8_t *op; size_t opl;
+    int64_t bytes;             /* shape size, -1 unknown */
+    int etype;
+    size_t ops, nops;          /* operand ids: [ops, ops + nops) in the shared array */
+    size_t calls, ncalls;      /* called computation ids */
+    int32_t group;             /* first replica group size, -1 heterogeneous, 0 none */
+} hinst;
+
+typedef struct pb { const uint8_t *p, *end; int bad; } pb;
+static uint64_t pb_varint(pb *r)
+{
+    uint64_t v = 0;
+    for (int sh = 0; sh < 64; sh += 7) {
+        if (r->p >= r->end) { r->bad = 1; return 0; }
+        uint8_t b = *r->p++;
+        v |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80)) return v;
+    }
+    r->bad = 1;
+    return 0;
+}
+/* Next field: returns the field number (0 at the end), wire type in *wt; for
+ * length-delimited fields *sub is the payload. */
+static uint32_t pb_next(pb *r, int *wt, pb *sub, uint64_t *val)
+{
+    if (r->bad || r->p >= r->end) return 0;
+    uint64_t key = pb_varint(r);
+    *wt = (int)(key & 7);
+    uint32_t f = (uint32_t)(key >> 3);
+    switch (*wt) {
+    case 0: *val = pb_varint(r); break;
+    case 1: if (r->end - r->p < 8) r->bad = 1; else r->p += 8; break;
+    case 5: if (r->end - r->p < 4) r->bad = 1; else r->p += 4; break;
+    case 2: {
+        uint64_t l = pb_varint(r);
+        if (r->bad || l > (uint64_t)(r->end - r->p)) { r->bad = 1; break; }
+        sub->p = r->p; sub->end = r->p + l; sub->bad = 0;
+        r->p += l;
+        break;
+    }
+    default: r->bad = 1;
+    }
+    return r->bad || f == 0 ? 0 : f;
+}
+/* repeated int64, packed or not */
+static void pb_ints(int wt, pb *sub, uint64_t val, int64_t **a, size_t *n, size_t *cap)
+{
+    if (wt == 0) { *TD_PUSH(*a, *n, *cap) = (int64_t)val; return; }
+    if (wt != 2) return;
+    while (sub->p < sub->end && !sub->bad) *TD_PUSH(*a, *n, *cap) = (int64_t)pb_varint(sub);
+}
+
+static int etype_bits(int t)
+{
+    switch (t) {
+    case 1: case 2: case 6: case 19: case 20: case 23: case 24: case 25: return 8;
+    case 26: case 27: return 2;
+    case 21: case 22: return 4;
+    case 3: case 7: case 10: case 16: return 16;
+    case 4: case 8: case 11: return 32;
+    case 5: case 9: case 12: case 15: return 64;
+    case 18: return 128;
+    default: return 0;
+    }
+}
+static const char *etype_name(int t)
+{
+    static const char *n[] = { "invalid", "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32",
+                               "u64", "f16", "f32", "f64", "tuple", "opaque", "c64", "bf16",
+                               "token", "c128", "f8e5m2", "f8e4m3fn", "s4", "u4",
+                               "f8e4m3b11fnuz", "f8e5m2fnuz", "f8e4m3fnuz", "s2", "u2" };
+    return t >= 0 && t < (int)(sizeof n / sizeof *n) ? n[t] : "unknown";
+}
+
+/* Size in bytes of a ShapeProto (tuples: the sum of their elements); -1 unknown. */
+static int64_t shape_bytes(pb s, int *etype, int depth)
+{
+    int wt, et = 0;
+    pb sub = {0};
+    uint64_t v = 0;
+    uint32_t f;
+    int64_t elems = 1, tup = 0;
+    int ntup = 0;
+    int64_t *dims = NULL;
+    size_t nd = 0, cap = 0;
+    while ((f = pb_next(&s, &wt, &sub, &v))) {
+        if (f == 2 && wt == 0) et = (int)v;
+        else if (f == 3) pb_ints(wt, &sub, v, &dims, &nd, &cap);
+        else if (f == 4 && wt == 2 && depth < 8) {
+            int e2;
+            int64_t b = shape_bytes(sub, &e2, depth + 1);
+            tup = b < 0 || tup < 0 ? -1 : tup + b;
+            ntup++;
+        }
+    }
+    for (size_t i = 0; i < nd; i++) {
+        if (dims[i] < 0 || (dims[i] && elems > INT64_MAX / 128 / dims[i])) { elems = -1; break; }
+        elems *= dims[i];
+    }
+    free(dims);
+    *etype = et;
+    if (s.bad) return -1;
+    if (et == 13) return ntup ? tup : -1;
+    int bits = etype_bits(et);
+    if (!bits || elems < 0) return -1;
+    return elems * bits / 8;
+}
+
+static const char *coll_opcode_type(const uint8_t *op, size_t l)
+{
+    static const struct { const char *op, *type; } m[] = {
+        { "all-gather-start", "allgather" }, { "all-gather", "allgather" },
+        { "all-reduce-start", "allreduce" }, { "all-reduce", "allreduce" },
+        { "reduce-scatter", "reducescatter" }, { "all-to-all", "alltoall" },
+        { "collective-permute-start", "sendrecv" }, { "collective-permute", "sendrecv" },
+        { "collective-broadcast", "broadcast" } };
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+        if (strlen(m[i].op) == l && !memcmp(op, m[i].op, l)) return m[i].type;
+    return NULL;
+}
+
+static int cmp_hinst_id(const void *a, const void *b)
+{
+    const hinst *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+static const hinst *hinst_by_id(const hinst *in, size_t n, int64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = (lo + hi) / 2;
+        if (in[m].id < id) lo = m + 1;
+        else hi = m;
+    }
+    return lo < n && in[lo].id == id ? &in[lo] : NULL;
+}
+
+/* Decode one dump and list its collective instructions (malloc'd, *n entries). */
+static hcoll *hlo_collectives(td_strtab *st, const td_hlo_dump *d, size_t *nout)
+{
+    *nout = 0;
+    lzma_stream z = LZMA_STREAM_INIT;
+    if (lzma_stream_decoder(&z, 256u << 20, 0) != LZMA_OK) return NULL;
+    size_t cap = d->n * 8 + 4096, got = 0, maxn = (size_t)1 << 30;
+    uint8_t *buf = td_xmalloc(cap);
+    z.next_in = d->xz;
+    z.avail_in = d->n;
+    for (;;) {
+        if (got == cap) {
+            if (cap >= maxn) { got = 0; break; }
+            cap *= 2;
+            buf = td_xrealloc(buf, cap);
+        }
+        z.next_out = buf + got;
+        z.avail_out = cap - got;
+        lzma_ret rc = lzma_code(&z, LZMA_FINISH);
+        got = cap - z.avail_out;
+        if (rc == LZMA_STREAM_END) break;
+        if (rc != LZMA_OK && !(rc == LZMA_BUF_ERROR && !z.avail_out)) { got = 0; break; }
+    }
+    lzma_end(&z);
+    hinst *in = NULL;
+    size_t nin = 0, incap = 0;
+    int64_t *ids = NULL;
+    size_t nids = 0, idcap = 0;
+    pb top = { buf, buf + got, 0 }, mod = {0}, comp = {0}, ins = {0}, x = {0};
+    int wt;
+    uint64_t v;
+    uint32_t f;
+    while ((f = pb_next(&top, &wt, &mod, &v))) {
+        if (f != 1 || wt != 2) continue;            /* HloProto.hlo_module */
+        pb m = mod;
+        while ((f = pb_next(&m, &wt, &comp, &v))) {
+            if (f != 3 || wt != 2) continue;        /* HloModuleProto.computations */
+            pb c = comp, c2 = comp;
+            int64_t cid = -1;
+            while ((f = pb_next(&c2, &wt, &x, &v))) if (f == 5 && wt == 0) cid = (int64_t)v;
+            while ((f = pb_next(&c, &wt, &ins, &v))) {
+                if (f != 2 || wt != 2) continue;    /* HloComputationProto.instructions */
+                hinst *h = TD_PUSH(in, nin, incap);
+                memset(h, 0, sizeof *h);
+                h->comp = cid;
+                h->bytes = -1;
+                h->ops = nids;
+                pb i = ins;
+                int firstgroup = 1;
+                while ((f = pb_next(&i, &wt, &x, &v))) {
+                    if (f == 1 && wt == 2) { h->name = x.p; h->namel = (size_t)(x.end - x.p); }
+                    else if (f == 2 && wt == 2) { h->op = x.p; h->opl = (size_t)(x.end - x.p); }
+                    else if (f == 3 && wt == 2) h->bytes = shape_bytes(x, &h->etype, 0);
+                    else if (f == 35 && wt == 0) h->id = (int64_t)v;
+                    else if (f == 49 && wt == 2) {   /* ReplicaGroup.replica_ids */
+                        pb g = x, y = {0};
+                        int32_t cnt = 0;
+                        int wt2;
+                        uint64_t v2;
+                        uint32_t f2;
+                        while ((f2 = pb_next(&g, &wt2, &y, &v2)))
+                            if (f2 == 1) {
+                                if (wt2 == 0) cnt++;
+                                else while (y.p < y.end && !y.bad) { pb_varint(&y); cnt++; }
+                            }
+                        if (firstgroup) h->group = cnt;
+                        else if (h->group != cnt) h->group = -1;
+                        firstgroup = 0;
+                    }
+                }
+                /* operands and called computations need a second look: keep them in
+                 * the shared id array, operands first */
+                pb i2 = ins;
+                while ((f = pb_next(&i2, &wt, &x, &v)))
+                    if (f == 36) pb_ints(wt, &x, v, &ids, &nids, &idcap);
+                h->nops = nids - h->ops;
+                h->calls = nids;
+                i2 = ins;
+                while ((f = pb_next(&i2, &wt, &x, &v)))
+                    if (f == 38) pb_ints(wt, &x, v, &ids, &nids, &idcap);
+                h->ncalls = nids - h->calls;
+            }
+        }
+    }
+    qsort(in, nin, sizeof *in, cmp_hinst_id);
+    hcoll *out = NULL;
+    size_t nout2 = 0, ocap = 0;
+    for (size_t k = 0; k < nin; k++) {
+        const hinst *h = &in[k], *c = h;
+        const char *type = coll_opcode_type(h->op, h->opl);
+        /* async wrappers: the collective is inside a called computation */
+        int async = h->opl == 11 && !memcmp(h->op, "async-start", 11);
+        for (size_t j = 0; !type && async && j < h->ncalls; j++)
+            for (size_t q = 0; q < nin && !type; q++)
+                if (in[q].comp == ids[h->calls + j] && coll_opcode_type(in[q].op, in[q].opl)) {
+                    c = &in[q];
+                    type = coll_opcode_type(c->op, c->opl);
+                }
+        if (!type || !h->name) continue;
+        int32_t group = !strcmp(type, "sendrecv") ? 2 : c->group;
+        int64_t bytes = 0;
+        int et = 0;
+        for (size_t j = 0; j < c->nops && bytes >= 0; j++) {
+            const hinst *o = hinst_by_id(in, nin, ids[c->ops + j]);
+            if (!o || o->bytes < 0) bytes = -1;
+            else {
+                bytes += o->bytes;
+                et = j == 0 || et == o->etype ? o->etype : -1;   /* -1: mixed types */
+            }
+        }
+        if (!c->nops) bytes = -1;
+        /* nccl-tests: all-gather's message is the full (gathered) buffer; a
+         * reduce-scatter's operand already is the full buffer */
+        if (bytes >= 0 && !strcmp(type, "allgather")) bytes = group > 0 ? bytes * group : -1;
+        hcoll *o = TD_PUSH(out, nout2, ocap);
+        o->inst = td_intern(st, (const char *)h->name, h->namel);
+        o->type = type;
+        o->bytes = bytes;
+        o->group = group > 0 ? group : 0;
+        o->dtype = et < 0 ? td_intern_cstr(st, "mixed") : et ? td_intern_cstr(st, etype_name(et)) : 0;
+    }
+    free(in);
+    free(ids);
+    free(buf);
+    *nout = nout2;
+    return out;
 }
 
 /* ---- compile statistics (push/pop ranges) ------------------------------------------- */
@@ -733,6 +1028,35 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     xctx *x = &X;
     for (size_t i = 0; i < set->n; i++) load_trace(x, (int)i);
 
+    /* message sizes of communication thunks, from the HLO dumps of their programs */
+    for (size_t ti = 0; ti < set->n; ti++) {
+        td_trace *t = set->tr[ti];
+        for (size_t d = 0; d < t->nhlo; d++) {
+            int used = 0;
+            for (size_t i = 0; i < x->nth && !used; i++)
+                used = x->th[i].comm && x->m[x->th[i].mod].tr == (int)ti
+                       && x->m[x->th[i].mod].program == t->hlo[d].program;
+            if (!used) continue;
+            size_t nh;
+            hcoll *hc = hlo_collectives(set->strs, &t->hlo[d], &nh);
+            idmap hm;
+            idmap_init(&hm, nh);
+            for (size_t k = 0; k < nh; k++) idmap_put(&hm, hc[k].inst, (uint32_t)k);
+            for (size_t i = 0; i < x->nth; i++) {
+                xthunk *h = &x->th[i];
+                if (!h->comm || x->m[h->mod].tr != (int)ti
+                    || x->m[h->mod].program != t->hlo[d].program) continue;
+                int64_t k = idmap_get(&hm, h->inst);
+                if (k < 0) continue;
+                h->bytes = hc[k].bytes;
+                h->group = hc[k].group;
+                h->dtype = hc[k].dtype;
+            }
+            idmap_free(&hm);
+            free(hc);
+        }
+    }
+
     /* ThunkExecution: n-th run of an instruction within one module run (program,
      * execution, device), in start order */
     {
@@ -1084,14 +1408,19 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
                 free(sk[k]);
             }
         }
-        typedef struct cagg { const char *type; int64_t calls, total, hidden, wait, group; } cagg;
-        cagg ca[8];
-        int nca = 0;
+        /* rows: collective type x message size x group size x element type */
+        typedef struct cagg {
+            const char *type;
+            int64_t bytes, group, seen, calls, total, hidden, wait;
+            td_str dtype;
+        } cagg;
+        cagg *ca = NULL;
+        size_t nca = 0, cacap = 0;
         for (size_t a = 0; a < nc;) {
             /* one instance: same program, execution, instruction and thunk execution */
             size_t b = inst_end(x, ix, nc, a);
-            const xthunk *h0 = &x->th[ix[a]];
             int64_t fs = INT64_MAX, le = INT64_MIN, fd = INT64_MAX;
+            size_t row = 0;
             for (size_t k = a; k < b; k++) {
                 const xthunk *q = &x->th[ix[k]];
                 int d = dev_index(devs, ndev, x->m[q->mod].device);
@@ -1100,23 +1429,25 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
                 if (ce > le) le = ce;
                 if (q->e - q->s < fd) fd = q->e - q->s;
                 const char *type = comm_type(td_strget(set->strs, q->kind));
-                int c;
-                for (c = 0; c < nca; c++) if (!strcmp(ca[c].type, type)) break;
-                if (c == nca) { memset(&ca[c], 0, sizeof ca[c]); ca[c].type = type; nca++; }
+                size_t c;
+                for (c = 0; c < nca; c++)
+                    if (!strcmp(ca[c].type, type) && ca[c].bytes == q->bytes
+                        && ca[c].group == q->group && ca[c].dtype == q->dtype) break;
+                if (c == nca) {
+                    cagg *n2 = TD_PUSH(ca, nca, cacap);
+                    memset(n2, 0, sizeof *n2);
+                    n2->type = type; n2->bytes = q->bytes; n2->group = q->group;
+                    n2->dtype = q->dtype;
+                }
+                if (k == a) row = c;
                 ca[c].calls++;
                 ca[c].total += q->e - q->s;
                 ca[c].hidden += q->hidden < q->e - q->s ? q->hidden : q->e - q->s;
             }
-            {
-                const char *type = comm_type(td_strget(set->strs, h0->kind));
-                for (int c = 0; c < nca; c++) {
-                    if (strcmp(ca[c].type, type)) continue;
-                    if (b - a > 1) ca[c].wait += le - fs - fd;
-                    /* devices seen taking part in one instance: the group size when
-                     * every process of the job was given */
-                    if ((int64_t)(b - a) > ca[c].group) ca[c].group = (int64_t)(b - a);
-                }
-            }
+            if (b - a > 1) ca[row].wait += le - fs - fd;
+            /* devices seen taking part in one instance: the group size when the HLO
+             * does not say and every process of the job was given */
+            if ((int64_t)(b - a) > ca[row].seen) ca[row].seen = (int64_t)(b - a);
             a = b;
         }
         td_table *ct = td_sum_table(s, "collectives", "Collectives");
@@ -1126,19 +1457,28 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
                       "hidden_ns:ns:Hidden", "wait_ns:ns:Wait", NULL);
         int multi = 0;
         for (size_t i = 1; i < set->n; i++) if (set->tr[i]->nranges) multi = 1;
-        for (int c = 0; c < nca; c++) {
+        for (size_t c = 0; c < nca; c++) {
             size_t r = td_table_add_row(ct);
             td_row_str(s, ct, r, "name", ca[c].type);
             td_row_int(s, ct, r, "calls", ca[c].calls);
             td_row_int(s, ct, r, "total_ns", ca[c].total);
             td_row_int(s, ct, r, "mean_ns", llround((double)ca[c].total / (double)ca[c].calls));
             td_row_int(s, ct, r, "hidden_ns", ca[c].hidden);
-            if (multi || ndev > 1) {
-                td_row_int(s, ct, r, "wait_ns", ca[c].wait);
-                td_row_int(s, ct, r, "group_size", ca[c].group);
+            if (multi || ndev > 1) td_row_int(s, ct, r, "wait_ns", ca[c].wait);
+            int64_t g = ca[c].group ? ca[c].group : (multi || ndev > 1) ? ca[c].seen : 0;
+            if (g > 0) td_row_int(s, ct, r, "group_size", g);
+            if (ca[c].dtype) td_row_str(s, ct, r, "dtype", td_strget(set->strs, ca[c].dtype));
+            if (ca[c].bytes >= 0 && ca[c].total > 0) {
+                /* nccl-tests: algbw = bytes / time (bytes per ns = GB/s); busbw = algbw
+                 * x factor; time is the whole projected duration, as nsys-jax uses */
+                double alg = (double)ca[c].bytes * (double)ca[c].calls / (double)ca[c].total;
+                td_row_int(s, ct, r, "bytes", ca[c].bytes);
+                td_row_f64(s, ct, r, "algbw_gbps", alg);
+                if (g > 0) td_row_f64(s, ct, r, "busbw_gbps", alg * bus_factor(ca[c].type, (int)g));
             }
         }
         td_table_sort(ct, "total_ns", 1);
+        free(ca);
     }
     free(ix);
     free(ms);

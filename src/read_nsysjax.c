@@ -443,6 +443,23 @@ static void read_devices(td_traceset *set, td_trace *t, const char *name,
     td_pq_close(f);
 }
 
+/* Program id of an after-optimization HLO dump member
+ * ("dump/module_0040.NAME.sm_8.0_gpu_after_optimizations.hlo.pb.xz"), or -1. */
+static int64_t hlo_member(const char *p)
+{
+    static const char suf[] = "_gpu_after_optimizations.hlo.pb.xz";
+    const char *b = strrchr(p, '/');
+    b = b ? b + 1 : p;
+    size_t l = strlen(b);
+    if (strncmp(b, "module_", 7) || l < sizeof suf || strcmp(b + l - (sizeof suf - 1), suf))
+        return -1;
+    int64_t v = 0;
+    const char *q = b + 7;
+    if (*q < '0' || *q > '9') return -1;
+    while (*q >= '0' && *q <= '9' && v < 1000000000) v = v * 10 + (*q++ - '0');
+    return *q == '.' ? v : -1;
+}
+
 td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
                            const void *data, size_t n, td_err *e)
 {
@@ -461,6 +478,8 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
                                             "thread-metadata.parquet",
                                             "device-metadata.parquet" };
     uint8_t *buf[M__N] = {0};
+    td_hlo_dump *hlo = NULL;
+    size_t nhlo = 0, hlocap = 0;
     size_t len[M__N] = {0};
     td_status st = TD_OK;
     struct archive_entry *en;
@@ -469,6 +488,20 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
            || rc == ARCHIVE_WARN) {
         const char *p = archive_entry_pathname(en);
         if (!p) continue;
+        int64_t prog = hlo_member(p);
+        if (prog >= 0) {   /* kept compressed; analyse_xla.c decodes what it needs */
+            uint8_t *b;
+            size_t bn;
+            if ((st = read_member(ar, name, p, &b, &bn, e))) goto out;
+            td_hlo_dump *h = TD_PUSH(hlo, nhlo, hlocap);
+            h->program = prog;
+            uint8_t *copy = td_arena_alloc(set->arena, bn ? bn : 1);
+            memcpy(copy, b, bn);
+            h->xz = copy;
+            h->n = bn;
+            free(b);
+            continue;
+        }
         /* archives made by nsys-jax may sit under one top directory */
         for (int m = 0; m < M__N; m++) {
             size_t pl = strlen(p), wl = strlen(want[m]);
@@ -512,7 +545,13 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
      * case is resolved by analyse_xla.c, as nsys-jax does) */
     for (size_t i = 0; i < t->nranges; i++) t->ranges[i].device = t->tracks[t->ranges[i].track].device;
     t->nevents = t->ncompile + t->nranges;
+    if (nhlo) {
+        t->hlo = td_arena_alloc(set->arena, nhlo * sizeof *hlo);
+        memcpy(t->hlo, hlo, nhlo * sizeof *hlo);
+        t->nhlo = nhlo;
+    }
 out:
+    free(hlo);
     for (int m = 0; m < M__N; m++) free(buf[m]);
     archive_read_free(ar);
     return st;

@@ -3,7 +3,9 @@
 # it works from the reader's dumped projected ranges (python has no Parquet reader) and
 # from the raw push/pop CSV (read here with zipfile + lzma), and never reuses tracedoc's
 # numbers. Checks: modules table, module cut, warm-up, runtime totals, hlo_ops,
-# collectives (calls, time, hidden, straggler wait after clock alignment), compile total.
+# collectives (message size, group size and element type from the archive's HLO dumps
+# decoded here with a minimal protobuf reader; calls, time, hidden, algbw/busbw,
+# straggler wait after clock alignment), compile total.
 . "$ROOT/tests/lib.sh"
 need_traces
 T=$(dirname "$TD")/tests/test_xla
@@ -30,6 +32,82 @@ def comm_of(k):
     for c in COMM:
         if k.startswith(c) and "-done" not in k: return TYPE[c]
     return None
+
+# --- a minimal protobuf reader for the HloProto dumps (field numbers from the
+# archive's protos/xla/service/hlo.proto and xla_data.proto) ---
+def pb(b):
+    i, n = 0, len(b)
+    def var():
+        nonlocal i
+        v = sh = 0
+        while True:
+            c = b[i]; i += 1; v |= (c & 0x7F) << sh; sh += 7
+            if c < 0x80: return v
+    while i < n:
+        k = var(); f, wt = k >> 3, k & 7
+        if wt == 0: yield f, wt, var()
+        elif wt == 2:
+            l = var(); yield f, wt, b[i:i + l]; i += l
+        elif wt == 1: i += 8
+        elif wt == 5: i += 4
+        else: raise ValueError(wt)
+def ints(wt, v):
+    if wt == 0: return [v]
+    out, j = [], 0
+    while j < len(v):
+        x = sh = 0
+        while True:
+            c = v[j]; j += 1; x |= (c & 0x7F) << sh; sh += 7
+            if c < 0x80: break
+        out.append(x)
+    return out
+BITS = {1: 8, 2: 8, 3: 16, 4: 32, 5: 64, 6: 8, 7: 16, 8: 32, 9: 64, 10: 16, 11: 32, 12: 64, 16: 16, 15: 64, 18: 128}
+ENAME = {1: "pred", 4: "s32", 5: "s64", 8: "u32", 10: "f16", 11: "f32", 12: "f64", 16: "bf16"}
+def shape(b):
+    et, dims, tup = 0, [], []
+    for f, wt, v in pb(b):
+        if f == 2: et = v
+        elif f == 3: dims += ints(wt, v)
+        elif f == 4: tup.append(shape(v))
+    if et == 13: return sum(t[0] for t in tup), et
+    n = 1
+    for d in dims: n *= d
+    return n * BITS[et] // 8, et
+OPS = {"all-gather-start": "allgather", "all-gather": "allgather", "all-reduce-start": "allreduce",
+       "all-reduce": "allreduce", "reduce-scatter": "reducescatter", "all-to-all": "alltoall",
+       "collective-permute-start": "sendrecv", "collective-permute": "sendrecv"}
+def hlo_info(i, prog):
+    z = zipfile.ZipFile(f"{zdir}/pax_fsdp4_4proc_proc{i}.zip")
+    name = [n for n in z.namelist() if n.startswith(f"dump/module_{prog:04d}.") and n.endswith("_gpu_after_optimizations.hlo.pb.xz")]
+    if not name: return {}
+    data = lzma.decompress(z.read(name[0]))
+    insts = {}
+    for f, wt, mod in pb(data):
+        if f != 1: continue
+        for f2, wt2, comp in pb(mod):
+            if f2 != 3: continue
+            for f3, wt3, ins in pb(comp):
+                if f3 != 2: continue
+                d = dict(ops=[], groups=[])
+                for f4, wt4, v in pb(ins):
+                    if f4 == 1: d["name"] = v.decode()
+                    elif f4 == 2: d["op"] = v.decode()
+                    elif f4 == 3: d["bytes"], d["et"] = shape(v)
+                    elif f4 == 35: d["id"] = v
+                    elif f4 == 36: d["ops"] += ints(wt4, v)
+                    elif f4 == 49: d["groups"].append(sum(len(ints(w, x)) for ff, w, x in pb(v) if ff == 1))
+                insts[d["id"]] = d
+    out = {}
+    for d in insts.values():
+        t = OPS.get(d["op"])
+        if not t: continue
+        g = 2 if t == "sendrecv" else (d["groups"][0] if d["groups"] else 0)
+        assert len(set(d["groups"])) <= 1
+        b = sum(insts[o]["bytes"] for o in d["ops"])
+        if t == "allgather": b *= g
+        ets = {insts[o]["et"] for o in d["ops"]}
+        out[d["name"]] = (t, b, g, ENAME[ets.pop()] if len(ets) == 1 else "mixed")
+    return out
 
 def compiled_ids(i):
     z = zipfile.ZipFile(f"{zdir}/pax_fsdp4_4proc_proc{i}.zip")
@@ -81,6 +159,12 @@ def load(i):
         op = re.match(r"^TSL:Thunk:#(?:name=.*?,|)hlo_op=([a-z0-9._-]+)#$", r["name"]).group(1)
         thunks.append(dict(mod=mo, op=op, kind=kind(op), s=int(r["proj_start"]),
                            e=int(r["proj_start"]) + int(r["proj_dur"])))
+    hinfo = {}
+    for t in thunks:
+        if comm_of(t["kind"]):
+            p = t["mod"]["pid"]
+            if p not in hinfo: hinfo[p] = hlo_info(i, p)
+            t["key"] = hinfo[p][t["op"]]
     return out, thunks
 
 CACHE = {}
@@ -134,7 +218,7 @@ def analyse(procs, warm):
         if not c: continue
         hid = sum(min(q["e"], t["e"]) - max(q["s"], t["s"]) for q in byk[(t["mod"]["pid"], t["mod"]["dev"])]
                   if not comm_of(q["kind"]) and q["e"] > t["s"] and q["s"] < t["e"])
-        a = coll.setdefault(c, dict(calls=0, total=0, hidden=0, wait=0))
+        a = coll.setdefault(t["key"], dict(calls=0, total=0, hidden=0, wait=0))
         a["calls"] += 1; a["total"] += t["e"] - t["s"]; a["hidden"] += min(hid, t["e"] - t["s"])
     # straggler wait: instances (program, execution, instruction, n-th run) over devices,
     # after aligning each device by its median collective end skew
@@ -155,7 +239,8 @@ def analyse(procs, warm):
         if len(ts) < 2: continue
         fs = min(t["s"] - corr[t["mod"]["dev"]] for t in ts)
         le = max(t["e"] - corr[t["mod"]["dev"]] for t in ts)
-        coll[comm_of(ts[0]["kind"])]["wait"] += le - fs - min(t["e"] - t["s"] for t in ts)
+        ts.sort(key=lambda t: t["mod"]["dev"])
+        coll[ts[0]["key"]]["wait"] += le - fs - min(t["e"] - t["s"] for t in ts)
     return dict(rows=rows[:keep], cut=(len(rows) - keep, cut), dropped=dropped,
                 runtime=(thunks_ns, modules_ns, wall), hlo=hlo, coll=coll, ctot=ctot)
 
@@ -177,12 +262,17 @@ def check(jfile, exp, waits):
     assert r["idle_between_modules_ns"] == r["wall_ns"] - r["modules_ns"]
     hl = {h["hlo_op"]: (h["calls"], h["total_ns"]) for h in d["hlo_ops"]}
     assert hl == {k: tuple(v) for k, v in exp["hlo"].items()}, "hlo_ops differ"
-    cl = {c["name"]: c for c in d.get("collectives", [])}
-    assert set(cl) == set(exp["coll"]), (set(cl), set(exp["coll"]))
+    cl = {(c["name"], c["bytes"], c["group_size"], c["dtype"]): c for c in d.get("collectives", [])}
+    assert set(cl) == set(exp["coll"]), (set(cl) ^ set(exp["coll"]))
     for k, e in exp["coll"].items():
         c = cl[k]
         assert (c["calls"], c["total_ns"], c["hidden_ns"]) == (e["calls"], e["total"], e["hidden"]), (c, e)
         if waits: assert abs(c["wait_ns"] - e["wait"]) <= 4 * e["calls"], (c, e)
+        alg = k[1] * e["calls"] / e["total"]
+        f = {"allreduce": 2 * (k[2] - 1) / k[2], "allgather": (k[2] - 1) / k[2],
+             "reducescatter": (k[2] - 1) / k[2], "alltoall": (k[2] - 1) / k[2]}.get(k[0], 1)
+        assert abs(c["algbw_gbps"] - alg) <= 1e-6 * max(1, alg), (c, alg)
+        assert abs(c["busbw_gbps"] - alg * f) <= 1e-6 * max(1, alg), (c, alg * f)
     assert d["compile"]["total_ns"] == exp["ctot"], (d["compile"]["total_ns"], exp["ctot"])
 
 p0 = analyse([0], "auto")
