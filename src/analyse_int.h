@@ -52,10 +52,11 @@ typedef struct td_step {
 /* Per-trace derived data. */
 typedef struct td_tctx {
     td_trace *t;
-    uint8_t *isop;      /* [nev] 1 = op (cpu_op, user_annotation, runtime, driver on a host track) */
+    uint8_t *isop;      /* [nev] 1 = op (cpu_op, user_annotation, runtime, driver, NVTX range
+                           on a host track; see analyse_nest.c) */
     int32_t *parent;    /* [nev] enclosing op on the same track, -1 none (ops only) */
     int64_t *self;      /* [nev] self time of ops */
-    int32_t *launch;    /* [nev] device event -> launching runtime event, -1 none */
+    int32_t *launch;    /* [nev] device event -> launching runtime/driver event, -1 none */
     int32_t *owner;     /* [nev] device event -> innermost non-runtime op around the launch */
     uint8_t *iscomm;    /* [nev] device event is an NCCL/RCCL kernel */
     td_step *steps; size_t nsteps;

@@ -1,7 +1,8 @@
 /* analyse_modules.c - modules and thunks for Kineto traces (design.md vocabulary):
  * a module execution is a step (ProfilerStep#N / iteration_N, name without its
  * number) or a --module-pattern range on a host thread; its thunks are the device
- * work launched inside it (launching runtime call inside the range, by correlation).
+ * work launched inside it (launching runtime/driver call inside the range, by
+ * correlation).
  *
  * By analogy with the XLA projected module time (formats.md sec.4), an execution's
  * GPU time is the projected span: first thunk start to last thunk end. Per module:

@@ -3,11 +3,15 @@
  *
  * Ops are the events torch's key_averages() counts: cpu_op (Operator, legacy "CPU
  * functions"), user_annotation (record_function, ProfilerStep#N), and runtime/driver
- * calls, on host tracks. Events arrive sorted by (ts, -dur) (td_read_finish), so a
- * stack per track finds each op's parent: the innermost op on the same track that
- * contains it. Self = dur - sum of the direct children's dur (torch's rule).
- * Device work belongs to the innermost cpu_op/user_annotation around its launching
- * runtime call (as torch's "Self CUDA"), or to the runtime call when there is none. */
+ * calls, on host tracks; NVTX push/pop ranges of Nsight Systems reports count like
+ * user_annotation (they are the user's own markup, as record_function is in Kineto).
+ * Events arrive sorted by (ts, -dur) (td_read_finish), so a stack per track finds each
+ * op's parent: the innermost op on the same track that contains it. Self = dur - sum
+ * of the direct children's dur (torch's rule).
+ * Device work is linked by correlation id to the runtime OR driver call that launched
+ * it (XLA and Triton launch through cuLaunchKernel, cuMemcpy*Async... with no runtime
+ * call around), and belongs to the innermost cpu_op/user_annotation/NVTX range around
+ * that call (as torch's "Self CUDA"), or to the launching call when there is none. */
 #include "analyse_int.h"
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +26,19 @@ int td_is_comm_name(const char *n)
     return 0;
 }
 
-static int is_op_kind(int k)
+static int is_op_kind(const td_trace *t, int k)
 {
+    if (k == TD_K_RANGE)
+        /* nsys-jax archives: the push/pop ranges are read as compile-statistics input
+         * (t->compile, analysed by analyse_xla.c) and stay out of the op table */
+        return t->format != TD_FMT_NSYS_JAX;
     return k == TD_K_CPU_OP || k == TD_K_USER_ANNOT || k == TD_K_RUNTIME || k == TD_K_DRIVER;
+}
+
+/* Calls that launch device work: linked to it by correlation id. */
+static int is_launcher(int k)
+{
+    return k == TD_K_RUNTIME || k == TD_K_DRIVER;
 }
 
 typedef struct stk {
@@ -74,10 +88,10 @@ void td_an_nest(td_actx *a, td_tctx *c)
             }
             continue;
         }
-        if (!is_op_kind(ev->kind) || ev->track >= t->ntracks || t->tracks[ev->track].device >= 0)
+        if (!is_op_kind(t, ev->kind) || ev->track >= t->ntracks || t->tracks[ev->track].device >= 0)
             continue;
         c->isop[i] = 1;
-        if (ev->kind == TD_K_RUNTIME && ev->corr)
+        if (is_launcher(ev->kind) && ev->corr)
             nrt++;
         stk *s = &st[ev->track];
         int64_t end = ev->ts + ev->dur;
@@ -104,12 +118,13 @@ void td_an_nest(td_actx *a, td_tctx *c)
         a->any_device = 1;
     if (!c->ndev || !nrt)
         return;
-    /* device work -> launching runtime call, by correlation id (the first runtime
-     * event with that id wins, so duplicated launch records count once) */
+    /* device work -> launching runtime or driver call, by correlation id (the first
+     * call with that id in event order wins: a driver call nested in a runtime call
+     * with the same id, or a duplicated launch record, counts once, for the outer) */
     corr_ix *cx = td_xmalloc(nrt * sizeof *cx);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        if (c->isop[i] && t->ev[i].kind == TD_K_RUNTIME && t->ev[i].corr)
+        if (c->isop[i] && is_launcher(t->ev[i].kind) && t->ev[i].corr)
             cx[m++] = (corr_ix){t->ev[i].corr, (int32_t)i};
     qsort(cx, m, sizeof *cx, corr_cmp);
     for (size_t i = 0; i < n; i++) {
@@ -129,10 +144,10 @@ void td_an_nest(td_actx *a, td_tctx *c)
         int32_t r = cx[lo].idx;
         c->launch[i] = r;
         int32_t p = c->parent[r];
-        while (p >= 0 && (t->ev[p].kind == TD_K_RUNTIME || t->ev[p].kind == TD_K_DRIVER))
+        while (p >= 0 && is_launcher(t->ev[p].kind))
             p = c->parent[p];
-        /* no op around the launch (nsys traces, launches outside any cpu_op): the
-         * runtime call itself owns the device time */
+        /* no op around the launch (nsys traces without NVTX, launches outside any
+         * cpu_op): the launching call itself owns the device time */
         c->owner[i] = p >= 0 ? p : r;
     }
     free(cx);

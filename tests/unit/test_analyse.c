@@ -379,6 +379,108 @@ static void test_module_cut(void)
     td_traceset_free(S);
 }
 
+/* Device work launched through driver calls (XLA, Triton: cuLaunchKernel, cuMemcpy*Async,
+ * cuMemset*Async) links by correlation exactly as runtime launches do. Hand-computed:
+ *   triton_mm [0,100) > cuLaunchKernel #7 -> kernel [20,60) = 40
+ *   cuMemcpyHtoDAsync_v2 #8 outside every op -> memcpy [215,245) = 30 (owner: the call)
+ *   aten::fill_ [300,350) > cuMemsetD32Async #9 -> memset [320,330) = 10
+ *   aten::mm [400,500) > cudaLaunchKernel #10 > cuLaunchKernel #10 -> gemm [440,490) = 50,
+ *     counted once (the outer call with that id launches it) */
+static void test_driver_launch(void)
+{
+    fresh();
+    uint32_t th = host(1), d0 = dev(0, 7);
+    ev(th, TD_K_CPU_OP, "triton_mm", 0, 100, 0);
+    ev(th, TD_K_DRIVER, "cuLaunchKernel", 10, 5, 7);
+    ev(d0, TD_K_KERNEL, "triton_k", 20, 40, 7);
+    ev(th, TD_K_DRIVER, "cuMemcpyHtoDAsync_v2", 200, 10, 8);
+    ev(d0, TD_K_MEMCPY, "Memcpy HtoD", 215, 30, 8);
+    ev(th, TD_K_CPU_OP, "aten::fill_", 300, 50, 0);
+    ev(th, TD_K_DRIVER, "cuMemsetD32Async", 310, 5, 9);
+    ev(d0, TD_K_MEMSET, "Memset", 320, 10, 9);
+    ev(th, TD_K_CPU_OP, "aten::mm", 400, 100, 0);
+    ev(th, TD_K_RUNTIME, "cudaLaunchKernel", 410, 20, 10);
+    ev(th, TD_K_DRIVER, "cuLaunchKernel", 412, 8, 10);
+    ev(d0, TD_K_KERNEL, "gemm", 440, 50, 10);
+    td_summary *s = run(NULL);
+    long r = R(s, "ops", "name", "triton_mm");
+    CHECK_EQ_INT(I(s, "ops", r, "device_self_ns"), 40);
+    CHECK_EQ_INT(I(s, "ops", r, "device_total_ns"), 40);
+    r = R(s, "ops", "name", "cuMemcpyHtoDAsync_v2");
+    CHECK_EQ_INT(I(s, "ops", r, "device_self_ns"), 30);
+    CHECK_EQ_INT(I(s, "ops", r, "device_avg_ns"), 30);
+    CHECK_EQ_INT(I(s, "ops", R(s, "ops", "name", "aten::fill_"), "device_self_ns"), 10);
+    r = R(s, "ops", "name", "aten::mm");
+    CHECK_EQ_INT(I(s, "ops", r, "device_self_ns"), 50);
+    CHECK_EQ_INT(I(s, "ops", r, "device_total_ns"), 50);
+    r = R(s, "ops", "name", "cuLaunchKernel");
+    CHECK_EQ_INT(I(s, "ops", r, "calls"), 2);
+    CHECK_EQ_INT(I(s, "ops", r, "device_self_ns"), 0);
+    CHECK_EQ_INT(I(s, "ops", R(s, "ops", "name", "cudaLaunchKernel"), "device_total_ns"), 0);
+    /* every device event is attributed exactly once: 40 + 30 + 10 + 50 */
+    const td_table *ops = td_sum_find_table(s, "ops");
+    int64_t sum = 0;
+    for (size_t k = 0; ops && k < ops->nrows; k++)
+        sum += I(s, "ops", (long)k, "device_self_ns");
+    CHECK_EQ_INT(sum, 130);
+    td_summary_free(s);
+    td_traceset_free(S);
+}
+
+/* NVTX push/pop ranges of an Nsight Systems report are ops like user_annotation:
+ *   NVTX:train [0,1000) > MPI:MPI_Send [100,200)
+ *                       > cudaLaunchKernel [300,310) #1 -> kernel [320,370) = 50
+ *                       > fwd [400,600) > cudaMemcpy [450,500) #2 -> memcpy [460,500) = 40
+ * train: self 1000 - 100 - 10 - 200 = 690, device self 50, device total 90;
+ * fwd: self 200 - 50 = 150, device self 40. In an nsys-jax archive they are not ops. */
+static void test_nvtx_ops(void)
+{
+    for (int jax = 0; jax < 2; jax++) {
+        fresh();
+        T->format = jax ? TD_FMT_NSYS_JAX : TD_FMT_NSYS_SQLITE;
+        uint32_t th = host(1), d0 = dev(0, 7);
+        ev(th, TD_K_RANGE, "NVTX:train", 0, 1000, 0);
+        ev(th, TD_K_RANGE, "MPI:MPI_Send", 100, 100, 0);
+        ev(th, TD_K_RUNTIME, "cudaLaunchKernel", 300, 10, 1);
+        ev(d0, TD_K_KERNEL, "k", 320, 50, 1);
+        ev(th, TD_K_RANGE, "fwd", 400, 200, 0);
+        ev(th, TD_K_RUNTIME, "cudaMemcpy", 450, 50, 2);
+        ev(d0, TD_K_MEMCPY, "Memcpy HtoD", 460, 40, 2);
+        td_summary *s = run(NULL);
+        long r = R(s, "ops", "name", "NVTX:train");
+        if (jax) {
+            CHECK(r < 0);
+            CHECK_EQ_INT(I(s, "ops", R(s, "ops", "name", "cudaMemcpy"), "device_self_ns"), 40);
+            td_summary_free(s);
+            td_traceset_free(S);
+            continue;
+        }
+        CHECK_EQ_INT(I(s, "ops", r, "calls"), 1);
+        CHECK_EQ_INT(I(s, "ops", r, "self_ns"), 690);
+        CHECK_EQ_INT(I(s, "ops", r, "total_ns"), 1000);
+        CHECK_EQ_INT(I(s, "ops", r, "device_self_ns"), 50);
+        CHECK_EQ_INT(I(s, "ops", r, "device_total_ns"), 90);
+        r = R(s, "ops", "name", "fwd");
+        CHECK_EQ_INT(I(s, "ops", r, "self_ns"), 150);
+        CHECK_EQ_INT(I(s, "ops", r, "device_self_ns"), 40);
+        CHECK_EQ_INT(I(s, "ops", r, "device_total_ns"), 40);
+        r = R(s, "ops", "name", "MPI:MPI_Send");
+        CHECK_EQ_INT(I(s, "ops", r, "self_ns"), 100);
+        CHECK_EQ_INT(I(s, "ops", r, "device_total_ns"), 0);
+        CHECK_EQ_INT(I(s, "ops", R(s, "ops", "name", "cudaMemcpy"), "device_self_ns"), 0);
+        /* self total 690 + 100 + 10 + 150 + 50 = 1000 */
+        CHECK(fabs(F(s, "ops", R(s, "ops", "name", "NVTX:train"), "self_share") - 0.69) < 1e-12);
+        const td_flame *fl = td_sum_find_flame(s, "cpu");
+        int found = 0;
+        for (size_t i = 0; fl && i < fl->n; i++)
+            if (!strcmp(fl->st[i].stack, "thread 1;NVTX:train;fwd;cudaMemcpy") && fl->st[i].value == 50)
+                found = 1;
+        CHECK(found);
+        td_summary_free(s);
+        td_traceset_free(S);
+    }
+}
+
 int main(void)
 {
     test_module_cut();
@@ -389,5 +491,7 @@ int main(void)
     test_nest_ops();
     test_steps();
     test_kernels_coll();
+    test_driver_launch();
+    test_nvtx_ops();
     return UNIT_DONE();
 }
