@@ -48,6 +48,9 @@ n=$(grep -c '^path=' "$WORK/got")
 # the same facts when the read buffer is tiny (every event straddles refills)
 TD_READ_BUF=97 "$PROBE" $files >"$WORK/got.small" 2>&1 || { head "$WORK/got.small"; die "probe failed with a small buffer"; }
 cmp -s "$WORK/got" "$WORK/got.small" || { diff "$WORK/got" "$WORK/got.small" | head; die "results depend on the buffer size"; }
+# and without the read-ahead thread
+TD_NO_READ_THREAD=1 "$PROBE" $files >"$WORK/got.nt" 2>&1 || die "probe failed without read-ahead"
+cmp -s "$WORK/got" "$WORK/got.nt" || { diff "$WORK/got" "$WORK/got.nt" | head; die "results depend on the read-ahead thread"; }
 # no warnings on these clean files
 if grep -q '^warning:' "$WORK/got"; then grep '^warning:' "$WORK/got"; die "unexpected warnings"; fi
 # ranks: distributedInfo ranks of the 8 DLRM workers are distinct -> kept
