@@ -601,7 +601,17 @@ static hcoll *hlo_collectives(td_strtab *st, const td_hlo_dump *d, size_t *nout)
             }
         }
     }
-    qsort(in, nin, sizeof *in, cmp_hinst_id);
+    if (nin) qsort(in, nin, sizeof *in, cmp_hinst_id);
+    /* collective instructions by computation, for async wrappers */
+    modkey *bycomp = td_xmalloc((nin ? nin : 1) * sizeof *bycomp);
+    size_t nbc = 0;
+    for (size_t k = 0; k < nin; k++)
+        if (in[k].op && coll_opcode_type(in[k].op, in[k].opl)) {
+            bycomp[nbc].k1 = in[k].comp;
+            bycomp[nbc].k2 = 0;
+            bycomp[nbc++].pos = k;
+        }
+    if (nbc) qsort(bycomp, nbc, sizeof *bycomp, cmp_modkey);
     hcoll *out = NULL;
     size_t nout2 = 0, ocap = 0;
     for (size_t k = 0; k < nin; k++) {
@@ -609,12 +619,18 @@ static hcoll *hlo_collectives(td_strtab *st, const td_hlo_dump *d, size_t *nout)
         const char *type = coll_opcode_type(h->op, h->opl);
         /* async wrappers: the collective is inside a called computation */
         int async = h->opl == 11 && !memcmp(h->op, "async-start", 11);
-        for (size_t j = 0; !type && async && j < h->ncalls; j++)
-            for (size_t q = 0; q < nin && !type; q++)
-                if (in[q].comp == ids[h->calls + j] && coll_opcode_type(in[q].op, in[q].opl)) {
-                    c = &in[q];
-                    type = coll_opcode_type(c->op, c->opl);
-                }
+        for (size_t j = 0; !type && async && j < h->ncalls; j++) {
+            size_t lo = 0, hi = nbc;
+            while (lo < hi) {
+                size_t m = (lo + hi) / 2;
+                if (bycomp[m].k1 < ids[h->calls + j]) lo = m + 1;
+                else hi = m;
+            }
+            if (lo < nbc && bycomp[lo].k1 == ids[h->calls + j]) {
+                c = &in[bycomp[lo].pos];
+                type = coll_opcode_type(c->op, c->opl);
+            }
+        }
         if (!type || !h->name) continue;
         int32_t group = !strcmp(type, "sendrecv") ? 2 : c->group;
         int64_t bytes = 0;
@@ -638,6 +654,7 @@ static hcoll *hlo_collectives(td_strtab *st, const td_hlo_dump *d, size_t *nout)
         o->group = group > 0 ? group : 0;
         o->dtype = et < 0 ? td_intern_cstr(st, "mixed") : et ? td_intern_cstr(st, etype_name(et)) : 0;
     }
+    free(bycomp);
     free(in);
     free(ids);
     free(buf);
@@ -1190,7 +1207,7 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
         ms[k].n++; ms[k].total += m->e - m->s;
         ms[k].sum += d; ms[k].sq += d * d; ms[k].tsum += th; ms[k].tsq += th * th;
     }
-    qsort(ms, nms, sizeof *ms, cmp_mstat);
+    if (nms) qsort(ms, nms, sizeof *ms, cmp_mstat);
     int64_t mtot = 0;
     for (size_t k = 0; k < nms; k++) mtot += ms[k].total;
     /* top-module cut: drop the smallest that together make < threshold */

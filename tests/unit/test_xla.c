@@ -22,6 +22,7 @@
 #include "unit.h"
 #include <archive.h>
 #include <archive_entry.h>
+#include <lzma.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -399,6 +400,49 @@ static void test_built(void)
         CHECK(strstr(e.msg, "trunc.zip:nvtx_gpu_proj_trace/trace.parquet") != NULL);
         td_traceset_free(set);
         free(z);
+    }
+    /* damaged HLO dump of jit__psum (program 1, an all-reduce): the decoded HloProto is
+     * truncated or has bytes flipped, then recompressed; the all-reduce row must still
+     * be there (message size known or not), never a crash */
+    size_t hn = 0;
+    void *hx = member(path, "dump/module_0001.jit__psum.sm_8.0_gpu_after_optimizations.hlo.pb.xz",
+                      &hn);
+    if (hx) {
+        uint8_t *raw = malloc(1 << 20), *bad = malloc(1 << 20), *xz = malloc(1 << 21);
+        size_t rawn = 0, inpos = 0;
+        uint64_t lim = UINT64_MAX;
+        CHECK(lzma_stream_buffer_decode(&lim, 0, NULL, hx, &inpos, hn, raw, &rawn, 1 << 20)
+              == LZMA_OK);
+        for (int k = 0; k < 24 && rawn; k++) {
+            memcpy(bad, raw, rawn);
+            size_t bn = rawn;
+            if (k % 3 == 0) bn = (rawn * (size_t)k) / 24;
+            else for (int j = 0; j < 4; j++) bad[(k * 7919u + j * 104729u) % rawn] ^= (uint8_t)(0x41 + k);
+            size_t xn = 0;
+            lzma_easy_buffer_encode(0, LZMA_CHECK_CRC64, NULL, bad, bn, xz, &xn, 1 << 21);
+            const char *names[] = { "nvtx_gpu_proj_trace/trace.parquet", "thread-metadata.parquet",
+                                    "dump/module_0001.jit__psum.sm_8.0_gpu_after_optimizations.hlo.pb.xz" };
+            const void *data[] = { pq, th, xz };
+            size_t sizes[] = { pn, tn, xn };
+            z = make_zip(&zn, 3, names, data, sizes);
+            set = td_traceset_new();
+            CHECK_EQ_INT(load(set, "hlo.zip", z, zn, &e), TD_OK);
+            CHECK_EQ_INT(set->tr[0]->nhlo, 1);
+            td_opts o;
+            td_opts_default(&o);
+            o.warmup = TD_WARMUP_NONE;
+            td_summary *s = td_summary_new();
+            td_analyse_xla(set, &o, s);
+            const td_table *c = td_sum_find_table(s, "collectives");
+            int found = 0;
+            for (size_t r = 0; c && r < c->nrows; r++)
+                found |= !strcmp(str_cell(c, r, "name"), "allreduce");
+            CHECK(found);
+            td_summary_free(s);
+            td_traceset_free(set);
+            free(z);
+        }
+        free(raw); free(bad); free(xz); free(hx);
     }
     /* only the Parquet members: modules without compile data (no warm-up dropped) */
     {
