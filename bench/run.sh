@@ -47,9 +47,10 @@ measure() { # LABEL CMD... -> one line: label, best wall s, MB/s, CPU s, peak RS
 }
 
 echo "input: $json: $bytes bytes ($(( bytes >> 20 )) MiB), gzip $gzbytes bytes; $(nproc) cores; best of $RUNS"
-measure "reader only, plain (probe)" "$BUILD/tests/test_read_dump" "$json"
+export TD_PROBE_QUIET=1
+measure "reader only, plain" "$BUILD/tests/test_read_dump" "$json"
 TD_NO_READ_THREAD=1 measure "reader only, plain, one thread" "$BUILD/tests/test_read_dump" "$json"
-measure "reader only, gzip (probe)" "$BUILD/tests/test_read_dump" "$json.gz"
+measure "reader only, gzip" "$BUILD/tests/test_read_dump" "$json.gz"
 TD_NO_READ_THREAD=1 measure "reader only, gzip, one thread" "$BUILD/tests/test_read_dump" "$json.gz"
 measure "tracedoc summary, plain JSON" "$BUILD/tracedoc" summary --format json "$json"
 measure "tracedoc summary, gzip" "$BUILD/tracedoc" summary --format json "$json.gz"

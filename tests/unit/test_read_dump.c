@@ -3,7 +3,8 @@
  * arguments it reads each like `tracedoc` does (td_read_input + td_read_finish) and
  * prints, per trace, one line of key=value facts that the shell tests compare with an
  * independent count (python3 json.load), then the warnings, one per line. Exit status 3
- * on a read error (message on stderr), like tracedoc. */
+ * on a read error (message on stderr), like tracedoc. TD_PROBE_QUIET=1 prints one line
+ * and skips the statistics (bench/run.sh times the reader with it). */
 #define _POSIX_C_SOURCE 200809L
 #include "read.h"
 #include "unit.h"
@@ -70,7 +71,10 @@ int main(int argc, char **argv)
             }
         }
         td_read_finish(s);
-        dump(s);
+        if (getenv("TD_PROBE_QUIET")) /* bench: the reader's cost only */
+            printf("%zu traces, %zu events in the first\n", s->n, s->n ? s->tr[0]->nev : 0);
+        else
+            dump(s);
         td_traceset_free(s);
         return 0;
     }
