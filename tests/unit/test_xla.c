@@ -376,6 +376,36 @@ static void test_built(void)
         td_traceset_free(set);
         free(z);
     }
+    /* push/pop CSV problems: a missing column, a bad integer (line number named) */
+    {
+        static const char *csvs[] = {
+            "Start (ns),End (ns),Name,PID,TID,RangeId\n1,2,a,3,4,5\n",
+            "Start (ns),End (ns),Name,PID,TID,RangeId,ParentId\n1,2,a,3,4,5,\n7,x8,b,3,4,6,5\n",
+            "Start (ns),End (ns),Name,PID,TID,RangeId,ParentId\n9,2,a,3,4,5,\n",
+            "Start (ns),End (ns),Name,PID,TID,RangeId,ParentId\n1,2,\"a,\"\"b\n" };
+        static const char *want[] = { "missing column 'ParentId'", "line 3: column 'End (ns)'",
+                                      "line 2: range ends before it starts", "line" };
+        for (int k = 0; k < 4; k++) {
+            uint8_t xz[4096];
+            size_t xn = 0;
+            lzma_easy_buffer_encode(0, LZMA_CHECK_CRC64, NULL, (const uint8_t *)csvs[k],
+                                    strlen(csvs[k]), xz, &xn, sizeof xz);
+            const char *names[] = { "report_nvtx_pushpop_trace.csv.xz" };
+            const void *data[] = { xz };
+            size_t sizes[] = { xn };
+            z = make_zip(&zn, 1, names, data, sizes);
+            set = td_traceset_new();
+            int rc = load(set, "csv.zip", z, zn, &e);
+            if (k < 3) {
+                CHECK_EQ_INT(rc, TD_E_FORMAT);
+                CHECK(strstr(e.msg, "csv.zip") && strstr(e.msg, want[k]));
+                if (!strstr(e.msg, want[k])) fprintf(stderr, "message: %s\n", e.msg);
+            } else
+                CHECK(rc == TD_OK || (rc == TD_E_FORMAT && strstr(e.msg, want[k])));
+            td_traceset_free(set);
+            free(z);
+        }
+    }
     /* zip without nsys-jax members */
     {
         const char *names[] = { "hello.txt" };
