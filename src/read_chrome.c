@@ -12,7 +12,17 @@
  *
  * Numbers that matter (ts, dur) are parsed from their decimal text straight to integer
  * ns. Strings are interned through a cache keyed by their raw bytes, so escapes and
- * UTF-8 validation are only dealt with the first time a string is seen. */
+ * UTF-8 validation are only dealt with the first time a string is seen.
+ *
+ * What goes where: X, B/E (paired per track), i/I (TD_K_INSTANT) and b/e (paired by
+ * cat, id, name: TD_K_ASYNC) become events; C args values become td_counter rows; s/t/f
+ * become td_flow; M names and sort indexes go to tracks (process ones to every thread of
+ * the process, at the end). Kept args: correlation -> td_event.corr; bytes, grid, block,
+ * the NCCL ones and External id -> td_aux, External id only on device work (see
+ * commit). Damage is counted and reported once per file as warnings: negative
+ * durations (set to 0), events without ts or with out-of-range numbers (skipped),
+ * unmatched E/e (ignored), unclosed B/b (closed at the last end seen), invalid UTF-8
+ * (U+FFFD), a truncated tail (events read so far kept). */
 #define _POSIX_C_SOURCE 200809L
 #include "read_chrome.h"
 #include <emmintrin.h>
