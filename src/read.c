@@ -300,11 +300,62 @@ static int ev_before(const td_event *a, const td_event *b)
     return a->ts < b->ts || (a->ts == b->ts && a->dur > b->dur);
 }
 
+static void reverse(td_event *v, size_t a, size_t b)
+{
+    while (a + 1 < b) {
+        td_event x = v[a];
+        v[a++] = v[--b];
+        v[b] = x;
+    }
+}
+
+/* Merge sorted v[lo..mid) and v[mid..hi) stably, with a temporary buffer of tcap events.
+ * A left run larger than the buffer is split (SymMerge style): its middle element's
+ * place in the right run is found by binary search, the two blocks in between swap
+ * places by rotation, and two smaller merges remain. Memory stays at tcap whatever the
+ * run sizes. */
+static void merge(td_event *v, size_t lo, size_t mid, size_t hi, td_event *tmp, size_t tcap)
+{
+    for (;;) {
+        if (lo == mid || mid == hi || !ev_before(&v[mid], &v[mid - 1]))
+            return;
+        size_t ln = mid - lo;
+        if (ln <= tcap) {
+            memcpy(tmp, v + lo, ln * sizeof *tmp);
+            size_t a = 0, b = mid, o = lo;
+            while (a < ln && b < hi) {
+                if (ev_before(&v[b], &tmp[a]))
+                    v[o++] = v[b++];
+                else
+                    v[o++] = tmp[a++];
+            }
+            while (a < ln)
+                v[o++] = tmp[a++];
+            return;
+        }
+        size_t a = lo + ln / 2, l = mid, r = hi;
+        while (l < r) { /* first right element not before v[a] */
+            size_t m = l + (r - l) / 2;
+            if (ev_before(&v[m], &v[a]))
+                l = m + 1;
+            else
+                r = m;
+        }
+        size_t b = l;
+        reverse(v, a, mid);
+        reverse(v, mid, b);
+        reverse(v, a, b);
+        size_t m2 = a + (b - mid); /* v[a..mid) now starts here */
+        merge(v, lo, a, m2, tmp, tcap);
+        lo = m2;
+        mid = m2 + (mid - a);
+    }
+}
+
 /* Stable bottom-up merge sort over natural runs: an already sorted trace costs one
- * scan; the temporary buffer only holds the left run of a merge. (Kineto files have
- * short runs - about 7 events on average - as activity types are written one after
- * the other.) */
-static void sort_run(td_event *v, size_t n)
+ * scan. (Kineto files have short runs - about 7 events on average - as activity types
+ * are written one after the other.) */
+static void sort_run(td_event *v, size_t n, size_t tcap)
 {
     if (n < 2)
         return;
@@ -313,39 +364,20 @@ static void sort_run(td_event *v, size_t n)
         i++;
     if (i == n)
         return; /* already in order */
-    /* run boundaries */
     size_t *runs = NULL, nr = 0, rc = 0;
     *TD_PUSH(runs, nr, rc) = 0;
     for (i = 1; i < n; i++)
         if (ev_before(&v[i], &v[i - 1]))
             *TD_PUSH(runs, nr, rc) = i;
     *TD_PUSH(runs, nr, rc) = n;
-    td_event *tmp = NULL;
-    size_t tcap = 0;
+    if (tcap > n / 2 + 1)
+        tcap = n / 2 + 1;
+    td_event *tmp = td_xmalloc(tcap * sizeof *tmp);
     while (nr > 2) {
-        size_t w = 0;
-        size_t k;
+        size_t w = 0, k;
         for (k = 0; k + 2 < nr; k += 2) {
-            size_t lo = runs[k], mid = runs[k + 1], hi = runs[k + 2];
-            if (ev_before(&v[mid], &v[mid - 1])) {
-                size_t ln = mid - lo;
-                if (ln > tcap) {
-                    free(tmp);
-                    tcap = ln;
-                    tmp = td_xmalloc(tcap * sizeof *tmp);
-                }
-                memcpy(tmp, v + lo, ln * sizeof *tmp);
-                size_t a = 0, b = mid, o = lo;
-                while (a < ln && b < hi) {
-                    if (ev_before(&v[b], &tmp[a]))
-                        v[o++] = v[b++];
-                    else
-                        v[o++] = tmp[a++];
-                }
-                while (a < ln)
-                    v[o++] = tmp[a++];
-            }
-            runs[w++] = lo;
+            merge(v, runs[k], runs[k + 1], runs[k + 2], tmp, tcap);
+            runs[w++] = runs[k];
         }
         if (k + 1 < nr) /* odd run left over */
             runs[w++] = runs[k];
@@ -356,39 +388,41 @@ static void sort_run(td_event *v, size_t n)
     free(runs);
 }
 
-/* Merge two sorted adjacent ranges v[0..mid) and v[mid..n), stable. */
-static void merge_halves(td_event *v, size_t mid, size_t n)
-{
-    if (mid == 0 || mid == n || !ev_before(&v[mid], &v[mid - 1]))
-        return;
-    td_event *tmp = td_xmalloc(mid * sizeof *tmp);
-    memcpy(tmp, v, mid * sizeof *tmp);
-    size_t a = 0, b = mid, o = 0;
-    while (a < mid && b < n) {
-        if (ev_before(&v[b], &tmp[a]))
-            v[o++] = v[b++];
-        else
-            v[o++] = tmp[a++];
-    }
-    while (a < mid)
-        v[o++] = tmp[a++];
-    free(tmp);
-}
-
 typedef struct {
     td_event *v;
-    size_t n;
+    size_t lo, mid, hi, tcap;
+    int whole; /* 1: sort v[lo..hi); 0: merge at mid */
 } sort_job;
 
 static void *sort_job_run(void *arg)
 {
     sort_job *j = arg;
-    sort_run(j->v, j->n);
+    if (j->whole) {
+        sort_run(j->v + j->lo, j->hi - j->lo, j->tcap);
+    } else {
+        td_event *tmp = td_xmalloc((j->tcap ? j->tcap : 1) * sizeof *tmp);
+        merge(j->v, j->lo, j->mid, j->hi, tmp, j->tcap);
+        free(tmp);
+    }
     return NULL;
 }
 
-/* Large traces: the two halves are sorted on two threads (the reader's second core is
- * idle by now), then merged. */
+/* Run two jobs, the second on a thread when one can be made. */
+static void run2(sort_job *a, sort_job *b)
+{
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, sort_job_run, b) == 0;
+    sort_job_run(a);
+    if (threaded)
+        pthread_join(th, NULL);
+    else
+        sort_job_run(b);
+}
+
+/* Large traces use both cores: the halves are sorted on two threads, then the final
+ * merge is split in two independent merges (one rotation), again on two threads. The
+ * temporary buffers hold an eighth of the events each, so the sort adds a quarter of the
+ * event array at most. TD_SORT_TMP (events) shrinks them for tests. */
 static void sort_events(td_event *v, size_t n)
 {
     size_t i = 1;
@@ -396,20 +430,34 @@ static void sort_events(td_event *v, size_t n)
         i++;
     if (i >= n)
         return;
+    size_t tcap = n / 8 > 65536 ? n / 8 : 65536;
+    const char *tt = getenv("TD_SORT_TMP");
+    if (tt && atol(tt) > 0)
+        tcap = (size_t)atol(tt);
     if (n < (1u << 20)) {
-        sort_run(v, n);
+        sort_run(v, n, tcap);
         return;
     }
     size_t mid = n / 2;
-    sort_job j = {v + mid, n - mid};
-    pthread_t th;
-    int threaded = pthread_create(&th, NULL, sort_job_run, &j) == 0;
-    sort_run(v, mid);
-    if (threaded)
-        pthread_join(th, NULL);
-    else
-        sort_run(v + mid, n - mid);
-    merge_halves(v, mid, n);
+    sort_job a = {v, 0, 0, mid, tcap, 1}, b = {v, mid, 0, n, tcap, 1};
+    run2(&a, &b);
+    if (!ev_before(&v[mid], &v[mid - 1]))
+        return;
+    /* split the final merge like merge() does, then do the two parts in parallel */
+    size_t x = mid / 2, l = mid, r = n;
+    while (l < r) {
+        size_t m = l + (r - l) / 2;
+        if (ev_before(&v[m], &v[x]))
+            l = m + 1;
+        else
+            r = m;
+    }
+    reverse(v, x, mid);
+    reverse(v, mid, l);
+    reverse(v, x, l);
+    size_t m2 = x + (l - mid);
+    sort_job c = {v, 0, x, m2, tcap, 0}, d = {v, m2, m2 + (mid - x), n, tcap, 0};
+    run2(&c, &d);
 }
 
 static int cmp_int(const void *a, const void *b)

@@ -361,15 +361,21 @@ static void ordering(void)
         }
         ref[j + 1] = k;
     }
-    memcpy(t->ev, v, 3000 * sizeof *v);
-    t->nev = 3000;
-    t->ev_cap = 3000;
-    td_read_finish(set);
-    int same = 1;
-    for (int i = 0; i < 3000; i++)
-        if (t->ev[i].corr != ref[i].corr)
-            same = 0;
-    CHECK(same);
+    for (int tmpcap = 0; tmpcap < 3; tmpcap++) {
+        /* default buffer, then buffers of 7 and 1 events (merges split by rotation) */
+        if (tmpcap)
+            setenv("TD_SORT_TMP", tmpcap == 1 ? "7" : "1", 1);
+        memcpy(t->ev, v, 3000 * sizeof *v);
+        t->nev = 3000;
+        t->ev_cap = 3000;
+        td_read_finish(set);
+        int same = 1;
+        for (int i = 0; i < 3000; i++)
+            if (t->ev[i].corr != ref[i].corr)
+                same = 0;
+        CHECK(same);
+    }
+    unsetenv("TD_SORT_TMP");
     free(v);
     free(ref);
 
