@@ -20,6 +20,7 @@
 #include "analyse.h"
 #include <lzma.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,12 +371,21 @@ static void load_trace(xctx *x, int ti)
 /* What nsys-jax reads from the after-optimization HloProto for one collective
  * instruction (by its name, the thunk's hlo_op). */
 typedef struct hcoll {
-    td_str inst;
+    const uint8_t *name; size_t namel;   /* instruction name, in the decoded buffer */
     const char *type;   /* allreduce, allgather, ... */
     int64_t bytes;      /* message size, nccl-tests convention (full buffer for AG/RS) */
     int32_t group;      /* devices per replica group, 0 unknown */
-    td_str dtype;
+    const char *dtype;  /* element type, "mixed", or NULL */
 } hcoll;
+
+/* One dump to decode: decoding needs no shared state, so jobs run on two threads. */
+typedef struct hjob {
+    const td_hlo_dump *d;
+    int tr;
+    uint8_t *buf;       /* decoded HloProto (names point into it) */
+    hcoll *hc;
+    size_t nh;
+} hjob;
 
 typedef struct hinst {
     int64_t id, comp;          /* instruction id, computation id */
@@ -518,12 +528,14 @@ static const hinst *hinst_by_id(const hinst *in, size_t n, int64_t id)
 }
 
 /* Decode one dump and list its collective instructions (malloc'd, *n entries). */
-static hcoll *hlo_collectives(td_strtab *st, const td_hlo_dump *d, size_t *nout)
+static void hlo_collectives(hjob *job)
 {
-    *nout = 0;
+    const td_hlo_dump *d = job->d;
+    job->nh = 0;
+    job->hc = NULL;
     lzma_stream z = LZMA_STREAM_INIT;
-    if (lzma_stream_decoder(&z, 256u << 20, 0) != LZMA_OK) return NULL;
-    size_t cap = d->n * 8 + 4096, got = 0, maxn = (size_t)1 << 30;
+    if (lzma_stream_decoder(&z, 256u << 20, 0) != LZMA_OK) return;
+    size_t cap = d->n * 20 + 4096, got = 0, maxn = (size_t)1 << 30;   /* HLO xz ratio ~16 */
     uint8_t *buf = td_xmalloc(cap);
     z.next_in = d->xz;
     z.avail_in = d->n;
@@ -648,18 +660,27 @@ static hcoll *hlo_collectives(td_strtab *st, const td_hlo_dump *d, size_t *nout)
          * reduce-scatter's operand already is the full buffer */
         if (bytes >= 0 && !strcmp(type, "allgather")) bytes = group > 0 ? bytes * group : -1;
         hcoll *o = TD_PUSH(out, nout2, ocap);
-        o->inst = td_intern(st, (const char *)h->name, h->namel);
+        o->name = h->name;
+        o->namel = h->namel;
         o->type = type;
         o->bytes = bytes;
         o->group = group > 0 ? group : 0;
-        o->dtype = et < 0 ? td_intern_cstr(st, "mixed") : et ? td_intern_cstr(st, etype_name(et)) : 0;
+        o->dtype = et < 0 ? "mixed" : et ? etype_name(et) : NULL;
     }
     free(bycomp);
     free(in);
     free(ids);
-    free(buf);
-    *nout = nout2;
-    return out;
+    job->buf = buf;
+    job->hc = out;
+    job->nh = nout2;
+}
+
+typedef struct hpool { hjob *jobs; size_t n, first; } hpool;
+static void *hlo_worker(void *p)
+{
+    hpool *hp = p;
+    for (size_t i = hp->first; i < hp->n; i += 2) hlo_collectives(&hp->jobs[i]);
+    return NULL;
 }
 
 /* ---- compile statistics (push/pop ranges) ------------------------------------------- */
@@ -1045,33 +1066,55 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     xctx *x = &X;
     for (size_t i = 0; i < set->n; i++) load_trace(x, (int)i);
 
-    /* message sizes of communication thunks, from the HLO dumps of their programs */
-    for (size_t ti = 0; ti < set->n; ti++) {
-        td_trace *t = set->tr[ti];
-        for (size_t d = 0; d < t->nhlo; d++) {
-            int used = 0;
-            for (size_t i = 0; i < x->nth && !used; i++)
-                used = x->th[i].comm && x->m[x->th[i].mod].tr == (int)ti
-                       && x->m[x->th[i].mod].program == t->hlo[d].program;
-            if (!used) continue;
-            size_t nh;
-            hcoll *hc = hlo_collectives(set->strs, &t->hlo[d], &nh);
+    /* message sizes of communication thunks, from the HLO dumps of their programs;
+     * the dumps are decoded on two threads (xz and protobuf, no shared state) */
+    {
+        hjob *jobs = NULL;
+        size_t nj = 0, jcap = 0;
+        for (size_t ti = 0; ti < set->n; ti++) {
+            td_trace *t = set->tr[ti];
+            for (size_t d = 0; d < t->nhlo; d++) {
+                int used = 0;
+                for (size_t i = 0; i < x->nth && !used; i++)
+                    used = x->th[i].comm && x->m[x->th[i].mod].tr == (int)ti
+                           && x->m[x->th[i].mod].program == t->hlo[d].program;
+                if (!used) continue;
+                hjob *j = TD_PUSH(jobs, nj, jcap);
+                memset(j, 0, sizeof *j);
+                j->d = &t->hlo[d];
+                j->tr = (int)ti;
+            }
+        }
+        hpool odd = { jobs, nj, 1 }, even = { jobs, nj, 0 };
+        pthread_t th;
+        int threaded = nj > 1 && pthread_create(&th, NULL, hlo_worker, &odd) == 0;
+        if (threaded) {
+            hlo_worker(&even);
+            pthread_join(th, NULL);
+        } else
+            for (size_t i = 0; i < nj; i++) hlo_collectives(&jobs[i]);
+        for (size_t jn = 0; jn < nj; jn++) {
+            hjob *j = &jobs[jn];
             idmap hm;
-            idmap_init(&hm, nh);
-            for (size_t k = 0; k < nh; k++) idmap_put(&hm, hc[k].inst, (uint32_t)k);
+            idmap_init(&hm, j->nh);
+            for (size_t k = 0; k < j->nh; k++)
+                idmap_put(&hm, td_intern(set->strs, (const char *)j->hc[k].name, j->hc[k].namel),
+                          (uint32_t)k);
             for (size_t i = 0; i < x->nth; i++) {
                 xthunk *h = &x->th[i];
-                if (!h->comm || x->m[h->mod].tr != (int)ti
-                    || x->m[h->mod].program != t->hlo[d].program) continue;
+                if (!h->comm || x->m[h->mod].tr != j->tr || x->m[h->mod].program != j->d->program)
+                    continue;
                 int64_t k = idmap_get(&hm, h->inst);
                 if (k < 0) continue;
-                h->bytes = hc[k].bytes;
-                h->group = hc[k].group;
-                h->dtype = hc[k].dtype;
+                h->bytes = j->hc[k].bytes;
+                h->group = j->hc[k].group;
+                h->dtype = j->hc[k].dtype ? td_intern_cstr(set->strs, j->hc[k].dtype) : 0;
             }
             idmap_free(&hm);
-            free(hc);
+            free(j->hc);
+            free(j->buf);
         }
+        free(jobs);
     }
 
     /* ThunkExecution: n-th run of an instruction within one module run (program,
