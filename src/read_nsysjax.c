@@ -296,7 +296,24 @@ static td_status read_gpu_proj(td_traceset *set, td_trace *t, const char *name,
     td_status st = td_pq_open(mname, d, n, &f, e);
     if (st) return st;
     const td_pq_col *cn, *cps, *cpd, *cos, *cod, *cpid, *ctid, *cops, *clvl, *cnc, *crid, *cpar;
-    if ((st = pq_col(f, name, member, "Name", 1, &cn, e))
+    /* nsys 2024.5+ writes another layout (Text, Start, End, Range ID, ...), with no
+     * projection columns of its own: its Start/End are already GPU-projected */
+    int alt = td_pq_find(f, "Name") < 0 && td_pq_find(f, "Text") >= 0;
+    const td_pq_col *cend = NULL;
+    cos = cod = cops = NULL;
+    if (alt) {
+        if ((st = pq_col(f, name, member, "Text", 1, &cn, e))
+            || (st = pq_col(f, name, member, "Start", 1, &cps, e))
+            || (st = pq_col(f, name, member, "End", 1, &cend, e))
+            || (st = pq_col(f, name, member, "PID", 1, &cpid, e))
+            || (st = pq_col(f, name, member, "TID", 1, &ctid, e))
+            || (st = pq_col(f, name, member, "Stack Level", 0, &clvl, e))
+            || (st = pq_col(f, name, member, "Children Count", 0, &cnc, e))
+            || (st = pq_col(f, name, member, "Range ID", 1, &crid, e))
+            || (st = pq_col(f, name, member, "Parent ID", 1, &cpar, e)))
+            goto out;
+        cpd = NULL;
+    } else if ((st = pq_col(f, name, member, "Name", 1, &cn, e))
         || (st = pq_col(f, name, member, "Projected Start", 1, &cps, e))
         || (st = pq_col(f, name, member, "Projected Duration", 1, &cpd, e))
         || (st = pq_col(f, name, member, "Orig Start", 0, &cos, e))
@@ -317,7 +334,10 @@ static td_status read_gpu_proj(td_traceset *set, td_trace *t, const char *name,
     for (size_t i = 0; i < rows; i++) {
         int64_t rid, ps, pd, pid, tid, v;
         if (!pq_int(crid, i, &rid)) continue;      /* nsys-jax drops rows without RangeId */
-        if (!pq_int(cps, i, &ps) || !pq_int(cpd, i, &pd) || !pq_int(cpid, i, &pid)
+        int64_t pe;
+        if (alt && pq_int(cend, i, &pe) && pq_int(cps, i, &ps)) pd = pe - ps;
+        else if (alt) pd = -1;
+        if (!pq_int(cps, i, &ps) || (!alt && !pq_int(cpd, i, &pd)) || !pq_int(cpid, i, &pid)
             || !pq_int(ctid, i, &tid) || pd < 0) {
             st = td_fail(e, TD_E_FORMAT, "%s: row %zu: missing or invalid projected time, "
                          "PID or TID", mname, i);

@@ -92,7 +92,7 @@ static void fuzz(const char *name, const unsigned char *d, size_t n)
 static void test_generated(void)
 {
     static const char *good[] = { "plain_v1", "multi_rg_snappy", "dict_v2_gzip", "dict_v1_zstd",
-                                  "plain_dict_v2" };
+                                  "plain_dict_v2", "alt_trace" };
     static const char *bad[] = { "bad_lz4", "bad_delta", "bad_nested" };
     char path[512];
     td_err e;

@@ -474,6 +474,39 @@ static void test_built(void)
         }
         free(raw); free(bad); free(xz); free(hx);
     }
+    /* the nsys 2024.5+ layout (tests/data/parquet/alt_trace.parquet, from gen.py): module m
+     * run 3 times for 100, 200, 300 ns on the main thread, which takes device 0 */
+    {
+        char *ad;
+        size_t an;
+        if (td_read_small_file("tests/data/parquet/alt_trace.parquet", &ad, &an, &e) == TD_OK) {
+            const char *names[] = { "nvtx_gpu_proj_trace/trace.parquet", "thread-metadata.parquet" };
+            const void *data[] = { ad, th };
+            size_t sizes[] = { an, tn };
+            z = make_zip(&zn, 2, names, data, sizes);
+            set = td_traceset_new();
+            CHECK_EQ_INT(load(set, "alt.zip", z, zn, &e), TD_OK);
+            td_opts o;
+            td_opts_default(&o);
+            td_summary *s = td_summary_new();
+            td_analyse_xla(set, &o, s);
+            const td_table *m = td_sum_find_table(s, "modules");
+            CHECK(m && m->nrows == 1);
+            if (m && m->nrows) {
+                CHECK_EQ_STR(str_cell(m, 0, "name"), "m");
+                CHECK_EQ_INT(int_cell(m, 0, "program_id"), 5);
+                CHECK_EQ_INT(int_cell(m, 0, "executions"), 3);
+                CHECK_EQ_INT(int_cell(m, 0, "mean_ns"), 200);
+                CHECK_EQ_INT(int_cell(m, 0, "std_ns"), 100);
+                CHECK(f64_cell(m, 0, "thunks_mean") == 2.0);
+            }
+            td_summary_free(s);
+            td_traceset_free(set);
+            free(z);
+            free(ad);
+        } else
+            CHECK(!"tests/data/parquet/alt_trace.parquet missing");
+    }
     /* only the Parquet members: modules without compile data (no warm-up dropped) */
     {
         const char *names[] = { "nvtx_gpu_proj_trace/trace.parquet", "thread-metadata.parquet" };

@@ -254,3 +254,21 @@ write("plain_dict_v2.parquet", cols_pd, data_pd, groups=1, v2=True)
 write("bad_lz4.parquet", cols[:2], data, groups=1, bad="lz4", expected="column 'id'\tLZ4")
 write("bad_delta.parquet", cols[:2], data, groups=1, bad="delta", expected="column 'x'\tDELTA_BINARY_PACKED")
 write("bad_nested.parquet", cols[:2], data, groups=1, bad="nested", expected="column 'grp.x'\tnested or repeated")
+
+# The nsys 2024.5+ layout of nvtx_gpu_proj_trace/trace.parquet (no "TSL:" prefix, times
+# already projected): one module "m" (program 5) run 3 times on the pax archive's main
+# thread (PID = TID = 215733), durations 100, 200, 300 ns, two thunks each.
+alt = [dict(name="Text", type=BA, optional=False), dict(name="Start", type=I64, optional=False),
+       dict(name="End", type=I64, optional=False), dict(name="PID", type=I64, optional=False),
+       dict(name="TID", type=I64, optional=False), dict(name="Range ID", type=I64, optional=False),
+       dict(name="Parent ID", type=I64, optional=True)]
+rows = {c["name"]: [] for c in alt}
+rid = 1
+for k in range(3):
+    s0 = 1000 * (k + 1); d = 100 * (k + 1); mid = rid
+    for text, s, e, par in (("XlaModule:#hlo_module=m,program_id=5#", s0, s0 + d, None),
+                            ("Thunk:#hlo_op=fusion.1#", s0, s0 + d // 2, mid),
+                            ("Thunk:#hlo_op=copy.2#", s0 + d // 2, s0 + d, mid)):
+        for c, v in zip(alt, (text, s, e, 215733, 215733, rid, par)): rows[c["name"]].append(v)
+        rid += 1
+write("alt_trace.parquet", alt, rows, groups=1, dict_cols=("Text",))
