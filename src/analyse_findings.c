@@ -1,8 +1,14 @@
 /* analyse_findings.c - three to six plain sentences derived from the tables already in
- * the summary (never from the traces directly, so they agree with the documents). */
+ * the summary (never from the traces directly, so they agree with the documents).
+ * With several ranks they speak of the job: the GPU timeline sentences use the
+ * job-wide rows (rank null, sums over ranks), and a straggler sentence names the
+ * slowest rank when its median step time is over 10% above the median rank's. */
 #include "analyse_int.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define STRAGGLER_RATIO 1.10
 
 static int64_t ci(const td_table *t, size_t r, const char *key)
 {
@@ -33,32 +39,104 @@ static const char *shorten(td_summary *s, const char *n)
     return td_arena_strndup(s->a, n, len);
 }
 
+static int dbl_cmp(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Median of v[0..n-1], n > 0 (sorts v). */
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, dbl_cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* The slowest rank by median kept step wall time, when that median is over
+ * STRAGGLER_RATIO x the median over ranks of the ranks' medians (2+ ranks with kept
+ * steps). Returns 1 and fills *rank, *ratio. */
+static int straggler(const td_table *st, int64_t *rank, double *ratio)
+{
+    size_t n = st->nrows, nr = 0;
+    int64_t *ranks = td_xmalloc((n + 1) * sizeof *ranks);
+    double *med = td_xmalloc((n + 1) * sizeof *med), *w = td_xmalloc((n + 1) * sizeof *w);
+    for (size_t r = 0; r < n; r++) {
+        int64_t x = ci(st, r, "rank");
+        if (ci(st, r, "warmup") || x == TD_NA)
+            continue;
+        size_t k = 0;
+        while (k < nr && ranks[k] != x)
+            k++;
+        if (k == nr)
+            ranks[nr++] = x;
+    }
+    int found = 0;
+    if (nr >= 2) {
+        size_t worst = 0;
+        for (size_t k = 0; k < nr; k++) {
+            size_t m = 0;
+            for (size_t r = 0; r < n; r++)
+                if (!ci(st, r, "warmup") && ci(st, r, "rank") == ranks[k])
+                    w[m++] = (double)ci(st, r, "wall_ns");
+            med[k] = median_of(w, m);
+            if (med[k] > med[worst])
+                worst = k;
+        }
+        double slow = med[worst];
+        memcpy(w, med, nr * sizeof *w);
+        double mm = median_of(w, nr);
+        if (mm > 0 && slow > STRAGGLER_RATIO * mm) {
+            *rank = ranks[worst];
+            *ratio = slow / mm;
+            found = 1;
+        }
+    }
+    free(ranks);
+    free(med);
+    free(w);
+    return found;
+}
+
 void td_an_findings(td_actx *a)
 {
     td_summary *s = a->s;
     size_t nf = 0;
+    const char *job = a->n > 1 ? td_arena_printf(s->a, " across %zu ranks", a->n) : "";
     const td_table *tl = td_sum_find_table(s, "gpu_timeline");
     if (tl && tl->nrows) {
-        int steady = 0;
-        for (size_t r = 0; r < tl->nrows; r++)
+        /* the job-wide rows when there are any (2+ ranks), else the rank's "all" rows;
+         * the steady scope when some warm-up was dropped */
+        int steady = 0, jobrows = 0;
+        size_t nranks = 0;
+        for (size_t r = 0; r < tl->nrows; r++) {
+            if (ci(tl, r, "device") != -1)
+                continue;
             if (cs(tl, r, "scope") && !strcmp(cs(tl, r, "scope"), "steady"))
                 steady = 1;
+            if (ci(tl, r, "rank") == TD_NA)
+                jobrows = 1;
+            else if (cs(tl, r, "scope") && !strcmp(cs(tl, r, "scope"), "trace"))
+                nranks++;
+        }
         int64_t idle = 0, total = 0, xcomm = 0, comm = 0;
         for (size_t r = 0; r < tl->nrows; r++) {
-            if (ci(tl, r, "device") != -1 || strcmp(cs(tl, r, "scope"), steady ? "steady" : "trace"))
+            if (ci(tl, r, "device") != -1 || (ci(tl, r, "rank") == TD_NA) != jobrows ||
+                !cs(tl, r, "scope") || strcmp(cs(tl, r, "scope"), steady ? "steady" : "trace"))
                 continue;
             idle += ci(tl, r, "idle_ns");
             total += ci(tl, r, "total_ns");
             xcomm += ci(tl, r, "exposed_comm_ns");
             comm += ci(tl, r, "total_comm_ns");
         }
+        const char *across = nranks > 1 ? td_arena_printf(s->a, " across %zu ranks", nranks) : "";
         if (total > 0) {
-            td_sum_finding(s, "GPU idle %.0f%% of the traced time%s.", 100.0 * (double)idle / (double)total,
-                           steady ? " after warm-up" : "");
+            td_sum_finding(s, "GPU idle %.0f%% of the traced time%s%s.",
+                           100.0 * (double)idle / (double)total, steady ? " after warm-up" : "",
+                           *across && steady ? td_arena_printf(s->a, ",%s", across) : across);
             nf++;
             if (comm > 0) {
-                td_sum_finding(s, "Exposed communication is %.0f%% of the traced time.",
-                               100.0 * (double)xcomm / (double)total);
+                td_sum_finding(s, "Exposed communication is %.0f%% of the traced time%s.",
+                               100.0 * (double)xcomm / (double)total, across);
                 nf++;
             }
         }
@@ -75,19 +153,26 @@ void td_an_findings(td_actx *a)
                        shorten(s, cs(to, 0, "name")), 100.0 * cf(to, 0, "self_share"));
         nf++;
     }
+    const td_table *st = td_sum_find_table(s, "steps");
+    int64_t srank;
+    double sratio;
+    if (st && st->nrows && nf < 6 && straggler(st, &srank, &sratio)) {
+        td_sum_finding(s, "Rank %lld's steps are %.0f%% slower than the median rank.",
+                       (long long)srank, 100.0 * (sratio - 1.0));
+        nf++;
+    }
     const td_kv *wd = td_sum_get(s, "warmup.dropped");
     if (wd && wd->v.i > 0 && nf < 6) {
-        td_sum_finding(s, "%lld warm-up step%s dropped from the statistics.", (long long)wd->v.i,
-                       wd->v.i == 1 ? " was" : "s were");
+        td_sum_finding(s, "%lld warm-up step%s dropped from the statistics%s.", (long long)wd->v.i,
+                       wd->v.i == 1 ? " was" : "s were", job);
         nf++;
     }
     const td_table *ou = td_sum_find_table(s, "outlier_steps");
     if (ou && ou->nrows && nf < 6) {
-        td_sum_finding(s, "%zu step%s took over 1.5x the median step time.", ou->nrows,
-                       ou->nrows == 1 ? "" : "s");
+        td_sum_finding(s, "%zu step%s took over 1.5x the median step time%s.", ou->nrows,
+                       ou->nrows == 1 ? "" : "s", a->n > 1 ? " of their rank" : "");
         nf++;
     }
-    const td_table *st = td_sum_find_table(s, "steps");
     if (st && st->nrows && nf < 6) {
         int64_t sum = 0, n = 0;
         for (size_t r = 0; r < st->nrows; r++)
@@ -98,8 +183,8 @@ void td_an_findings(td_actx *a)
         if (n) {
             char buf[64];
             td_fmt_ns(buf, sizeof buf, sum / n);
-            td_sum_finding(s, "%lld step%s kept, %s per step on average.", (long long)n,
-                           n == 1 ? "" : "s", buf);
+            td_sum_finding(s, "%lld step%s kept%s, %s per step on average.", (long long)n,
+                           n == 1 ? "" : "s", job, buf);
             nf++;
         }
     }

@@ -152,12 +152,21 @@ td_status td_an_steps(td_actx *a, td_err *e)
                "dropped.";
     else if (a->o->warmup == TD_WARMUP_NONE)
         rule = "Warm-up removal is off (--warmup none): every step is kept.";
+    /* the sentence never claims a drop that did not happen (dropped counts them) */
+    else if (a->o->warmup > 0 && !dropped)
+        rule = td_arena_printf(s->a, "No step was dropped (--warmup %d).", a->o->warmup);
     else if (a->o->warmup > 0)
-        rule = td_arena_printf(s->a, "The first %d step(s) of each rank were dropped as asked "
-                               "(--warmup %d): %zu dropped.", a->o->warmup, a->o->warmup, dropped);
+        rule = td_arena_printf(s->a, "As asked (--warmup %d), the first %d step%s of each rank "
+                               "with steps %s dropped: %zu in all.", a->o->warmup, a->o->warmup,
+                               a->o->warmup == 1 ? "" : "s", a->o->warmup == 1 ? "was" : "were",
+                               dropped);
+    else if (dropped && a->n == 1)
+        rule = "The first step was dropped: its wall time was over 1.5x the median of the "
+               "other steps.";
     else if (dropped)
-        rule = td_arena_printf(s->a, "The first step of %zu rank(s) was dropped: its wall time "
-                               "was over 1.5x the median of the other steps.", dropped);
+        rule = td_arena_printf(s->a, "The first step of %zu of the %zu ranks was dropped: its "
+                               "wall time was over 1.5x the median of the rank's other steps.",
+                               dropped, a->n);
     else
         rule = "No step was dropped: no rank's first step was over 1.5x the median wall time "
                "of its other steps (or it had fewer than 3 steps).";

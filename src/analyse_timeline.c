@@ -1,6 +1,14 @@
 /* analyse_timeline.c - interval arithmetic and the GPU timeline breakdown
  * (formats.md sec.5, TraceLens gpu_timeline definitions), per device and for all
- * devices of a rank, over the whole trace and over the steady window (after warm-up). */
+ * devices of a rank, over the whole trace and over the steady window (after warm-up).
+ *
+ * Job-wide rows: with device work on 2+ ranks, the table starts with one row per scope
+ * with rank null and device "all" holding the SUMS over ranks of each rank's "all" row
+ * (the steady row takes a rank's trace row when that rank dropped no warm-up: its whole
+ * trace is steady). Times add up across ranks (GPU-time, not wall time), so shares of
+ * the job row (x / total_ns) are the job's shares, the breakdown identity computation +
+ * exposed_comm + exposed_memcpy + idle = total still holds, and renderers that show the
+ * first device=-1 trace row show the whole job rather than rank 0. */
 #include "analyse_int.h"
 #include <stdlib.h>
 #include <string.h>
@@ -139,13 +147,27 @@ typedef struct devlists {
     size_t n[3], cap[3];
 } devlists;
 
-static void row(td_actx *a, td_table *tb, int rank, int dev, const char *scope, const int64_t *o)
+/* A computed row, emitted once every rank is done (job-wide rows go first). */
+typedef struct tlrow {
+    int64_t rank;   /* TD_NA for job-wide rows */
+    int dev;
+    int steady;
+    int64_t o[TL__N];
+} tlrow;
+
+typedef struct tlrows {
+    tlrow *v;
+    size_t n, cap;
+} tlrows;
+
+static void row(td_actx *a, td_table *tb, const tlrow *x)
 {
     td_summary *s = a->s;
+    const int64_t *o = x->o;
     size_t r = td_table_add_row(tb);
-    td_row_int(s, tb, r, "rank", rank);
-    td_row_int(s, tb, r, "device", dev);
-    td_row_str(s, tb, r, "scope", scope);
+    td_row_int(s, tb, r, "rank", x->rank);
+    td_row_int(s, tb, r, "device", x->dev);
+    td_row_str(s, tb, r, "scope", x->steady ? "steady" : "trace");
     td_row_int(s, tb, r, "computation_ns", o[TL_COMP]);
     td_row_int(s, tb, r, "exposed_comm_ns", o[TL_XCOMM]);
     td_row_int(s, tb, r, "exposed_memcpy_ns", o[TL_XMEMCPY]);
@@ -177,17 +199,47 @@ static size_t clip(td_iv *v, size_t n, int64_t w0)
     return m;
 }
 
-static void emit(td_actx *a, td_table *tb, int rank, int dev, devlists *L, int64_t steady0)
+static void emit(tlrows *out, int64_t rank, int dev, devlists *L, int64_t steady0)
 {
-    int64_t o[TL__N];
-    td_timeline_compute(L->v[0], L->n[0], L->v[1], L->n[1], L->v[2], L->n[2], o);
-    row(a, tb, rank, dev, "trace", o);
+    tlrow *x = TD_PUSH(out->v, out->n, out->cap);
+    *x = (tlrow){rank, dev, 0, {0}};
+    td_timeline_compute(L->v[0], L->n[0], L->v[1], L->n[1], L->v[2], L->n[2], x->o);
     if (steady0 != INT64_MIN) {
         size_t n0 = clip(L->v[0], L->n[0], steady0), n1 = clip(L->v[1], L->n[1], steady0),
                n2 = clip(L->v[2], L->n[2], steady0);
-        td_timeline_compute(L->v[0], n0, L->v[1], n1, L->v[2], n2, o);
-        row(a, tb, rank, dev, "steady", o);
+        x = TD_PUSH(out->v, out->n, out->cap);
+        *x = (tlrow){rank, dev, 1, {0}};
+        td_timeline_compute(L->v[0], n0, L->v[1], n1, L->v[2], n2, x->o);
     }
+}
+
+/* The job-wide rows (see the header comment), first in the table. */
+static void job_rows(td_actx *a, td_table *tb, const tlrows *rs)
+{
+    tlrow job[2] = {{TD_NA, -1, 0, {0}}, {TD_NA, -1, 1, {0}}};
+    size_t nranks = 0;
+    int any_steady = 0;
+    for (size_t i = 0; i < rs->n; i++) {
+        if (rs->v[i].dev != -1)
+            continue;
+        if (rs->v[i].steady) {
+            any_steady = 1;
+            continue;
+        }
+        nranks++;
+        /* a rank's steady row follows its trace row when it has one */
+        const tlrow *st = i + 1 < rs->n && rs->v[i + 1].dev == -1 && rs->v[i + 1].steady
+                              ? &rs->v[i + 1] : &rs->v[i];
+        for (int k = 0; k < TL__N; k++) {
+            job[0].o[k] += rs->v[i].o[k];
+            job[1].o[k] += st->o[k];
+        }
+    }
+    if (nranks < 2)
+        return;
+    row(a, tb, &job[0]);
+    if (any_steady)
+        row(a, tb, &job[1]);
 }
 
 void td_an_timeline(td_actx *a)
@@ -200,6 +252,7 @@ void td_an_timeline(td_actx *a)
                   "exposed_memcpy_ns:ns:Exposed memcpy", "busy_ns:ns:Busy", "idle_ns:ns:Idle",
                   "total_ns:ns:Total", "total_comm_ns:ns:Total comm",
                   "total_memcpy_ns:ns:Total memcpy", NULL);
+    tlrows rs = {0};
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
         td_trace *t = c->t;
@@ -239,7 +292,7 @@ void td_an_timeline(td_actx *a)
         for (size_t j = 0; j <= nids; j++) {
             if (L[j].n[0] + L[j].n[1] + L[j].n[2] == 0)
                 continue;
-            emit(a, tb, t->rank, j == nids ? -1 : ids[j], &L[j], c->steady0);
+            emit(&rs, t->rank, j == nids ? -1 : ids[j], &L[j], c->steady0);
         }
         for (size_t j = 0; j <= nids; j++)
             for (int k = 0; k < 3; k++)
@@ -248,4 +301,8 @@ void td_an_timeline(td_actx *a)
         free(tdev);
         free(ids);
     }
+    job_rows(a, tb, &rs);
+    for (size_t i = 0; i < rs.n; i++)
+        row(a, tb, &rs.v[i]);
+    free(rs.v);
 }

@@ -52,7 +52,8 @@ static void fresh(void)
 
 static td_summary *run(const td_opts *o)
 {
-    qsort(T->ev, T->nev, sizeof *T->ev, cmp_ev);
+    for (size_t i = 0; i < S->n; i++)
+        qsort(S->tr[i]->ev, S->tr[i]->nev, sizeof *S->tr[i]->ev, cmp_ev);
     td_summary *s = td_summary_new();
     td_err e = {0};
     td_opts d;
@@ -194,6 +195,8 @@ static void test_steps(void)
     td_summary *s = run(NULL);
     /* auto: 300 > 1.5 x median(100, 100, 160) = 150 -> drop step 1 */
     CHECK_EQ_INT(td_sum_get(s, "warmup.dropped")->v.i, 1);
+    CHECK_EQ_STR(td_sum_get(s, "warmup.rule")->v.s, "The first step was dropped: its wall time "
+                 "was over 1.5x the median of the other steps.");
     const td_table *st = td_sum_find_table(s, "steps");
     CHECK(st && st->nrows == 4);
     CHECK_EQ_INT(I(s, "steps", 0, "warmup"), 1);
@@ -238,6 +241,8 @@ static void test_steps(void)
     s = run(&o);
     CHECK_EQ_INT(td_sum_find_table(s, "steps")->nrows, 2);
     CHECK_EQ_INT(td_sum_get(s, "warmup.dropped")->v.i, 2);
+    CHECK_EQ_STR(td_sum_get(s, "warmup.rule")->v.s, "As asked (--warmup 2), the first 2 steps "
+                 "of each rank with steps were dropped: 2 in all.");
     td_summary_free(s);
     o.step_pattern = "(";
     s = td_summary_new();
@@ -337,6 +342,10 @@ static void test_coll_names(void)
     ev(c0, TD_K_KERNEL, "ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(x)", 40, 30, 0);
     td_summary *s = run(NULL);
     CHECK_EQ_INT(td_sum_get(s, "warmup.dropped")->v.i, 0);
+    /* nothing dropped: the rule says so, and no finding speaks of dropped steps */
+    CHECK(!strncmp(td_sum_get(s, "warmup.rule")->v.s, "No step was dropped:", 20));
+    for (size_t k = 0; k < s->nfindings; k++)
+        CHECK(strstr(s->findings[k], "dropped") == NULL);
     long r = R(s, "collectives", "name", "reducescatter");
     CHECK_EQ_INT(I(s, "collectives", r, "calls"), 2);
     CHECK_EQ_INT(I(s, "collectives", r, "mean_ns"), 20);
@@ -481,6 +490,84 @@ static void test_nvtx_ops(void)
     }
 }
 
+/* Several ranks: job-wide gpu_timeline rows first (rank null, sums of the ranks' "all"
+ * rows; the steady one takes a rank's trace row when it dropped nothing), findings that
+ * speak of the job, the straggler sentence. Hand-computed:
+ *   rank 0: steps 300,100,100,100 (auto drops the first); kernels [20,120) [310,360)
+ *     [410,440): trace comp 180, total 420, idle 240; steady from 300: comp 80,
+ *     total 130, idle 50
+ *   rank 1: steps 100 x3 (none dropped); kernel [10,60), NCCL [50,150), memcpy
+ *     [200,210): comp 50, exposed comm 100-10 = 90, exposed memcpy 10, busy 150,
+ *     total 200, idle 50
+ *   rank 2: steps 130 x3; kernel [0,40): comp 40, total 40, idle 0
+ *   job trace: comp 270, xcomm 90, xmemcpy 10, busy 370, idle 290, total 660
+ *   job steady: comp 170, xcomm 90, xmemcpy 10, busy 270, idle 100, total 370
+ *   median kept step per rank 100, 100, 130 -> rank 2 is 30% slower than 100. */
+static void test_ranks(void)
+{
+    fresh();
+    for (int r = 0; r < 3; r++) {
+        if (r) {
+            T = td_traceset_add(S, r == 1 ? "r1.json" : "r2.json");
+            T->format = TD_FMT_CHROME_JSON;
+        }
+        T->rank = r;
+        uint32_t th = host(1), d0 = dev(r, 7), c0 = dev(r, 20);
+        int64_t w0[] = {300, 100, 100, 100}, w1[] = {100, 100, 100}, w2[] = {130, 130, 130};
+        const int64_t *w = r == 0 ? w0 : r == 1 ? w1 : w2;
+        int64_t t0 = 0;
+        for (int k = 0; k < (r ? 3 : 4); k++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "ProfilerStep#%d", k + 1);
+            ev(th, TD_K_USER_ANNOT, nm, t0, w[k], 0);
+            t0 += w[k];
+        }
+        if (r == 0) {
+            ev(d0, TD_K_KERNEL, "k", 20, 100, 0);
+            ev(d0, TD_K_KERNEL, "k", 310, 50, 0);
+            ev(d0, TD_K_KERNEL, "k", 410, 30, 0);
+        } else if (r == 1) {
+            ev(d0, TD_K_KERNEL, "k", 10, 50, 0);
+            ev(c0, TD_K_KERNEL, "ncclKernel_AllReduce_RING_LL_Sum_float", 50, 100, 0);
+            ev(d0, TD_K_MEMCPY, "Memcpy HtoD", 200, 10, 0);
+        } else {
+            ev(d0, TD_K_KERNEL, "k", 0, 40, 0);
+        }
+    }
+    td_summary *s = run(NULL);
+    const td_table *tl = td_sum_find_table(s, "gpu_timeline");
+    CHECK(tl != NULL);
+    static const char *const key[] = {"computation_ns", "exposed_comm_ns", "exposed_memcpy_ns",
+                                      "busy_ns", "idle_ns", "total_ns", "total_comm_ns",
+                                      "total_memcpy_ns"};
+    int64_t want[2][8] = {{270, 90, 10, 370, 290, 660, 100, 10},
+                          {170, 90, 10, 270, 100, 370, 100, 10}};
+    for (long r = 0; tl && r < 2; r++) {
+        CHECK_EQ_INT(I(s, "gpu_timeline", r, "rank"), TD_NA);
+        CHECK_EQ_INT(I(s, "gpu_timeline", r, "device"), -1);
+        CHECK_EQ_STR(td_table_cell(tl, (size_t)r, td_table_col(tl, "scope"))->s,
+                     r ? "steady" : "trace");
+        for (int k = 0; k < 8; k++)
+            CHECK_EQ_INT(I(s, "gpu_timeline", r, key[k]), want[r][k]);
+    }
+    /* then the ranks' own rows; no other job-wide row */
+    for (size_t r = 2; tl && r < tl->nrows; r++)
+        CHECK(I(s, "gpu_timeline", (long)r, "rank") != TD_NA);
+    CHECK_EQ_STR(td_sum_get(s, "warmup.rule")->v.s,
+                 "The first step of 1 of the 3 ranks was dropped: its wall time was over 1.5x "
+                 "the median of the rank's other steps.");
+    CHECK(s->nfindings >= 3 && s->nfindings <= 6);
+    int idle = 0, comm = 0, strag = 0;
+    for (size_t k = 0; k < s->nfindings; k++) {
+        idle += !strcmp(s->findings[k], "GPU idle 27% of the traced time after warm-up, across 3 ranks.");
+        comm += !strcmp(s->findings[k], "Exposed communication is 24% of the traced time across 3 ranks.");
+        strag += !strcmp(s->findings[k], "Rank 2's steps are 30% slower than the median rank.");
+    }
+    CHECK(idle == 1 && comm == 1 && strag == 1);
+    td_summary_free(s);
+    td_traceset_free(S);
+}
+
 int main(void)
 {
     test_module_cut();
@@ -493,5 +580,6 @@ int main(void)
     test_kernels_coll();
     test_driver_launch();
     test_nvtx_ops();
+    test_ranks();
     return UNIT_DONE();
 }
