@@ -498,6 +498,7 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
                                             "thread-metadata.parquet",
                                             "device-metadata.parquet" };
     uint8_t *buf[M__N] = {0};
+    int combined = 0;
     td_hlo_dump *hlo = NULL;
     size_t nhlo = 0, hlocap = 0;
     size_t len[M__N] = {0};
@@ -508,6 +509,7 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
            || rc == ARCHIVE_WARN) {
         const char *p = archive_entry_pathname(en);
         if (!p) continue;
+        if (strstr(p, "nvtx_gpu_proj_trace/trace.parquet/")) combined = 1;
         int64_t prog = hlo_member(p);
         if (prog >= 0) {   /* kept compressed; analyse_xla.c decodes what it needs */
             uint8_t *b;
@@ -535,6 +537,12 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
     if (rc != ARCHIVE_EOF) {
         st = td_fail(e, TD_E_FORMAT, "%s: corrupt zip archive (%s)", name,
                      archive_error_string(ar) ? archive_error_string(ar) : "?");
+        goto out;
+    }
+    if (combined && !buf[M_PROJ]) {
+        st = td_fail(e, TD_E_FORMAT, "%s: an nsys-jax-combine archive (one folder of Parquet "
+                     "files per process) is not supported: give the per-process nsys-jax "
+                     "archives instead", name);
         goto out;
     }
     if (!buf[M_PROJ] && !buf[M_CSV]) {

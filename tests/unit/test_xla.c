@@ -406,6 +406,18 @@ static void test_built(void)
             free(z);
         }
     }
+    /* nsys-jax-combine layout: a clear "not supported" */
+    {
+        const char *names[] = { "nvtx_gpu_proj_trace/trace.parquet/a.parquet" };
+        const void *data[] = { "PAR1" };
+        size_t sizes[] = { 4 };
+        z = make_zip(&zn, 1, names, data, sizes);
+        set = td_traceset_new();
+        CHECK_EQ_INT(load(set, "comb.zip", z, zn, &e), TD_E_FORMAT);
+        CHECK(strstr(e.msg, "nsys-jax-combine") != NULL);
+        td_traceset_free(set);
+        free(z);
+    }
     /* zip without nsys-jax members */
     {
         const char *names[] = { "hello.txt" };
