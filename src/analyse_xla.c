@@ -13,6 +13,11 @@
  *    without a device are left out; program id < 0 (autotuning) is left out;
  *  - warm-up auto: drop execution 0 of programs compiled inside the profile, and
  *    execution 1 too when the profile has any communication thunk;
+ *  - collectives: communication thunks by HLO opcode; message size, replica group size
+ *    and element type from the program's HloProto dump (operand bytes; all-gather's
+ *    full buffer, as nccl-tests counts); hidden = overlap with compute thunks of the same
+ *    program and device; straggler wait per instance across processes after aligning
+ *    each device's clock by its median collective end-time skew;
  *  - compile phases: XlaCompile subtrees, worker-thread ranges grafted under the
  *    deepest main-thread range containing them and credited a share of the parallel
  *    region's wall time in proportion to their non-child time; non-TSL ranges folded

@@ -8,6 +8,11 @@
  *   thread-metadata.parquet            thread names; XlaLauncher:#global=G,local=L,
  *                                      process=P,...# threads give devices
  *   device-metadata.parquet            GPU names (optional)
+ *   dump/module_NNNN.*_gpu_after_optimizations.hlo.pb.xz
+ *                                      kept compressed in t->hlo; analyse_xla.c decodes
+ *                                      the programs that communicate (message sizes)
+ * Both trace.parquet layouts are read: nsys-jax's (Name, Projected Start, ...) and the
+ * nsys 2024.5+ one (Text, Start, End, Range ID, ...).
  * Row order is kept as in the files: nsys-jax numbers module executions in that order.
  * One archive = one process = one td_trace; its rank is the launcher threads' process. */
 #include "read.h"
