@@ -153,6 +153,25 @@ void td_an_findings(td_actx *a)
                        shorten(s, cs(to, 0, "name")), 100.0 * cf(to, 0, "self_share"));
         nf++;
     }
+    /* XLA (modules with program ids, HLO op kinds): nsys-jax archives have no kernel,
+     * op or timeline tables, so these carry the findings */
+    const td_table *tm = td_sum_find_table(s, "modules"), *th = td_sum_find_table(s, "hlo_ops");
+    int xla = th != NULL;
+    for (size_t r = 0; tm && r < tm->nrows; r++)
+        if (ci(tm, r, "program_id") != TD_NA)
+            xla = 1;
+    if (xla && tm && tm->nrows && nf < 6) {
+        char buf[64];
+        td_fmt_ns(buf, sizeof buf, ci(tm, 0, "mean_ns"));
+        td_sum_finding(s, "The top module (%s) is %.0f%% of module time, %s per execution on "
+                       "average.", shorten(s, cs(tm, 0, "name")), 100.0 * cf(tm, 0, "share"), buf);
+        nf++;
+    }
+    if (xla && th && th->nrows && nf < 6) {
+        td_sum_finding(s, "The top HLO operation kind (%s) is %.0f%% of thunk time.",
+                       shorten(s, cs(th, 0, "hlo_op")), 100.0 * cf(th, 0, "share"));
+        nf++;
+    }
     const td_table *st = td_sum_find_table(s, "steps");
     int64_t srank;
     double sratio;
@@ -163,8 +182,9 @@ void td_an_findings(td_actx *a)
     }
     const td_kv *wd = td_sum_get(s, "warmup.dropped");
     if (wd && wd->v.i > 0 && nf < 6) {
-        td_sum_finding(s, "%lld warm-up step%s dropped from the statistics%s.", (long long)wd->v.i,
-                       wd->v.i == 1 ? " was" : "s were", job);
+        /* XLA counts dropped module executions, Kineto dropped steps */
+        td_sum_finding(s, "%lld warm-up %s%s dropped from the statistics%s.", (long long)wd->v.i,
+                       xla ? "module execution" : "step", wd->v.i == 1 ? " was" : "s were", job);
         nf++;
     }
     const td_table *ou = td_sum_find_table(s, "outlier_steps");

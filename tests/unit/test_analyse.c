@@ -568,6 +568,41 @@ static void test_ranks(void)
     td_traceset_free(S);
 }
 
+/* Findings of an XLA summary (no kernel/op/timeline tables) from its module and HLO
+ * tables: still 3 sentences, and dropped warm-up counted as module executions. */
+static void test_xla_findings(void)
+{
+    td_summary *s = td_summary_new();
+    td_table *m = td_sum_table(s, "modules", "Modules");
+    td_table_cols(m, "name:text:Module", "program_id:int:Program", "mean_ns:ns:Mean",
+                  "share:share:Share", NULL);
+    size_t r = td_table_add_row(m);
+    td_row_str(s, m, r, "name", "pjit__wrapped_step_fn");
+    td_row_int(s, m, r, "program_id", 40);
+    td_row_int(s, m, r, "mean_ns", 126664348);
+    td_row_f64(s, m, r, "share", 0.994006);
+    td_table *h = td_sum_table(s, "hlo_ops", "Time by HLO op");
+    td_table_cols(h, "hlo_op:text:HLO op", "share:share:Share", NULL);
+    r = td_table_add_row(h);
+    td_row_str(s, h, r, "hlo_op", "custom-call");
+    td_row_f64(s, h, r, "share", 0.314062);
+    td_sum_set_int(s, "warmup.dropped", "Executions dropped", TD_T_INT, 96);
+    td_actx a;
+    memset(&a, 0, sizeof a);
+    a.s = s;
+    a.n = 4;
+    td_an_findings(&a);
+    CHECK_EQ_INT(s->nfindings, 3);
+    if (s->nfindings == 3) {
+        CHECK_EQ_STR(s->findings[0], "The top module (pjit__wrapped_step_fn) is 99% of module "
+                     "time, 126.664 ms per execution on average.");
+        CHECK_EQ_STR(s->findings[1], "The top HLO operation kind (custom-call) is 31% of thunk time.");
+        CHECK_EQ_STR(s->findings[2], "96 warm-up module executions were dropped from the "
+                     "statistics across 4 ranks.");
+    }
+    td_summary_free(s);
+}
+
 int main(void)
 {
     test_module_cut();
@@ -581,5 +616,6 @@ int main(void)
     test_driver_launch();
     test_nvtx_ops();
     test_ranks();
+    test_xla_findings();
     return UNIT_DONE();
 }
