@@ -48,6 +48,12 @@ void td_traceset_free(td_traceset *s)
     free(s);
 }
 
+void td_traceset_drop_last(td_traceset *s)
+{
+    if (s->n)
+        trace_free(s->tr[--s->n]); /* the record itself lives in the arena */
+}
+
 td_trace *td_traceset_add(td_traceset *s, const char *path)
 {
     td_trace *t = td_arena_alloc(s->arena, sizeof *t);

@@ -166,6 +166,7 @@ typedef struct td_traceset {
 td_traceset *td_traceset_new(void);
 void td_traceset_free(td_traceset *s);
 td_trace *td_traceset_add(td_traceset *s, const char *path); /* new empty trace */
+void td_traceset_drop_last(td_traceset *s); /* forget the last trace added */
 
 /* Helpers for readers. */
 uint32_t td_trace_track(td_trace *t, int64_t pid, int64_t tid);   /* find or add */

@@ -47,20 +47,6 @@ static int classify(const unsigned char *p, size_t n)
     return C_UNKNOWN;
 }
 
-/* Forget the last trace added (a JSON file in a directory that is not a trace). */
-static void drop_last(td_traceset *set)
-{
-    td_trace *t = set->tr[--set->n];
-    free(t->ev);
-    free(t->aux);
-    free(t->tracks);
-    free(t->cats);
-    free(t->flows);
-    free(t->counters);
-    free(t->ranges);
-    free(t->compile);
-    free(t->devices);
-}
 
 typedef struct {
     td_in *in;
@@ -205,7 +191,7 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
         td_status st = td_read_chrome_ex(set, t, in, &no_events, e);
         if (st != TD_OK) {
             if (quiet && no_events) {
-                drop_last(set);
+                td_traceset_drop_last(set); /* a JSON file in a directory that is not a trace */
                 e->code = TD_OK;
                 e->msg[0] = 0;
                 return TD_OK;

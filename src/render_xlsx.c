@@ -55,14 +55,7 @@ static void note_err(xw *x, lxw_error r, const char *where)
 }
 
 /* Length in code points of valid UTF-8 (what Excel counts). */
-static size_t u8len(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            n++;
-    return n;
-}
+#define u8len td_utf8_len
 
 /* Byte length of one valid UTF-8 sequence at p, or 0 when invalid (overlong forms,
  * surrogates, > U+10FFFF and the XML non-characters U+FFFE/U+FFFF count as invalid). */

@@ -686,14 +686,7 @@ void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap)
 }
 
 /* Text table: display width counts UTF-8 code points; names are cut in the middle. */
-static size_t u8len(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            n++;
-    return n;
-}
+#define u8len td_utf8_len
 
 static void put_clean(FILE *f, const char *s, size_t maxw)
 {

@@ -191,6 +191,15 @@ struct td_strtab {
     size_t nslots;
 };
 
+size_t td_utf8_len(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            n++;
+    return n;
+}
+
 uint64_t td_hash64(const void *p, size_t n)
 {
     const unsigned char *s = p;

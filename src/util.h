@@ -91,6 +91,9 @@ void td_buf_printf(td_buf *b, const char *fmt, ...) __attribute__((format(printf
 void td_buf_free(td_buf *b);
 const char *td_buf_cstr(td_buf *b); /* NUL-terminates (not counted in n) */
 
+/* Length of a UTF-8 string in code points (continuation bytes not counted). */
+size_t td_utf8_len(const char *s);
+
 /* Hash of bytes (FNV-1a 64); stable across runs and platforms (used for colours). */
 uint64_t td_hash64(const void *p, size_t n);
 
