@@ -404,6 +404,34 @@ static int cmd_summary(int argc, char **argv)
     return 0;
 }
 
+/* The stacks to fold or draw: the kind asked for, else "cpu", else the first kind the
+ * input has (an nsys-jax archive has device and compile stacks but no CPU stacks). */
+static td_flame *pick_flame(const td_summary *s, const char *asked)
+{
+    td_flame *fl = td_sum_find_flame(s, asked ? asked : "cpu");
+    if ((fl && fl->n) || asked)
+        return fl && fl->n ? fl : NULL;
+    static const char *const order[] = {"device", "compile", "ops"};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if ((fl = td_sum_find_flame(s, order[i])) && fl->n) {
+            fprintf(stderr, "%s: no cpu stacks in this input; using the %s stacks "
+                    "(--stacks chooses)\n", prog, order[i]);
+            return fl;
+        }
+    return NULL;
+}
+
+static void no_stacks(const td_summary *s, const char *asked)
+{
+    td_buf b = {0};
+    for (size_t i = 0; i < s->nflames; i++)
+        if (s->flames[i]->n)
+            td_buf_printf(&b, "%s%s", b.n ? ", " : "", s->flames[i]->kind);
+    fprintf(stderr, "%s: warning: no %s stacks in this input (it has: %s)\n", prog,
+            asked ? asked : "cpu", b.n ? td_buf_cstr(&b) : "none");
+    td_buf_free(&b);
+}
+
 static int cmd_fold(int argc, char **argv)
 {
     cli c;
@@ -411,10 +439,12 @@ static int cmd_fold(int argc, char **argv)
     need_inputs(&c, "fold");
     td_summary *s = read_and_analyse(&c, NULL, NULL);
     const char *kind = c.stacks ? c.stacks : "cpu";
-    td_flame *fl = td_sum_find_flame(s, kind);
+    td_flame *fl = pick_flame(s, c.stacks);
     td_flame empty = {kind, kind, NULL, 0, 0};
-    if (!fl)
-        fl = &empty;
+    if (!fl) {
+        no_stacks(s, c.stacks);
+        fl = &empty; /* an input without stacks folds to nothing */
+    }
     td_err e = {0};
     td_status st;
     if (c.out)
@@ -461,10 +491,12 @@ static int cmd_flame(int argc, char **argv)
         fail(&e);
     if (!s) {
         s = read_and_analyse(&c, NULL, NULL);
-        fl = td_sum_find_flame(s, c.stacks ? c.stacks : "cpu");
-        if (!fl)
-            die(TD_EXIT_INPUT, "%s: no %s stacks in this trace", c.inputs[0],
+        fl = pick_flame(s, c.stacks);
+        if (!fl) {
+            no_stacks(s, c.stacks);
+            die(TD_EXIT_INPUT, "%s: no %s stacks to draw", c.inputs[0],
                 c.stacks ? c.stacks : "cpu");
+        }
     }
     if (c.title)
         fl->title = td_arena_strdup(s->a, c.title);
