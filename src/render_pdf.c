@@ -410,6 +410,9 @@ static int sec_keyfigures(pdoc *d, const char *title)
         if (nall > 1 && crank >= 0 && td_table_cell(tl, row, crank)->i != TD_NA)
             snprintf(who, sizeof who, "of rank %lld's GPU timeline",
                      (long long)td_table_cell(tl, row, crank)->i);
+        else if (nall > 1 && crank >= 0)
+            /* the job-wide row: times summed over ranks, not wall time */
+            snprintf(who, sizeof who, "of GPU time, summed over ranks");
         for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
             int ci = td_table_col(tl, g[k].key);
             if (ci < 0 || td_table_cell(tl, row, ci)->i == TD_NA)

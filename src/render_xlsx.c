@@ -570,7 +570,10 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             if (td_table_cell(gt, k, cd)->i == -1 &&
                 td_table_cell(gt, k, cr)->i != td_table_cell(gt, ar, cr)->i)
                 multi = 1;
-        if (multi)
+        /* the job-wide row (rank null, sums over ranks) comes first when there is one */
+        if (multi && td_table_cell(gt, ar, cr)->i == TD_NA)
+            snprintf(btitle, sizeof btitle, "GPU time breakdown (all ranks, all devices)");
+        else if (multi)
             snprintf(btitle, sizeof btitle, "GPU time breakdown (rank %lld, all devices)",
                      (long long)td_table_cell(gt, ar, cr)->i);
         put_str(x, ws, r, 0, btitle, x->head);

@@ -105,8 +105,10 @@ for r in runs:
         tl = [x for x in tl if x["scope"] == "trace"] or tl
         # one "all" row per rank: the first rank's is shown, and named
         multi = len(set(x["rank"] for x in tl)) > 1
-        head = "GPU time breakdown (rank %d, all devices)" % tl[0]["rank"] if multi else \
-            "GPU time breakdown (all devices)"
+        # with several ranks the first row is the job-wide one (rank null: sums over ranks)
+        head = "GPU time breakdown (all devices)" if not multi else \
+            "GPU time breakdown (all ranks, all devices)" if tl[0]["rank"] is None else \
+            "GPU time breakdown (rank %d, all devices)" % tl[0]["rank"]
         check(head in s, "%s: breakdown titled %r" % (r, head))
         for label, key in (("Computation", "computation_ns"), ("Exposed communication", "exposed_comm_ns"),
                            ("Exposed memcpy", "exposed_memcpy_ns"), ("Idle", "idle_ns")):
