@@ -1213,28 +1213,38 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     free(seen);
     int64_t nsteady = 0;
     for (size_t i = 0; i < x->nm; i++) nsteady += x->m[i].steady;
+    int kept_all = 0;
     if (nsteady == 0 && x->nm) {   /* nsys-jax: then everything is steady state */
         for (size_t i = 0; i < x->nm; i++) x->m[i].steady = x->m[i].program >= 0;
         dropped = 0;
+        kept_all = 1;
         td_sum_warning(s, "warm-up heuristics found no steady-state module execution; "
                           "all executions are kept");
     }
-    if (o->warmup == TD_WARMUP_AUTO) {
-        td_sum_set_str(s, "warmup.mode", "Warm-up", "auto");
-        td_sum_set_str(s, "warmup.rule", "Warm-up rule", any_comm
+    char mode[32], rule[200];
+    if (o->warmup == TD_WARMUP_AUTO)
+        snprintf(mode, sizeof mode, "auto");
+    else if (o->warmup == 0)
+        snprintf(mode, sizeof mode, "none");
+    else
+        snprintf(mode, sizeof mode, "%d", o->warmup);
+    if (o->warmup == 0)
+        snprintf(rule, sizeof rule, "No execution dropped (--warmup none).");
+    else if (dropped == 0) /* the rule never claims a drop that did not happen */
+        snprintf(rule, sizeof rule, "No module execution was dropped: %s",
+                 kept_all ? "the rule would have dropped every execution, so all are kept."
+                 : o->warmup == TD_WARMUP_AUTO ? "no module was compiled inside the profile."
+                                               : "no module ran that many times.");
+    else if (o->warmup == TD_WARMUP_AUTO)
+        snprintf(rule, sizeof rule, "%s", any_comm
             ? "Dropped the first two executions of each module compiled inside the profile "
               "(the profile has communication)."
             : "Dropped the first execution of each module compiled inside the profile.");
-    } else if (o->warmup == 0) {
-        td_sum_set_str(s, "warmup.mode", "Warm-up", "none");
-        td_sum_set_str(s, "warmup.rule", "Warm-up rule", "No execution dropped (--warmup none).");
-    } else {
-        char b[32], r[160];
-        snprintf(b, sizeof b, "%d", o->warmup);
-        snprintf(r, sizeof r, "Dropped the first %d execution(s) of each module.", o->warmup);
-        td_sum_set_str(s, "warmup.mode", "Warm-up", b);
-        td_sum_set_str(s, "warmup.rule", "Warm-up rule", r);
-    }
+    else
+        snprintf(rule, sizeof rule, "Dropped the first %d execution(s) of each module.",
+                 o->warmup);
+    td_sum_set_str(s, "warmup.mode", "Warm-up", mode);
+    td_sum_set_str(s, "warmup.rule", "Warm-up rule", rule);
     td_sum_set_int(s, "warmup.dropped", "Executions dropped", TD_T_INT, dropped);
 
     /* module statistics per program id */
