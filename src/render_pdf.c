@@ -196,10 +196,11 @@ static int sec_header(pdoc *d, const td_template *t)
     pending_break(d);
     const td_summary *s = d->s;
     double W = d->x1 - d->x0;
-    /* at most three lines of title (many inputs make long titles) */
+    /* at most two lines of title, ellipsized at the end (many inputs make long titles;
+     * page 1 lists them all below) */
     PangoLayout *tl = pd_layout(d, d->title, PF_BOLD, 17, W, PANGO_ALIGN_LEFT,
                                 PANGO_ELLIPSIZE_NONE);
-    pango_layout_set_height(tl, -3);
+    pango_layout_set_height(tl, -2);
     pango_layout_set_ellipsize(tl, PANGO_ELLIPSIZE_END);
     int tw, th;
     pango_layout_get_size(tl, &tw, &th);
@@ -238,6 +239,8 @@ static int sec_header(pdoc *d, const td_template *t)
         else if (dn && dn->type == TD_T_TEXT && dn->v.s && dn->v.s[0])
             snprintf(fact[nf++].val, sizeof fact[0].val, "%lld \xc3\x97 %s",
                      (long long)kv->v.i, dn->v.s);
+        else if (kv->v.i == 0)
+            snprintf(fact[nf++].val, sizeof fact[0].val, "none (CPU only)");
         else
             fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
     }
@@ -433,9 +436,18 @@ static int sec_keyfigures(pdoc *d, const char *title)
             continue;
         if (kv->type == TD_T_NS && kv->v.i == 0)
             continue; /* e.g. module/thunk times of a trace without XLA modules */
+        if (!strcmp(*k, "trace.devices") && kv->v.i == 0)
+            continue; /* a CPU-only trace: the header says so */
         c[n].label = kv->title ? kv->title : kv->key;
         fmt_kv(kv, c[n].val, sizeof c[n].val);
         c[n].sub[0] = 0;
+        if (strcmp(*k, "runtime.thunks_ns") == 0) {
+            /* async collectives overlap other thunks: the plain sum can exceed the
+             * module time */
+            const td_kv *mk = td_sum_get(s, "runtime.modules_ns");
+            if (mk && mk->v.i != TD_NA && kv->v.i > mk->v.i)
+                snprintf(c[n].sub, sizeof c[n].sub, "overlaps counted twice");
+        }
         if (strcmp(*k, "module_cut.dropped_modules") == 0) {
             const td_kv *dn = td_sum_get(s, "module_cut.dropped_ns");
             if (dn && dn->v.i != TD_NA) {

@@ -199,12 +199,82 @@ static int bar_fracs(const td_table *t, size_t r, double *frac)
     return 1;
 }
 
+static int64_t kv_ns(const td_summary *s, const char *key)
+{
+    const td_kv *kv = td_sum_get(s, key);
+    return kv && kv->type == TD_T_NS && kv->v.i != TD_NA ? kv->v.i : -1;
+}
+
+int pd_xla_parts(const td_summary *s, int64_t part[3])
+{
+    int64_t mod = kv_ns(s, "runtime.modules_ns"), in = kv_ns(s, "runtime.idle_in_modules_ns");
+    int64_t between = kv_ns(s, "runtime.idle_between_modules_ns");
+    if (mod <= 0 || in < 0 || between < 0 || in > mod)
+        return 0;
+    part[0] = mod - in;
+    part[1] = in;
+    part[2] = between;
+    return 1;
+}
+
+/* XLA sets have no gpu_timeline: the runtime totals of formats.md sec. 4 split the
+ * devices' wall time into busy (thunk intervals merged), idle inside modules and idle
+ * between modules, which add up to runtime.wall_ns. */
+static int xla_breakdown(pdoc *d, const char *title)
+{
+    int64_t part[3];
+    if (!pd_xla_parts(d->s, part))
+        return 0;
+    double tot = (double)(part[0] + part[1] + part[2]);
+    double frac[3];
+    for (int i = 0; i < 3; i++)
+        frac[i] = (double)part[i] / tot;
+    static const uint32_t col[3] = {C_COMP, C_WARM, C_IDLE};
+    static const char *names[3] = {"Busy in modules", "Idle inside modules",
+                                   "Idle between modules"};
+    pd_heading(d, title ? title : "Device time breakdown (XLA)", 70);
+    seg_bar(d, d->x0, d->y, d->x1 - d->x0, 20, frac, col, 3, 1);
+    d->y += 26;
+    char lab[3][128];
+    const char *lp[3];
+    for (int i = 0; i < 3; i++) {
+        char v[64];
+        td_fmt_ns(v, sizeof v, part[i]);
+        snprintf(lab[i], sizeof lab[i], "%s  %s (%.1f%%)", names[i], v, frac[i] * 100);
+        lp[i] = lab[i];
+    }
+    legend(d, lp, col, 3);
+    d->y += 2;
+    char wall[64], thunks[64], note[700];
+    td_fmt_ns(wall, sizeof wall, part[0] + part[1] + part[2]);
+    const td_kv *nd = td_sum_get(d->s, "trace.devices");
+    int64_t ndev = nd && nd->type != TD_T_TEXT && nd->v.i != TD_NA ? nd->v.i : 0;
+    char over[48] = "the devices";
+    if (ndev > 0)
+        snprintf(over, sizeof over, "%lld device%s", (long long)ndev, ndev == 1 ? "" : "s");
+    int o = snprintf(note, sizeof note, "Shares of the devices' wall time after warm-up "
+                     "(first to last thunk on each device, summed over %s: %s). "
+                     "Busy = the thunks' intervals merged (overlapping thunks counted once); "
+                     "idle inside modules = module time with no thunk running; idle between "
+                     "modules = the rest.", over, wall);
+    int64_t th = kv_ns(d->s, "runtime.thunks_ns");
+    if (th >= 0 && o > 0 && (size_t)o < sizeof note) {
+        td_fmt_ns(thunks, sizeof thunks, th);
+        snprintf(note + o, sizeof note - (size_t)o, " Thunk time added up without merging: "
+                 "%s.", thunks);
+    }
+    pd_note(d, note);
+    return 1;
+}
+
 int pd_breakdown(pdoc *d, const char *title)
 {
     size_t row;
     const td_table *t = pd_timeline_all(d->s, &row);
     double frac[4];
-    if (!t || !bar_fracs(t, row, frac))
+    if (!t)
+        return xla_breakdown(d, title);
+    if (!bar_fracs(t, row, frac))
         return 0;
     static const uint32_t col[4] = {C_COMP, C_COMM, C_MEMCPY, C_IDLE};
     static const char *names[4] = {"Computation", "Exposed communication", "Exposed memcpy",
@@ -286,7 +356,9 @@ int pd_breakdown(pdoc *d, const char *title)
             nall++;
     }
     char note[256] = "";
-    if (nall > 1 && crank >= 0)
+    if (nall > 1 && crank >= 0 && td_table_cell(t, row, crank)->i == TD_NA)
+        snprintf(note, sizeof note, "Top bar: all ranks, GPU time summed over ranks. ");
+    else if (nall > 1 && crank >= 0)
         snprintf(note, sizeof note, "Top bar: rank %lld, all its devices. ",
                  (long long)td_table_cell(t, row, crank)->i);
     size_t nl = strlen(note);
@@ -434,10 +506,44 @@ int pd_steps(pdoc *d, const char *title)
         if (!(cwu >= 0 && td_table_cell(t, r, cwu)->i == 1))
             steady[nsteady++] = w;
     }
+    /* one step per rank (a profile of a single step on each of several ranks): one bar
+     * per rank rather than a chart with a single bar */
+    int byrank = 0;
+    if (nr == 1 && nranks_rows > 0) {
+        byrank = 1;
+        nr = nsteady = 0;
+        nranks_rows = 0;
+        for (size_t r = 0; r < t->nrows && nr < 400; r++) {
+            int64_t w = td_table_cell(t, r, cw)->i;
+            if (w == TD_NA || w < 0)
+                continue;
+            rows[nr++] = r;
+            if ((double)w > max)
+                max = (double)w;
+            if (!(cwu >= 0 && td_table_cell(t, r, cwu)->i == 1))
+                steady[nsteady++] = w;
+        }
+    }
     if (!nr || max <= 0) {
         free(rows);
         free(steady);
         return 0;
+    }
+    if (nr == 1) {
+        /* a single step: a sentence, not a chart */
+        char v[64], buf[256];
+        size_t r = rows[0];
+        int cn = td_table_col(t, "name");
+        td_fmt_ns(v, sizeof v, td_table_cell(t, r, cw)->i);
+        const char *nm = cn >= 0 ? td_table_cell(t, r, cn)->s : NULL;
+        snprintf(buf, sizeof buf, "One step in the trace%s%s: %s wall time.",
+                 nm && nm[0] ? ", " : "", nm && nm[0] ? nm : "", v);
+        pd_heading(d, title ? title : "Step times", 14);
+        d->y += pd_text(d, d->x0, d->y, buf, PF_SANS, 9, d->x1 - d->x0, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_END, C_TEXT);
+        free(rows);
+        free(steady);
+        return 1;
     }
     double W = d->x1 - d->x0, H = 130;
     pd_heading(d, title ? title : "Step times", H + 50);
@@ -465,7 +571,9 @@ int pd_steps(pdoc *d, const char *title)
         cairo_rectangle(d->cr, x, y, bw, py1 - y);
         cairo_fill(d->cr);
         if (i % every == 0) {
-            int64_t sn = cstep >= 0 ? td_table_cell(t, r, cstep)->i : (int64_t)i;
+            int64_t sn = byrank && crank >= 0 ? td_table_cell(t, r, crank)->i
+                         : cstep >= 0          ? td_table_cell(t, r, cstep)->i
+                                               : (int64_t)i;
             snprintf(lb, sizeof lb, "%lld", (long long)(sn == TD_NA ? (int64_t)i : sn));
             pd_text(d, x + bw / 2 - 20, py1 + 3, lb, PF_SANS, 6.5, 40, PANGO_ALIGN_CENTER,
                     PANGO_ELLIPSIZE_END, C_MUTED);
@@ -484,13 +592,24 @@ int pd_steps(pdoc *d, const char *title)
         td_fmt_ns(lb, sizeof lb, (int64_t)llround(m));
         snprintf(med, sizeof med, "median of steady steps %s", lb);
     }
-    pd_text(d, px0, py1 + 12, "step", PF_SANS, 7, px1 - px0, PANGO_ALIGN_CENTER,
-            PANGO_ELLIPSIZE_END, C_TEXT);
+    pd_text(d, px0, py1 + 12, byrank ? "rank (one step each)" : "step", PF_SANS, 7, px1 - px0,
+            PANGO_ALIGN_CENTER, PANGO_ELLIPSIZE_END, C_TEXT);
     d->y = py1 + 26;
     const char *labs[3] = {"steady steps", "warm-up (dropped)", med};
     uint32_t cols[3] = {C_COMP, C_WARM, C_TEXT};
-    legend(d, labs, cols, med[0] ? 3 : 2);
-    if (nranks_rows || nr >= 400) {
+    int nl = 0;
+    if (nsteady)
+        nl++;
+    if (nsteady < nr) {
+        labs[nl] = labs[1];
+        cols[nl++] = C_WARM;
+    }
+    if (med[0]) {
+        labs[nl] = med;
+        cols[nl++] = C_TEXT;
+    }
+    legend(d, labs, cols, nl);
+    if (!byrank && (nranks_rows || nr >= 400)) {
         char buf[160];
         snprintf(buf, sizeof buf, "Rank %lld only%s; the workbook has every rank's steps.",
                  (long long)rank, nr >= 400 ? ", first 400 steps" : "");
@@ -597,7 +716,7 @@ int pd_variability(pdoc *d, const td_section *sec)
             p[n].shape = 0;
             p[n++].color = C_ACCENT;
         }
-        if (n) {
+        if (n >= 3) { /* one or two points make no picture: the table says it */
             axis ax = {0, 0, 10, 1};
             scatter(d, p, n, &ax, 0, "mean duration (log scale)",
                     "Coefficient of variation (std / mean)");

@@ -106,14 +106,20 @@ static void table_header(pdoc *d, const td_table *t, const tcol *c, int n)
 /* The row index at which the table continues on the next page, starting at row r on
  * this page: as many rows as fit, but never fewer than 3 rows (or all the rest) alone
  * on the next page. */
-static size_t page_rows(const pdoc *d, size_t r, size_t shown)
+static size_t page_rows(const pdoc *d, size_t r, size_t shown, double tail)
 {
     double room = d->ybot - d->y;
     size_t fit = room > 0 ? (size_t)(room / TROW) : 0;
     if (fit < 1)
         fit = 1;
-    if (r + fit >= shown)
-        return shown;
+    if (r + fit >= shown) {
+        /* the rest fits, but the rule and the note below it must fit too: a note never
+         * starts a page alone, it goes with the last rows */
+        size_t rest = shown - r;
+        if ((double)rest * TROW + tail <= room || rest <= 3)
+            return shown;
+        return shown - 3;
+    }
     size_t left = shown - r - fit;
     if (left < 3 && fit > 3 - left)
         fit -= 3 - left;
@@ -135,27 +141,36 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         const td_col *col = &t->cols[ci];
         if (unit_hidden(t, ci))
             continue;
-        tcol *q = &c[n++];
+        tcol *q = &c[n];
         q->ci = ci;
         q->num = col->type != TD_T_TEXT;
         q->imp = importance(col->key);
-        if (!q->num && flex < 0)
-            flex = n - 1;
         q->nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
+        int filled = 0;
         for (size_t r = 0; r < shown; r++) {
             cell_text(t, r, ci, v, sizeof v);
             if (!v[0])
                 continue;
+            filled = 1;
             double w = pd_text_w(d, v, !strcmp(col->key, "status") ? PF_BOLD : PF_SANS, TFS);
             if (w > q->nat)
                 q->nat = w;
         }
+        /* a column empty in every shown row (a Kineto module's program id, collectives
+         * without sizes) says nothing: left out, the workbook still has it */
+        if (!filled && t->ncols > 1 && strcmp(col->key, "name") != 0)
+            continue;
+        n++;
+        if (!q->num && flex < 0)
+            flex = n - 1;
         q->nat += TPAD;
         if (share_bar(col))
             q->nat += SHAREBAR + 4;
         if (!q->num && n - 1 != flex && q->nat > 150)
             q->nat = 150; /* other text columns: ellipsized at the end */
     }
+    if (!n)
+        return 0;
     /* the flexible column: "name" when there is one (thunks: not "module") */
     for (int k = 0; k < n; k++)
         if (!strcmp(t->cols[c[k].ci].key, "name") || !strcmp(t->cols[c[k].ci].key, "Name"))
@@ -194,9 +209,12 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
             }
             break;
         }
+        /* among equals the widest goes first (one wide SHA-256 rather than two
+         * narrow counts), then the rightmost */
         int worst = -1;
         for (int k = 0; k < n; k++)
-            if (k != flex && (worst < 0 || c[k].imp <= c[worst].imp))
+            if (k != flex && (worst < 0 || c[k].imp < c[worst].imp ||
+                              (c[k].imp == c[worst].imp && c[k].nat >= c[worst].nat - 0.5)))
                 worst = k;
         if (worst < 0)
             break;
@@ -219,17 +237,32 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
                 c[k].w += (W - tot) / n;
     }
 
+    /* the note under the table, written now so that its height is known when the
+     * rows are split over pages */
+    char note[800] = "";
+    if (shown < t->nrows || dropped[0]) {
+        int o = 0;
+        if (shown < t->nrows)
+            o = snprintf(note, sizeof note, "Top %zu of %zu rows. ", shown, t->nrows);
+        if (dropped[0])
+            snprintf(note + o, sizeof note - (size_t)o, "Not shown for width: %s. ", dropped);
+        size_t bl = strlen(note);
+        snprintf(note + bl, sizeof note - bl, "The workbook has every row and column.");
+    }
+    double tail = 4 + (note[0] ? pd_text_h(d, note, PF_SANS, 7, W) : 0);
+    /* at least three rows (or the whole short table with its note) on the first page */
+    double keep = THEAD + (shown <= 3 ? (double)shown * TROW + tail : 3 * TROW);
     if (title)
-        pd_heading(d, title, THEAD + 3 * TROW);
+        pd_heading(d, title, keep);
     else
-        pd_need(d, THEAD + 3 * TROW);
+        pd_need(d, keep);
     table_header(d, t, c, n);
-    size_t brk = page_rows(d, 0, shown);
+    size_t brk = page_rows(d, 0, shown, tail);
     for (size_t r = 0; r < shown; r++) {
         if (r == brk) {
             pd_break(d);
             table_header(d, t, c, n);
-            brk = page_rows(d, r, shown);
+            brk = page_rows(d, r, shown, tail);
         }
         if (r % 2 == 1) {
             pd_rgb(d, C_ZEBRA);
@@ -267,17 +300,8 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     }
     pd_hline(d, d->x0, d->x1, d->y + 0.5, 0.5, C_RULE);
     d->y += 4;
-    if (shown < t->nrows || dropped[0]) {
-        char buf[800];
-        int o = 0;
-        if (shown < t->nrows)
-            o = snprintf(buf, sizeof buf, "Top %zu of %zu rows. ", shown, t->nrows);
-        if (dropped[0])
-            snprintf(buf + o, sizeof buf - (size_t)o, "Not shown for width: %s. ", dropped);
-        size_t bl = strlen(buf);
-        snprintf(buf + bl, sizeof buf - bl, "The workbook has every row and column.");
-        pd_note(d, buf);
-    }
+    if (note[0])
+        pd_note(d, note);
     return 1;
 }
 

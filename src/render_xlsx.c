@@ -513,6 +513,26 @@ static int kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
     return wrapped;
 }
 
+static int64_t kv_ns(const td_summary *s, const char *key)
+{
+    const td_kv *kv = td_sum_get(s, key);
+    return kv && kv->type == TD_T_NS && kv->v.i != TD_NA ? kv->v.i : -1;
+}
+
+/* XLA: busy inside modules (modules - idle inside), idle inside, idle between modules;
+ * 0 when the runtime.* scalars are missing. */
+static int xla_parts(const td_summary *s, int64_t part[3])
+{
+    int64_t mod = kv_ns(s, "runtime.modules_ns"), in = kv_ns(s, "runtime.idle_in_modules_ns");
+    int64_t between = kv_ns(s, "runtime.idle_between_modules_ns");
+    if (mod <= 0 || in < 0 || between < 0 || in > mod)
+        return 0;
+    part[0] = mod - in;
+    part[1] = in;
+    part[2] = between;
+    return 1;
+}
+
 /* Summary sheet: title, key figures, the time breakdown with a pie chart, findings,
  * warnings. Long texts wrap inside column B. */
 static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
@@ -555,7 +575,8 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
     /* time breakdown of the gpu_timeline "all" row; the pie chart reads these cells */
     const td_table *gt = td_sum_find_table(s, "gpu_timeline");
     size_t ar = gt ? timeline_all(gt) : (size_t)-1;
-    int b0 = 0, nb = 0;
+    int b0 = 0, nb = 0, xla = 0;
+    int64_t xpart[3];
     char btitle[96] = "GPU time breakdown (all devices)";
     if (ar != (size_t)-1) {
         static const char *const keys[] = {"computation_ns", "exposed_comm_ns",
@@ -596,6 +617,29 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             nb++;
         }
         r++;
+    } else if (xla_parts(s, xpart)) {
+        /* XLA sets have no gpu_timeline: the devices' wall time after warm-up split by
+         * the runtime.* totals (formats.md sec. 4), which add up to runtime.wall_ns */
+        static const char *const labels[] = {"Busy in modules (thunk intervals merged)",
+                                             "Idle inside modules", "Idle between modules"};
+        int64_t tot = xpart[0] + xpart[1] + xpart[2];
+        xla = 1;
+        snprintf(btitle, sizeof btitle, "Device time breakdown (XLA)");
+        put_str(x, ws, r, 0, btitle, x->head);
+        put_str(x, ws, r, 1, "Time (ms)", x->headr);
+        put_str(x, ws, r, 2, "Share", x->headr);
+        r++;
+        b0 = r;
+        for (int k = 0; k < 3; k++, r++, nb++) {
+            put_str(x, ws, r, 0, labels[k], NULL);
+            put_num(x, ws, r, 1, (double)xpart[k] / 1e6, x->ms);
+            put_num(x, ws, r, 2, (double)xpart[k] / (double)tot, x->pct);
+        }
+        put_wrapped(x, ws, r++, 1, "Shares of the devices' wall time after warm-up (first to "
+                    "last thunk on each device, summed over the devices). Busy counts "
+                    "overlapping thunks once; idle inside modules is module time with no "
+                    "thunk running; idle between modules is the rest.");
+        r++;
     }
     if (s->nfindings) {
         put_str(x, ws, r, 0, "Findings", x->head);
@@ -631,7 +675,7 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
         chart_series_set_categories(se, sn, (lxw_row_t)b0, 0, (lxw_row_t)(b0 + nb - 1), 0);
         chart_series_set_values(se, sn, (lxw_row_t)b0, 1, (lxw_row_t)(b0 + nb - 1), 1);
-        chart_series_set_name(se, "GPU time");
+        chart_series_set_name(se, xla ? "Device time" : "GPU time");
         chart_series_set_labels(se);
         chart_series_set_labels_options(se, LXW_FALSE, LXW_FALSE, LXW_FALSE);
         chart_series_set_labels_percentage(se);
@@ -642,6 +686,10 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             {.fill = &(lxw_chart_fill){.color = 0xFFC000}},
             {.fill = &(lxw_chart_fill){.color = 0xA5A5A5}}};
         lxw_chart_point *pp[5] = {&pts[0], &pts[1], &pts[2], &pts[3], NULL};
+        if (xla) { /* busy, idle inside (amber), idle between (grey) */
+            pp[1] = &pts[2];
+            pp[2] = &pts[3];
+        }
         pp[nb] = NULL;
         chart_series_set_points(se, pp);
         chart_title_set_name(ch, btitle);

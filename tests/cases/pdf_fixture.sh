@@ -10,7 +10,7 @@ cd "$ROOT" || exit 1
 mkdir -p "$WORK/a" "$WORK/b"
 "$bin" --write "$WORK/a" || die "render failed"
 "$bin" --write "$WORK/b" || die "second render failed"
-docs="bug-report manager nightly nightly-letter empty long hostile"
+docs="bug-report manager nightly nightly-letter empty long orphan xla hostile"
 : >"$WORK/pages.txt"
 for f in $docs; do
     p=$WORK/a/$f.pdf
@@ -103,6 +103,53 @@ grep -q 'fonts: no usable fonts' "$WORK/nofonts/err" || { cat "$WORK/nofonts/err
 # threshold=0.15 keeps the kernels whose share is at least 15% (0.41, 0.205 of 156)
 grep -A1 '^Kernels above 15%' "$WORK/long.txt" >/dev/null || die "threshold title"
 grep -q 'Top 2 of 156 rows' "$WORK/long.txt" || die "threshold rows"
+# a table's note stays with its last rows: no page starts with a note (tables of 54..62
+# rows, each from the top of a page, one of which fills its page exactly)
+n=$(pdfinfo "$WORK/a/orphan.pdf" | sed -n 's/^Pages: *//p')
+for p in $(seq 1 "$n"); do
+    first=$(pdftotext -layout -f "$p" -l "$p" "$WORK/a/orphan.pdf" - | grep -v '^ *$' | sed -n 2p)
+    case "$first" in
+    *"Top "*" rows."*|*"Not shown for width"*|*"The workbook has every"*) die "page $p starts with a note: $first" ;;
+    esac
+done
+for k in 54 55 56 57 58 59 60 61 62; do
+    pdftotext "$WORK/a/orphan.pdf" - | grep -q "^Top $k of 156 rows" || die "orphan: no note for top=$k"
+done
+# XLA set without gpu_timeline: the device-time bar from the runtime.* scalars, shares
+# computed here from the raw numbers; the long title ellipsized on two lines
+pdftotext "$WORK/a/xla.pdf" "$WORK/xla.txt" || die pdftotext
+pdftotext -bbox -f 1 -l 1 "$WORK/a/xla.pdf" "$WORK/xla.html" || die pdftotext
+$PY - "$WORK/xla.txt" "$WORK/xla.html" <<'EOF' || exit 1
+import re, sys
+text = " ".join(open(sys.argv[1], encoding="utf-8").read().split())
+busy, inside, between = 1000e6 - 100e6, 100e6, 400e6
+tot = busy + inside + between
+assert tot == 1400e6                                    # = runtime.wall_ns of the fixture
+bad = []
+for label, v in (("Busy in modules", busy), ("Idle inside modules", inside),
+                 ("Idle between modules", between)):
+    w = "%s %.3f ms (%.1f%%)" % (label, v / 1e6, 100 * v / tot)
+    if w not in text:
+        bad.append(w)
+for w in ("Device time breakdown (XLA)", "summed over 2 devices: 1.400 s",
+          "Thunk time added up without merging: 1.100 s", "overlaps counted twice"):
+    if w not in text:
+        bad.append(w)
+# title: 17 pt bold words (taller than anything else on the page) on two lines, inside
+# the right margin (the names would take five lines; cairo maps the ellipsis to the text
+# it stands for, so the extracted text is whole)
+words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
+                   open(sys.argv[2], encoding="utf-8").read())
+title = [(float(y0), t) for x0, y0, x1, y1, t in words if float(y1) - float(y0) > 17]
+lines = sorted(set(round(y) for y, t in title))
+if len(lines) != 2:
+    bad.append("title on %d lines" % len(lines))
+if any(float(x1) > 595.2756 - 50 + 0.5 for x0, y0, x1, y1, t in words if float(y1) - float(y0) > 17):
+    bad.append("title beyond the margin")
+if bad:
+    print("xla.pdf:", bad)
+    sys.exit(1)
+EOF
 # long table: header row repeated on every page of the table
 [ "$(pdftotext "$WORK/a/long.pdf" - | grep -c '^Kernel$')" -ge 3 ] || die "table header not repeated"
 exit 0

@@ -91,6 +91,20 @@ for n in z.namelist():
     check(z.getinfo(n).date_time == (1980, 1, 1, 0, 0, 0), "fixed zip time " + n)
 check(wb.properties.created.isoformat() == "2023-11-14T22:13:20", "created from the epoch")
 
+# XLA set without gpu_timeline: the device-time breakdown from the runtime.* scalars
+# (busy = modules - idle inside), shares of their sum = the wall time, and the pie
+x = openpyxl.load_workbook(d + "/xla-manager.xlsx")
+xr = {r[0].value: r for r in x["Summary"].iter_rows() if r[0].value}
+check("Device time breakdown (XLA)" in xr, "XLA breakdown heading")
+wall = 1400
+for name, ms in (("Busy in modules (thunk intervals merged)", 1000 - 100),
+                 ("Idle inside modules", 100), ("Idle between modules", 400)):
+    check(name in xr and xr[name][1].value == ms and abs(xr[name][2].value - ms / wall) < 1e-12,
+          "XLA " + name)
+xz = zipfile.ZipFile(d + "/xla-manager.xlsx")
+xpie = xz.read("xl/charts/chart1.xml").decode()
+check("<c:pieChart>" in xpie and "Device time breakdown (XLA)" in xpie, "XLA pie chart")
+
 h = openpyxl.load_workbook(d + "/hostile.xlsx")
 check(h.sheetnames == ["Sum_mary__1___", "Regression against the baseline", "Kernels",
                        "kernels (2)", "A very long sheet title that is",

@@ -187,12 +187,53 @@ static int render_hostile(const char *out, td_err *e)
     return st;
 }
 
+/* An XLA set as analyse_xla.c leaves it: no gpu_timeline, the runtime.* totals (busy
+ * 900 ms + idle inside 100 ms + idle between 400 ms = wall 1400 ms over 2 devices), and
+ * eight inputs whose names make a title longer than two lines. */
+static td_summary *xla_summary(void)
+{
+    td_summary *s = td_summary_new();
+    td_sum_set_str(s, "inputs_label", "Input",
+                   "pax_fsdp4_8proc_process_number_0.zip, pax_fsdp4_8proc_process_number_1.zip, "
+                   "pax_fsdp4_8proc_process_number_2.zip, pax_fsdp4_8proc_process_number_3.zip, "
+                   "pax_fsdp4_8proc_process_number_4.zip, pax_fsdp4_8proc_process_number_5.zip, "
+                   "pax_fsdp4_8proc_process_number_6.zip, pax_fsdp4_8proc_process_number_7.zip");
+    td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, 2);
+    td_sum_set_int(s, "runtime.thunks_ns", "Thunk GPU time", TD_T_NS, 1100000000LL);
+    td_sum_set_int(s, "runtime.modules_ns", "Module GPU time", TD_T_NS, 1000000000LL);
+    td_sum_set_int(s, "runtime.wall_ns", "Wall time (sum over devices)", TD_T_NS, 1400000000LL);
+    td_sum_set_int(s, "runtime.idle_in_modules_ns", "GPU idle inside modules", TD_T_NS,
+                   100000000LL);
+    td_sum_set_int(s, "runtime.idle_between_modules_ns", "GPU idle between modules", TD_T_NS,
+                   400000000LL);
+    return s;
+}
+
+#define XLA_TDT "title = Nightly performance: {{inputs_label}}\n[pdf]\nsection header\n" \
+    "section keyfigures\nsection breakdown\n"
+
+/* Tables of 54..62 rows, each alone from the top of a page: at some length the rows
+ * fill the page and the note under them ("Top N of M rows") would start the next page
+ * alone. */
+#define ORPHAN_TDT "[pdf]\nsection table kernels top=54\nsection pagebreak\n" \
+    "section table kernels top=55\nsection pagebreak\nsection table kernels top=56\n" \
+    "section pagebreak\nsection table kernels top=57\nsection pagebreak\n" \
+    "section table kernels top=58\nsection pagebreak\nsection table kernels top=59\n" \
+    "section pagebreak\nsection table kernels top=60\nsection pagebreak\n" \
+    "section table kernels top=61\nsection pagebreak\nsection table kernels top=62\n"
+
 static int render(const td_summary *s, const char *tname, const char *paper, const char *out,
                   td_err *e)
 {
     td_template *t = NULL;
     if (tname && strcmp(tname, "long") == 0) {
         if (td_template_parse("long.tdt", LONG_TDT, &t, e) != TD_OK)
+            return -1;
+    } else if (tname && strcmp(tname, "xla") == 0) {
+        if (td_template_parse("xla.tdt", XLA_TDT, &t, e) != TD_OK)
+            return -1;
+    } else if (tname && strcmp(tname, "orphan") == 0) {
+        if (td_template_parse("orphan.tdt", ORPHAN_TDT, &t, e) != TD_OK)
             return -1;
     } else if (tname && td_template_load(tname, "templates", &t, e) != TD_OK)
         return -1;
@@ -225,6 +266,12 @@ static int write_all(const char *dir)
     s = long_summary();
     snprintf(path, sizeof path, "%s/long.pdf", dir);
     bad |= render(s, "long", "a4", path, &e) != TD_OK;
+    snprintf(path, sizeof path, "%s/orphan.pdf", dir);
+    bad |= render(s, "orphan", "a4", path, &e) != TD_OK;
+    td_summary_free(s);
+    s = xla_summary();
+    snprintf(path, sizeof path, "%s/xla.pdf", dir);
+    bad |= render(s, "xla", "a4", path, &e) != TD_OK;
     td_summary_free(s);
     snprintf(path, sizeof path, "%s/hostile.pdf", dir);
     bad |= render_hostile(path, &e) != TD_OK;
