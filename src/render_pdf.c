@@ -277,7 +277,76 @@ static int sec_header(pdoc *d, const td_template *t)
                 PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT);
         d->y += 13;
         size_t shown = in->nrows > 8 ? 6 : in->nrows;
-        for (size_t r = 0; r < shown; r++) {
+        /* more than four inputs: one line each (path, rank, SHA-256 as sha256sum prints
+         * it) and what they share on one line below, so that page 1 keeps room */
+        int compact = in->nrows > 4;
+        for (size_t r = 0; compact && r < shown; r++) {
+            const char *path = cp >= 0 && td_table_cell(in, r, cp)->s
+                                   ? td_table_cell(in, r, cp)->s : "";
+            const char *sha = ch >= 0 ? td_table_cell(in, r, ch)->s : NULL;
+            char rk[48] = "";
+            if (cr >= 0 && td_table_cell(in, r, cr)->i != TD_NA)
+                snprintf(rk, sizeof rk, "rank %lld", (long long)td_table_cell(in, r, cr)->i);
+            pd_need(d, 11);
+            double wsha = sha && sha[0] ? pd_text_w(d, sha, PF_MONO, 6) : 0;
+            double wrk = 46;
+            pd_text(d, d->x0, d->y, path, PF_SANS, 7.5, W - wsha - wrk - 16, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
+            pd_text(d, d->x1 - wsha - wrk - 6, d->y + 0.5, rk, PF_SANS, 7, wrk,
+                    PANGO_ALIGN_RIGHT, PANGO_ELLIPSIZE_END, C_MUTED);
+            if (wsha > 0)
+                pd_text(d, d->x1 - wsha, d->y + 1.2, sha, PF_MONO, 6, 0, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_NONE, C_LIGHT);
+            d->y += 10.5;
+        }
+        if (compact) {
+            /* shared facts: format and device when the same for all, sums of sizes and
+             * events, the world size */
+            td_buf b = {0};
+            char v[128];
+            int64_t bytes = 0, events = 0;
+            const char *fmt0 = NULL, *dev0 = NULL;
+            int fsame = 1, dsame = 1;
+            int64_t world = TD_NA;
+            for (size_t r = 0; r < in->nrows; r++) {
+                if (cb >= 0 && td_table_cell(in, r, cb)->i != TD_NA)
+                    bytes += td_table_cell(in, r, cb)->i;
+                if (ce >= 0 && td_table_cell(in, r, ce)->i != TD_NA)
+                    events += td_table_cell(in, r, ce)->i;
+                const char *f = cf >= 0 ? td_table_cell(in, r, cf)->s : NULL;
+                const char *dv = cd >= 0 ? td_table_cell(in, r, cd)->s : NULL;
+                if (r == 0) {
+                    fmt0 = f;
+                    dev0 = dv;
+                }
+                fsame &= (f && fmt0 && !strcmp(f, fmt0));
+                dsame &= (dv && dev0 && !strcmp(dv, dev0));
+                if (cw >= 0 && td_table_cell(in, r, cw)->i != TD_NA)
+                    world = td_table_cell(in, r, cw)->i;
+            }
+            td_buf_printf(&b, "%zu inputs", in->nrows);
+            if (fsame && fmt0 && fmt0[0])
+                td_buf_printf(&b, ", all %s", fmt0);
+            if (cb >= 0) {
+                td_cell c = {.i = bytes};
+                td_cell_format(&in->cols[cb], &c, v, sizeof v);
+                td_buf_printf(&b, "   %s in all", v);
+            }
+            if (ce >= 0) {
+                td_cell c = {.i = events};
+                td_cell_format(&in->cols[ce], &c, v, sizeof v);
+                td_buf_printf(&b, "   %s events", v);
+            }
+            if (world != TD_NA)
+                td_buf_printf(&b, "   world size %lld", (long long)world);
+            if (dsame && dev0 && dev0[0])
+                td_buf_printf(&b, "   %s", dev0);
+            pd_text(d, d->x0, d->y + 1, td_buf_cstr(&b), PF_SANS, 7.5, W, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_END, C_MUTED);
+            d->y += 13;
+            td_buf_free(&b);
+        }
+        for (size_t r = 0; !compact && r < shown; r++) {
             td_buf b = {0};
             char v[128];
 #define INFO(col, fmt)                                                             \
@@ -415,7 +484,7 @@ static int sec_keyfigures(pdoc *d, const char *title)
                      (long long)td_table_cell(tl, row, crank)->i);
         else if (nall > 1 && crank >= 0)
             /* the job-wide row: times summed over ranks, not wall time */
-            snprintf(who, sizeof who, "of GPU time, summed over ranks");
+            snprintf(who, sizeof who, "of all ranks' GPU time");
         for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
             int ci = td_table_col(tl, g[k].key);
             if (ci < 0 || td_table_cell(tl, row, ci)->i == TD_NA)

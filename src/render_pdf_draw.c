@@ -670,17 +670,21 @@ int pd_collectives(pdoc *d, const td_section *sec)
         if (b == TD_NA || b <= 0 || !isfinite(bw) || bw < 0)
             continue;
         const char *nm = cn >= 0 && td_table_cell(t, r, cn)->s ? td_table_cell(t, r, cn)->s : "";
+        /* one clearly different colour (and shape) per collective type: the flame
+         * palette's "comm" hues are too close to tell apart in a legend */
+        static const uint32_t pal[8] = {C_COMP, C_COMM, C_MEMCPY, 0x8e5ea2u,
+                                        0xc0392bu, 0x17a2b8u, 0x7f6a3bu, 0x5f6670u};
         p[n].x = (double)b;
         p[n].y = bw;
-        p[n].color = td_name_color(nm, "comm");
         int k;
         for (k = 0; k < nn; k++)
             if (!strcmp(names[k], nm))
                 break;
         if (k == nn && nn < 8) {
             names[nn] = nm;
-            ncol[nn++] = p[n].color;
+            ncol[nn++] = pal[k];
         }
+        p[n].color = pal[k < 8 ? k : 7];
         p[n].shape = k;
         n++;
     }

@@ -21,7 +21,7 @@ static int importance(const char *key)
     static const char *hi[] = {"total_ns", "self_ns", "share", "calls", "busbw_gbps", "bytes",
                                "wall_ns", "non_child_ns", "cov", "executions", "device_self_ns",
                                "Total Time (ns)", "Time (%)", "Instances", "status", "change",
-                               "current", "base", NULL};
+                               "current", "base", "self_share", NULL};
     static const char *lo[] = {"std_ns", "min_ns", "max_ns", "thunks_std", "program_id",
                                "hidden_ns", "wait_ns", "group_size", "dtype", "device_avg_ns",
                                "StdDev (ns)", "Min (ns)", "Max (ns)", "sha256", "events", NULL};

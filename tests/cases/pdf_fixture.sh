@@ -131,6 +131,18 @@ for label, v in (("Busy in modules", busy), ("Idle inside modules", inside),
     w = "%s %.3f ms (%.1f%%)" % (label, v / 1e6, 100 * v / tot)
     if w not in text:
         bad.append(w)
+# six inputs: one line each with the SHA-256 (as the fixture makes them), then the shared
+# facts: sizes and events summed
+for k in range(6):
+    sha = "".join("0123456789abcdef"[(k * 7 + j * 3) % 16] for j in range(64))
+    if sha not in text or "rank %d" % k not in text:
+        bad.append("input %d" % k)
+size = sum(1000000 + k for k in range(6)) / 1024 / 1024
+events = sum(40000 + k for k in range(6))
+for w in ("6 inputs, all nsys-jax %.2f MiB in all %d events world size 8 NVIDIA A100-SXM4-40GB"
+          % (size, events),):
+    if w not in text:
+        bad.append(w)
 for w in ("Device time breakdown (XLA)", "summed over 2 devices: 1.400 s",
           "Thunk time added up without merging: 1.100 s", "overlaps counted twice"):
     if w not in text:
