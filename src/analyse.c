@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 void td_opts_default(td_opts *o)
 {
@@ -168,9 +171,7 @@ static void actx_free(td_actx *a)
         td_tctx *c = &a->tc[i];
         free(c->isop);
         free(c->parent);
-        free(c->self);
         free(c->launch);
-        free(c->owner);
         free(c->iscomm);
         free(c->steps);
     }
@@ -179,6 +180,27 @@ static void actx_free(td_actx *a)
         regfree(&a->step_re);
     if (a->has_module_re)
         regfree(&a->module_re);
+}
+
+/* Peak memory on large traces (a 1 GB JSON file has ~2.7 M events): the passes' arrays
+ * over all events or all device events are freed as soon as a pass ends, but glibc
+ * serves blocks up to 32 MiB from its heap once a large block has been freed (the
+ * dynamic mmap threshold), and heap memory stays resident after free, so the passes'
+ * arrays would add up. A fixed 1 MiB threshold keeps large arrays in their own
+ * mappings (returned on free, grown in place by mremap), and trim() gives back what the
+ * heap holds free between passes. */
+static void mem_setup(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+}
+
+static void trim(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *e)
@@ -195,6 +217,7 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         actx_free(&a);
         return st;
     }
+    mem_setup();
     a.n = set->n;
     a.tc = td_xcalloc(a.n + 1, sizeof *a.tc);
     int xla = 0;
@@ -207,20 +230,26 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         if (a.tc[i].t->nranges || a.tc[i].t->ncompile)
             xla = 1;
     }
+    trim();
     run_scalars(&a);
     st = td_an_steps(&a, e);
     if (st == TD_OK) {
         td_an_ops(&a);
+        trim();
         td_an_kernels(&a);
+        trim();
         td_an_timeline(&a);
+        trim();
         /* XLA first: its modules/thunks/collectives tables win for sets with NVTX
          * ranges; the Kineto passes then only fill tables it left absent */
         if (xla)
             td_analyse_xla(set, o, s);
         if (!td_sum_find_table(s, "collectives"))
             td_an_coll(&a);
+        trim();
         if (!td_sum_find_table(s, "modules") && !td_sum_find_table(s, "thunks"))
             td_an_modules(&a);
+        trim();
         td_an_var(&a);
         td_an_flames(&a);
         td_an_findings(&a);

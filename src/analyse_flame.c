@@ -160,7 +160,10 @@ static void cpu_flame(td_actx *a)
                 p = roots[k];
             }
             node_of[i] = child(&tr, p, frame_name(a, map, nmap, t->ev[i].name));
-            tr.v[node_of[i]].value += c->self[i];
+            /* self time: dur here, minus dur at the parent's node */
+            tr.v[node_of[i]].value += t->ev[i].dur;
+            if (c->parent[i] >= 0)
+                tr.v[p].value -= t->ev[i].dur;
         }
         free(roots);
     }
@@ -202,7 +205,10 @@ static void ops_flame(td_actx *a)
         td_tctx *c = &a->tc[ti];
         for (size_t i = 0; i < c->t->nev; i++)
             if (c->isop[i]) {
-                self[c->t->ev[i].name] += c->self[i];
+                /* self time: dur here, minus dur at the parent's name */
+                self[c->t->ev[i].name] += c->t->ev[i].dur;
+                if (c->parent[i] >= 0)
+                    self[c->t->ev[c->parent[i]].name] -= c->t->ev[i].dur;
                 seen[c->t->ev[i].name] = 1;
             }
     }

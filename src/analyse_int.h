@@ -54,10 +54,13 @@ typedef struct td_tctx {
     td_trace *t;
     uint8_t *isop;      /* [nev] 1 = op (cpu_op, user_annotation, runtime, driver, NVTX range
                            on a host track; see analyse_nest.c) */
-    int32_t *parent;    /* [nev] enclosing op on the same track, -1 none (ops only) */
-    int64_t *self;      /* [nev] self time of ops */
-    int32_t *launch;    /* [nev] device event -> launching runtime/driver event, -1 none */
-    int32_t *owner;     /* [nev] device event -> innermost non-runtime op around the launch */
+    int32_t *parent;    /* [nev] enclosing op on the same track, -1 none (ops only).
+                           An op's self time is its dur minus its children's dur (no
+                           array: passes add dur to the op and subtract it from the
+                           parent, which keeps peak memory down on large traces) */
+    int32_t *launch;    /* [ndev] k-th device event (td_kind_is_device, in event order)
+                           -> the runtime/driver event that launched it, -1 none;
+                           td_owner() gives the op that owns its device time */
     uint8_t *iscomm;    /* [nev] device event is an NCCL/RCCL kernel */
     td_step *steps; size_t nsteps;
     size_t ndropped;    /* warm-up steps dropped (they are steps[0..ndropped-1]) */
@@ -65,6 +68,19 @@ typedef struct td_tctx {
     int64_t steady0;    /* start of the first kept step when some were dropped, else INT64_MIN */
     size_t ndev;        /* device events */
 } td_tctx;
+
+/* Device work launched by event r (c->launch[k], -1 none) -> the innermost op around
+ * the launch that is not itself a runtime/driver call (as torch's "Self CUDA"), or the
+ * launching call when there is none; -1 when r is -1. */
+static inline int32_t td_owner(const td_tctx *c, int32_t r)
+{
+    if (r < 0)
+        return -1;
+    int32_t p = c->parent[r];
+    while (p >= 0 && (c->t->ev[p].kind == TD_K_RUNTIME || c->t->ev[p].kind == TD_K_DRIVER))
+        p = c->parent[p];
+    return p >= 0 ? p : r;
+}
 
 typedef struct td_actx {
     td_traceset *set;
@@ -78,7 +94,7 @@ typedef struct td_actx {
 } td_actx;
 
 /* Passes, in the order td_analyse runs them. */
-void td_an_nest(td_actx *a, td_tctx *c);          /* analyse_nest.c: isop/parent/self/launch/owner */
+void td_an_nest(td_actx *a, td_tctx *c);          /* analyse_nest.c: isop/parent/launch/iscomm */
 td_status td_an_steps(td_actx *a, td_err *e);     /* analyse_steps.c: steps + warm-up + table */
 void td_an_ops(td_actx *a);                       /* analyse_ops.c */
 void td_an_kernels(td_actx *a);                   /* analyse_device.c */

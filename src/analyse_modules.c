@@ -26,8 +26,45 @@ typedef struct exec {
 typedef struct thunk {
     td_str module;     /* NO_MODULE: device work outside every module */
     td_str kernel;
-    int64_t dur;
+    int64_t dur;       /* summed over the n device events of this (module, kernel) */
+    int64_t n;
 } thunk;
+
+/* (module, kernel) -> summed record: device events are summed as they are met rather
+ * than kept one record each (the list would be as long as the device events). */
+typedef struct tmap {
+    thunk *v;
+    size_t n, cap;
+    uint32_t *slot;    /* index + 1, 0 empty; open addressing */
+    size_t nslot;
+} tmap;
+
+static size_t tslot(const tmap *m, td_str mod, td_str ker)
+{
+    uint64_t h = ((uint64_t)mod << 32 | ker) * 0x9e3779b97f4a7c15ull;
+    size_t i = (size_t)(h >> 20) & (m->nslot - 1);
+    while (m->slot[i] && (m->v[m->slot[i] - 1].module != mod || m->v[m->slot[i] - 1].kernel != ker))
+        i = (i + 1) & (m->nslot - 1);
+    return i;
+}
+
+static void tmap_add(tmap *m, td_str mod, td_str ker, int64_t dur)
+{
+    if ((m->n + 1) * 2 > m->nslot) {
+        free(m->slot);
+        m->nslot = m->nslot ? m->nslot * 2 : 64;
+        m->slot = td_xcalloc(m->nslot, sizeof *m->slot);
+        for (size_t k = 0; k < m->n; k++)
+            m->slot[tslot(m, m->v[k].module, m->v[k].kernel)] = (uint32_t)k + 1;
+    }
+    size_t i = tslot(m, mod, ker);
+    if (!m->slot[i]) {
+        *TD_PUSH(m->v, m->n, m->cap) = (thunk){mod, ker, 0, 0};
+        m->slot[i] = (uint32_t)m->n;
+    }
+    m->v[m->slot[i] - 1].dur += dur;
+    m->v[m->slot[i] - 1].n++;
+}
 
 #define NO_MODULE UINT32_MAX
 
@@ -175,12 +212,12 @@ void td_an_modules(td_actx *a)
     uint8_t *cache = a->has_module_re ? td_xcalloc(nstr + 1, 1) : NULL;
     exec **all = NULL;
     size_t nall = 0, allcap = 0;
-    thunk *th = NULL;
-    size_t nth = 0, thcap = 0;
+    tmap thm = {0};
     exec **perx = td_xcalloc(a->n + 1, sizeof *perx);
-    thunk *fr = NULL; /* device flame records: module (NULL = none), kernel, time */
-    size_t nfr = 0, frcap = 0;
+    tmap frm = {0}; /* device flame records: module (NO_MODULE = none), kernel, time */
     td_str outside = td_intern_cstr(a->set->strs, "(outside modules)");
+    size_t *nxs = td_xcalloc(a->n + 1, sizeof *nxs);
+    /* two walks over the device events, the flame's records first */
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
         td_trace *t = c->t;
@@ -189,15 +226,36 @@ void td_an_modules(td_actx *a)
         size_t nx = 0;
         exec *x = find_execs(a, c, cache, &nx);
         perx[ti] = x;
+        nxs[ti] = nx;
         for (size_t k = 0; k < nx; k++)
             x[k].first = INT64_MAX, x[k].last = INT64_MIN;
-        for (size_t i = 0; i < t->nev; i++) {
+        for (size_t i = 0, k = 0; i < t->nev; i++) {
             const td_event *ev = &t->ev[i];
             if (!td_kind_is_device(ev->kind))
                 continue;
-            exec *e = c->launch[i] >= 0 ? exec_at(x, nx, t->ev[c->launch[i]].ts) : NULL;
-            *TD_PUSH(fr, nfr, frcap) =
-                (thunk){nx ? (e ? e->name : outside) : NO_MODULE, ev->name, ev->dur};
+            int32_t l = c->launch[k++];
+            exec *e = l >= 0 ? exec_at(x, nx, t->ev[l].ts) : NULL;
+            tmap_add(&frm, nx ? (e ? e->name : outside) : NO_MODULE, ev->name, ev->dur);
+        }
+    }
+    free(cache);
+    if (frm.n)
+        device_flame(a, frm.v, frm.n);
+    free(frm.v);
+    free(frm.slot);
+    for (size_t ti = 0; ti < a->n; ti++) {
+        td_tctx *c = &a->tc[ti];
+        td_trace *t = c->t;
+        exec *x = perx[ti];
+        size_t nx = nxs[ti];
+        if (!nx)
+            continue;
+        for (size_t i = 0, k = 0; i < t->nev; i++) {
+            const td_event *ev = &t->ev[i];
+            if (!td_kind_is_device(ev->kind))
+                continue;
+            int32_t l = c->launch[k++];
+            exec *e = l >= 0 ? exec_at(x, nx, t->ev[l].ts) : NULL;
             if (!e || e->warm)
                 continue;
             e->nthunks++;
@@ -205,16 +263,13 @@ void td_an_modules(td_actx *a)
                 e->first = ev->ts;
             if (ev->ts + ev->dur > e->last)
                 e->last = ev->ts + ev->dur;
-            *TD_PUSH(th, nth, thcap) = (thunk){e->name, ev->name, ev->dur};
+            tmap_add(&thm, e->name, ev->name, ev->dur);
         }
         for (size_t k = 0; k < nx; k++)
             if (!x[k].warm)
                 *TD_PUSH(all, nall, allcap) = &x[k];
     }
-    free(cache);
-    if (nfr)
-        device_flame(a, fr, nfr);
-    free(fr);
+    free(nxs);
     if (nall) {
         qsort(all, nall, sizeof *all, exec_name_cmp);
         mod *m = NULL;
@@ -276,6 +331,8 @@ void td_an_modules(td_actx *a)
             td_row_int(s, tb, r, "total_ns", m[k].total);
             td_row_f64(s, tb, r, "share", sum ? (double)m[k].total / (double)sum : 0);
         }
+        thunk *th = thm.v;
+        size_t nth = thm.n;
         if (nth) {
             qsort(th, nth, sizeof *th, thunk_cmp);
             td_table *tt = td_sum_table(s, "thunks", "Device work per top module");
@@ -291,19 +348,16 @@ void td_an_modules(td_actx *a)
                 for (size_t k = 0; k < nm; k++)
                     if (!strcmp(m[k].name, td_name(a, th[p].module)))
                         keep = !m[k].dropped;
-                for (size_t i = p; keep && i < q;) {
-                    size_t j = i;
-                    int64_t tot = 0;
-                    while (j < q && th[j].kernel == th[i].kernel)
-                        tot += th[j++].dur;
+                for (size_t i = p; keep && i < q; i++) {
+                    /* one record per (module, kernel): calls and total summed already */
+                    int64_t tot = th[i].dur;
                     size_t r = td_table_add_row(tt);
                     td_row_str(s, tt, r, "module", td_name(a, th[i].module));
                     td_row_str(s, tt, r, "name", td_name(a, th[i].kernel));
-                    td_row_int(s, tt, r, "calls", (int64_t)(j - i));
-                    td_row_int(s, tt, r, "mean_ns", tot / (int64_t)(j - i));
+                    td_row_int(s, tt, r, "calls", th[i].n);
+                    td_row_int(s, tt, r, "mean_ns", tot / th[i].n);
                     td_row_int(s, tt, r, "total_ns", tot);
                     td_row_f64(s, tt, r, "share", msum ? (double)tot / (double)msum : 0);
-                    i = j;
                 }
                 p = q;
             }
@@ -312,7 +366,8 @@ void td_an_modules(td_actx *a)
         free(m);
     }
     free(all);
-    free(th);
+    free(thm.v);
+    free(thm.slot);
     for (size_t ti = 0; ti < a->n; ti++)
         free(perx[ti]);
     free(perx);

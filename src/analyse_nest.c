@@ -1,5 +1,6 @@
-/* analyse_nest.c - nesting and self time per thread, and the links from device work
- * to the runtime call that launched it and the op around that call.
+/* analyse_nest.c - nesting per thread (from which self time follows), and the links
+ * from device work to the runtime call that launched it (td_owner: and the op around
+ * that call).
  *
  * Ops are the events torch's key_averages() counts: cpu_op (Operator, legacy "CPU
  * functions"), user_annotation (record_function, ProfilerStep#N), and runtime/driver
@@ -7,7 +8,7 @@
  * user_annotation (they are the user's own markup, as record_function is in Kineto).
  * Events arrive sorted by (ts, -dur) (td_read_finish), so a stack per track finds each
  * op's parent: the innermost op on the same track that contains it. Self = dur - sum
- * of the direct children's dur (torch's rule).
+ * of the direct children's dur (torch's rule; the passes compute it from parent[]).
  * Device work is linked by correlation id to the runtime OR driver call that launched
  * it (XLA and Triton launch through cuLaunchKernel, cuMemcpy*Async... with no runtime
  * call around), and belongs to the innermost cpu_op/user_annotation/NVTX range around
@@ -66,16 +67,13 @@ void td_an_nest(td_actx *a, td_tctx *c)
     c->isop = td_xcalloc(n + 1, 1);
     c->iscomm = td_xcalloc(n + 1, 1);
     c->parent = td_xmalloc((n + 1) * sizeof *c->parent);
-    c->self = td_xcalloc(n + 1, sizeof *c->self);
-    c->launch = td_xmalloc((n + 1) * sizeof *c->launch);
-    c->owner = td_xmalloc((n + 1) * sizeof *c->owner);
     stk *st = td_xcalloc(t->ntracks + 1, sizeof *st);
     size_t nrt = 0;
     c->t0 = INT64_MAX;
     c->t1 = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
         const td_event *ev = &t->ev[i];
-        c->parent[i] = c->launch[i] = c->owner[i] = -1;
+        c->parent[i] = -1;
         if (ev->ts < c->t0)
             c->t0 = ev->ts;
         if (ev->ts + ev->dur > c->t1)
@@ -102,11 +100,8 @@ void td_an_nest(td_actx *a, td_tctx *c)
             else
                 break;
         }
-        c->self[i] += ev->dur;
-        if (s->n) {
+        if (s->n)
             c->parent[i] = s->v[s->n - 1];
-            c->self[c->parent[i]] -= ev->dur;
-        }
         *TD_PUSH(s->v, s->n, s->cap) = (int32_t)i;
     }
     if (!n)
@@ -116,20 +111,28 @@ void td_an_nest(td_actx *a, td_tctx *c)
     free(st);
     if (c->ndev)
         a->any_device = 1;
+    c->launch = td_xmalloc((c->ndev + 1) * sizeof *c->launch);
+    memset(c->launch, 0xff, (c->ndev + 1) * sizeof *c->launch);
     if (!c->ndev || !nrt)
         return;
     /* device work -> launching runtime or driver call, by correlation id (the first
      * call with that id in event order wins: a driver call nested in a runtime call
      * with the same id, or a duplicated launch record, counts once, for the outer) */
-    corr_ix *cx = td_xmalloc(nrt * sizeof *cx);
+    /* device events sorted by correlation id (usually fewer than the launchers: a
+     * smaller table and sort keep this pass's peak memory down), then the launchers
+     * in event order claim theirs */
+    corr_ix *cx = td_xmalloc((c->ndev + 1) * sizeof *cx);
     size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (c->isop[i] && is_launcher(t->ev[i].kind) && t->ev[i].corr)
-            cx[m++] = (corr_ix){t->ev[i].corr, (int32_t)i};
+    for (size_t i = 0, k = 0; i < n; i++)
+        if (td_kind_is_device(t->ev[i].kind)) {
+            if (t->ev[i].corr) /* idx: the device event's ordinal */
+                cx[m++] = (corr_ix){t->ev[i].corr, (int32_t)k};
+            k++;
+        }
     qsort(cx, m, sizeof *cx, corr_cmp);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && m; i++) {
         const td_event *ev = &t->ev[i];
-        if (!td_kind_is_device(ev->kind) || !ev->corr)
+        if (!c->isop[i] || !is_launcher(ev->kind) || !ev->corr)
             continue;
         size_t lo = 0, hi = m;
         while (lo < hi) {
@@ -139,16 +142,15 @@ void td_an_nest(td_actx *a, td_tctx *c)
             else
                 hi = mid;
         }
-        if (lo == m || cx[lo].corr != ev->corr)
+        /* taken already by an earlier call with this id (all its device events are
+         * set together) */
+        if (lo == m || cx[lo].corr != ev->corr || c->launch[cx[lo].idx] >= 0)
             continue;
-        int32_t r = cx[lo].idx;
-        c->launch[i] = r;
-        int32_t p = c->parent[r];
-        while (p >= 0 && is_launcher(t->ev[p].kind))
-            p = c->parent[p];
-        /* no op around the launch (nsys traces without NVTX, launches outside any
-         * cpu_op): the launching call itself owns the device time */
-        c->owner[i] = p >= 0 ? p : r;
+        /* the owner (td_owner) is found from here when a pass needs it; with no op
+         * around the launch (nsys traces without NVTX, launches outside any cpu_op)
+         * the launching call itself owns the device time */
+        for (size_t k = lo; k < m && cx[k].corr == ev->corr; k++)
+            c->launch[cx[k].idx] = (int32_t)i;
     }
     free(cx);
 }

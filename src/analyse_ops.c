@@ -11,6 +11,82 @@ typedef struct oprow {
     int64_t calls, self, total, dself, dtotal;
 } oprow;
 
+/* Device time owned by an op (td_owner), in op order. */
+typedef struct odur {
+    int32_t op;
+    int64_t dur;
+} odur;
+
+static int odur_cmp(const void *x, const void *y)
+{
+    const odur *a = x, *b = y;
+    return (a->op > b->op) - (a->op < b->op);
+}
+
+typedef struct frame {
+    int32_t op;
+    int64_t tot;    /* device time of the op and of its finished descendants */
+} frame;
+
+typedef struct fstack {
+    frame *v;
+    size_t n, cap;
+} fstack;
+
+static void pop(fstack *s, oprow *rows, const int32_t *slot, const td_trace *t)
+{
+    frame f = s->v[--s->n];
+    rows[slot[t->ev[f.op].name]].dtotal += f.tot;
+    if (s->n)
+        s->v[s->n - 1].tot += f.tot;
+}
+
+/* Self device time: the kernels an op owns; total: with its descendants'. Totals are
+ * summed over a replay of the nesting (a stack per track, as analyse_nest.c built it)
+ * rather than in an array over all events: only the owned device times are kept,
+ * sorted by op, which keeps the pass's memory to a fraction of the event count. */
+static void device_times(const td_tctx *c, oprow *rows, const int32_t *slot)
+{
+    const td_trace *t = c->t;
+    odur *od = td_xmalloc((c->ndev + 1) * sizeof *od);
+    size_t nod = 0;
+    for (size_t i = 0, k = 0; i < t->nev; i++) {
+        if (!td_kind_is_device(t->ev[i].kind))
+            continue;
+        int32_t o = td_owner(c, c->launch[k++]);
+        if (o >= 0)
+            od[nod++] = (odur){o, t->ev[i].dur};
+    }
+    if (!nod) {
+        free(od);
+        return;
+    }
+    qsort(od, nod, sizeof *od, odur_cmp);
+    fstack *st = td_xcalloc(t->ntracks + 1, sizeof *st);
+    size_t p = 0;
+    for (size_t i = 0; i < t->nev && p < nod; i++) {
+        if (!c->isop[i])
+            continue;
+        /* the stack of i's track holds the previous op's ancestors: pop down to i's
+         * parent, finishing the ops in between */
+        fstack *s = &st[t->ev[i].track];
+        while (s->n && s->v[s->n - 1].op != c->parent[i])
+            pop(s, rows, slot, t);
+        int64_t self = 0;
+        while (p < nod && od[p].op == (int32_t)i)
+            self += od[p++].dur;
+        rows[slot[t->ev[i].name]].dself += self;
+        *TD_PUSH(s->v, s->n, s->cap) = (frame){(int32_t)i, self};
+    }
+    for (size_t k = 0; k < t->ntracks; k++) {
+        while (st[k].n)
+            pop(&st[k], rows, slot, t);
+        free(st[k].v);
+    }
+    free(st);
+    free(od);
+}
+
 void td_an_ops(td_actx *a)
 {
     size_t nstr = td_strtab_count(a->set->strs);
@@ -22,22 +98,8 @@ void td_an_ops(td_actx *a)
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
         td_trace *t = c->t;
-        int64_t *dself = NULL, *dtot = NULL;
-        if (a->any_device) {
-            dself = td_xcalloc(t->nev + 1, sizeof *dself);
-            dtot = td_xcalloc(t->nev + 1, sizeof *dtot);
-            for (size_t i = 0; i < t->nev; i++)
-                if (c->owner[i] >= 0)
-                    dself[c->owner[i]] += t->ev[i].dur;
-            /* children come after their parents in event order: accumulate backwards */
-            for (size_t i = t->nev; i-- > 0;) {
-                if (!c->isop[i])
-                    continue;
-                dtot[i] += dself[i];
-                if (c->parent[i] >= 0)
-                    dtot[c->parent[i]] += dtot[i];
-            }
-        }
+        /* rows first (in order of first appearance); self = dur - children's dur is
+         * summed as +dur on the op and -dur on its parent (earlier, so it has a row) */
         for (size_t i = 0; i < t->nev; i++) {
             if (!c->isop[i])
                 continue;
@@ -49,17 +111,18 @@ void td_an_ops(td_actx *a)
                 r->name = nm;
             }
             oprow *r = &rows[slot[nm]];
+            int64_t d = t->ev[i].dur;
             r->calls++;
-            r->self += c->self[i];
-            r->total += t->ev[i].dur;
-            selfsum += c->self[i];
-            if (dself) {
-                r->dself += dself[i];
-                r->dtotal += dtot[i];
+            r->self += d;
+            r->total += d;
+            selfsum += d;
+            if (c->parent[i] >= 0) {
+                rows[slot[t->ev[c->parent[i]].name]].self -= d;
+                selfsum -= d;
             }
         }
-        free(dself);
-        free(dtot);
+        if (a->any_device)
+            device_times(c, rows, slot);
     }
     free(slot);
     if (nrows) {

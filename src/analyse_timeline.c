@@ -29,7 +29,14 @@ size_t td_iv_merge(td_iv *v, size_t n)
             v[m++] = v[i];
     if (!m)
         return 0;
-    qsort(v, m, sizeof *v, iv_cmp);
+    /* lists made in event order are sorted by start already (the merge below does not
+     * depend on the order of equal starts): no sort, and no sort buffer as large as
+     * the list */
+    size_t i0 = 1;
+    while (i0 < m && v[i0 - 1].s <= v[i0].s)
+        i0++;
+    if (i0 < m)
+        qsort(v, m, sizeof *v, iv_cmp);
     size_t k = 0;
     for (size_t i = 1; i < m; i++) {
         if (v[i].s <= v[k].e) {
@@ -113,6 +120,77 @@ static td_iv *dup_merge(const td_iv *v, size_t n, size_t *m)
     return c;
 }
 
+/* The union of up to three merged lists, produced interval by interval (merged the
+ * way td_iv_union merges: touching intervals join), so that nothing as large as the
+ * lists themselves is allocated. */
+typedef struct uni {
+    const td_iv *v[3];
+    size_t n[3], i[3];
+} uni;
+
+static int uni_next(uni *u, td_iv *out)
+{
+    int b = -1;
+    for (int k = 0; k < 3; k++)
+        if (u->i[k] < u->n[k] && (b < 0 || u->v[k][u->i[k]].s < u->v[b][u->i[b]].s))
+            b = k;
+    if (b < 0)
+        return 0;
+    td_iv x = u->v[b][u->i[b]++];
+    for (int more = 1; more;) {
+        more = 0;
+        for (int k = 0; k < 3; k++)
+            while (u->i[k] < u->n[k] && u->v[k][u->i[k]].s <= x.e) {
+                if (u->v[k][u->i[k]].e > x.e)
+                    x.e = u->v[k][u->i[k]].e;
+                u->i[k]++;
+                more = 1;
+            }
+    }
+    *out = x;
+    return 1;
+}
+
+/* td_timeline_compute on lists that are merged already (sorted, disjoint). */
+static void compute_merged(const td_iv *c, size_t nc, const td_iv *m, size_t nm,
+                           const td_iv *p, size_t np, int64_t out[TL__N])
+{
+    int64_t lc = td_iv_len(c, nc), lm = td_iv_len(m, nm), lp = td_iv_len(p, np);
+    /* |P n (C u M)|: P against the union of C and M as it streams by */
+    int64_t pcm = 0;
+    uni u = {{c, m, NULL}, {nc, nm, 0}, {0, 0, 0}};
+    td_iv x;
+    size_t j = 0;
+    while (j < np && uni_next(&u, &x)) {
+        while (j < np && p[j].e <= x.s)
+            j++;
+        for (size_t k = j; k < np && p[k].s < x.e; k++) {
+            int64_t s = p[k].s > x.s ? p[k].s : x.s, e = p[k].e < x.e ? p[k].e : x.e;
+            if (e > s)
+                pcm += e - s;
+        }
+    }
+    /* busy = |C u M u P|; total from the first start to the last end */
+    uni all = {{c, m, p}, {nc, nm, np}, {0, 0, 0}};
+    int64_t busy = 0, first = 0, last = 0;
+    int any = 0;
+    while (uni_next(&all, &x)) {
+        if (!any)
+            first = x.s;
+        any = 1;
+        last = x.e;
+        busy += x.e - x.s;
+    }
+    out[TL_COMP] = lc;
+    out[TL_XCOMM] = lm - td_iv_overlap(m, nm, c, nc);
+    out[TL_XMEMCPY] = lp - pcm;
+    out[TL_BUSY] = busy;
+    out[TL_TOTAL] = any ? last - first : 0;
+    out[TL_IDLE] = out[TL_TOTAL] - out[TL_BUSY];
+    out[TL_COMM] = lm;
+    out[TL_MEMCPY] = lp;
+}
+
 void td_timeline_compute(const td_iv *comp, size_t ncomp, const td_iv *comm, size_t ncomm,
                          const td_iv *mcpy, size_t nmcpy, int64_t out[TL__N])
 {
@@ -120,23 +198,10 @@ void td_timeline_compute(const td_iv *comp, size_t ncomp, const td_iv *comm, siz
     td_iv *c = dup_merge(comp, ncomp, &nc);
     td_iv *m = dup_merge(comm, ncomm, &nm);
     td_iv *p = dup_merge(mcpy, nmcpy, &np);
-    int64_t lc = td_iv_len(c, nc), lm = td_iv_len(m, nm), lp = td_iv_len(p, np);
-    size_t ncm, nall;
-    td_iv *cm = td_iv_union(c, nc, m, nm, &ncm);
-    td_iv *all = td_iv_union(cm, ncm, p, np, &nall);
-    out[TL_COMP] = lc;
-    out[TL_XCOMM] = lm - td_iv_overlap(m, nm, c, nc);
-    out[TL_XMEMCPY] = lp - td_iv_overlap(p, np, cm, ncm);
-    out[TL_BUSY] = td_iv_len(all, nall);
-    out[TL_TOTAL] = nall ? all[nall - 1].e - all[0].s : 0;
-    out[TL_IDLE] = out[TL_TOTAL] - out[TL_BUSY];
-    out[TL_COMM] = lm;
-    out[TL_MEMCPY] = lp;
+    compute_merged(c, nc, m, nm, p, np, out);
     free(c);
     free(m);
     free(p);
-    free(cm);
-    free(all);
 }
 
 /* Device event class for the timeline. */
@@ -201,15 +266,21 @@ static size_t clip(td_iv *v, size_t n, int64_t w0)
 
 static void emit(tlrows *out, int64_t rank, int dev, devlists *L, int64_t steady0)
 {
+    /* the lists are scratch: merged in place (no copies), then clipped in place for the
+     * steady window (clipping a merged list leaves it merged, and gives the merge of
+     * the clipped raw list) */
+    size_t n[3];
+    for (int k = 0; k < 3; k++)
+        n[k] = td_iv_merge(L->v[k], L->n[k]);
     tlrow *x = TD_PUSH(out->v, out->n, out->cap);
     *x = (tlrow){rank, dev, 0, {0}};
-    td_timeline_compute(L->v[0], L->n[0], L->v[1], L->n[1], L->v[2], L->n[2], x->o);
+    compute_merged(L->v[0], n[0], L->v[1], n[1], L->v[2], n[2], x->o);
     if (steady0 != INT64_MIN) {
-        size_t n0 = clip(L->v[0], L->n[0], steady0), n1 = clip(L->v[1], L->n[1], steady0),
-               n2 = clip(L->v[2], L->n[2], steady0);
+        for (int k = 0; k < 3; k++)
+            n[k] = clip(L->v[k], n[k], steady0);
         x = TD_PUSH(out->v, out->n, out->cap);
         *x = (tlrow){rank, dev, 1, {0}};
-        td_timeline_compute(L->v[0], n0, L->v[1], n1, L->v[2], n2, x->o);
+        compute_merged(L->v[0], n[0], L->v[1], n[1], L->v[2], n[2], x->o);
     }
 }
 
@@ -287,12 +358,21 @@ void td_an_timeline(td_actx *a)
             td_iv iv = {ev->ts, ev->ts + ev->dur};
             devlists *d = &L[tdev[ev->track]];
             *TD_PUSH(d->v[cl], d->n[cl], d->cap[cl]) = iv;
-            *TD_PUSH(all->v[cl], all->n[cl], all->cap[cl]) = iv;
+            if (nids > 1)
+                *TD_PUSH(all->v[cl], all->n[cl], all->cap[cl]) = iv;
         }
         for (size_t j = 0; j <= nids; j++) {
+            size_t r0 = rs.n;
             if (L[j].n[0] + L[j].n[1] + L[j].n[2] == 0)
                 continue;
             emit(&rs, t->rank, j == nids ? -1 : ids[j], &L[j], c->steady0);
+            /* one device: its rows are the rank's "all" rows (same lists, not kept twice) */
+            if (nids == 1)
+                for (size_t r = r0, r1 = rs.n; r < r1; r++) {
+                    tlrow *y = TD_PUSH(rs.v, rs.n, rs.cap);
+                    *y = rs.v[r];
+                    y->dev = -1;
+                }
         }
         for (size_t j = 0; j <= nids; j++)
             for (int k = 0; k < 3; k++)
