@@ -4,7 +4,8 @@
 # then runs `tracedoc summary --format json` on the plain and the gzipped file and, for
 # comparison, python3's json.load on the plain file, each under /usr/bin/time -v
 # (Debian package `time`); also the reader alone (tests/test_read_dump: read + sort, no
-# analysis), with and without its read-ahead thread. Prints the best wall time, MB/s of
+# analysis), with and without its read-ahead thread, and `tracedoc summary` pinned to one
+# core (taskset -c 0: both threads share it). Prints the best wall time, MB/s of
 # the uncompressed JSON, CPU seconds (user + sys) and peak RSS.
 # Env: BUILD (default build-bench, a release build made here), SIZE_MB (default 1024),
 # RUNS (default 3; the best run is reported), NOPY=1 to skip python.
@@ -54,6 +55,9 @@ measure "reader only, gzip" "$BUILD/tests/test_read_dump" "$json.gz"
 TD_NO_READ_THREAD=1 measure "reader only, gzip, one thread" "$BUILD/tests/test_read_dump" "$json.gz"
 measure "tracedoc summary, plain JSON" "$BUILD/tracedoc" summary --format json "$json"
 measure "tracedoc summary, gzip" "$BUILD/tracedoc" summary --format json "$json.gz"
+if command -v taskset >/dev/null; then
+    measure "tracedoc summary, plain, one core" taskset -c 0 "$BUILD/tracedoc" summary --format json "$json"
+fi
 if [ "${NOPY:-0}" != 1 ]; then
     RUNS=1 measure "python3 json.load, plain JSON" /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$json"
 fi
