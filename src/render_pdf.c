@@ -176,6 +176,10 @@ void pd_heading(pdoc *d, const char *title, double keep)
 void pd_note(pdoc *d, const char *text)
 {
     double h = pd_text_h(d, text, PF_SANS, 7, d->x1 - d->x0);
+    /* a note belongs to what is above it: rather than starting a page alone, it may
+     * reach a few points into the bottom margin (the footer rule is 12 points below) */
+    if (d->y + h > d->ybot && d->y + h <= d->ybot + 8)
+        h = 0;
     pd_need(d, h);
     d->y += pd_text(d, d->x0, d->y, text, PF_SANS, 7, d->x1 - d->x0, PANGO_ALIGN_LEFT,
                     PANGO_ELLIPSIZE_NONE, C_MUTED);
@@ -426,13 +430,14 @@ typedef struct card {
     char sub[128];
 } card;
 
-static void draw_cards(pdoc *d, const card *c, int n)
+/* tail: the height of the notes drawn under the cards, kept with the last row */
+static void draw_cards(pdoc *d, const card *c, int n, double tail)
 {
     double W = d->x1 - d->x0, gap = 8;
     int per = 4;
     double cw = (W - gap * (per - 1)) / per, chh = 40;
     for (int i = 0; i < n; i += per) {
-        pd_need(d, chh + gap);
+        pd_need(d, chh + gap + (i + per >= n ? tail : 0));
         for (int k = 0; k < per && i + k < n; k++) {
             const card *q = &c[i + k];
             double x = d->x0 + k * (cw + gap);
@@ -531,19 +536,21 @@ static int sec_keyfigures(pdoc *d, const char *title)
     const td_kv *cut = td_sum_get(s, "module_cut.threshold");
     if (!n && !(rule && rule->v.s && rule->v.s[0]))
         return 0;
-    pd_heading(d, title ? title : "Key figures", 48);
-    draw_cards(d, c, n);
-    if (rule && rule->type == TD_T_TEXT && rule->v.s && rule->v.s[0]) {
-        char buf[1024];
-        snprintf(buf, sizeof buf, "Warm-up: %s", rule->v.s);
-        pd_note(d, buf);
-    }
-    if (cut && cut->type == TD_T_F64) {
-        char buf[256];
-        snprintf(buf, sizeof buf, "Modules below %.2g%% of device time are left out of the "
+    char n1[1024] = "", n2[256] = "";
+    if (rule && rule->type == TD_T_TEXT && rule->v.s && rule->v.s[0])
+        snprintf(n1, sizeof n1, "Warm-up: %s", rule->v.s);
+    if (cut && cut->type == TD_T_F64)
+        snprintf(n2, sizeof n2, "Modules below %.2g%% of device time are left out of the "
                  "module tables.", cut->v.f * 100.0);
-        pd_note(d, buf);
-    }
+    double W = d->x1 - d->x0;
+    double tail = (n1[0] ? pd_text_h(d, n1, PF_SANS, 7, W) : 0) +
+                  (n2[0] ? pd_text_h(d, n2, PF_SANS, 7, W) : 0);
+    pd_heading(d, title ? title : "Key figures", 48 + (n <= 4 ? tail : 0));
+    draw_cards(d, c, n, tail);
+    if (n1[0])
+        pd_note(d, n1);
+    if (n2[0])
+        pd_note(d, n2);
     return 1;
 }
 

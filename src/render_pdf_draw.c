@@ -232,7 +232,7 @@ static int xla_breakdown(pdoc *d, const char *title)
     static const uint32_t col[3] = {C_COMP, C_WARM, C_IDLE};
     static const char *names[3] = {"Busy in modules", "Idle inside modules",
                                    "Idle between modules"};
-    pd_heading(d, title ? title : "Device time breakdown (XLA)", 70);
+    pd_heading(d, title ? title : "Device time breakdown (XLA)", 95);
     seg_bar(d, d->x0, d->y, d->x1 - d->x0, 20, frac, col, 3, 1);
     d->y += 26;
     char lab[3][128];
@@ -546,7 +546,7 @@ int pd_steps(pdoc *d, const char *title)
         return 1;
     }
     double W = d->x1 - d->x0, H = 130;
-    pd_heading(d, title ? title : "Step times", H + 50);
+    pd_heading(d, title ? title : "Step times", H + 50 + 13 + (nranks_rows ? 10 : 0));
     double px0 = d->x0 + 46, px1 = d->x1, py0 = d->y + 20, py1 = d->y + 20 + H;
     axis ay;
     double ystep = lin_axis(&ay, max);
