@@ -36,7 +36,11 @@ static td_kv *kv_slot(td_summary *s, const char *key, const char *title, td_type
 {
     for (size_t i = 0; i < s->nkv; i++)
         if (strcmp(s->kv[i].key, key) == 0) {
+            /* a later pass that sets the value also says what it is now (e.g. XLA
+             * "Executions dropped" replacing the steps pass's "Warm-up steps dropped") */
             s->kv[i].type = t;
+            if (title)
+                s->kv[i].title = td_arena_strdup(s->a, title);
             return &s->kv[i];
         }
     td_kv *k = TD_PUSH(s->kv, s->nkv, s->kv_cap);

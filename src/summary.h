@@ -83,7 +83,7 @@ typedef struct td_summary {
 td_summary *td_summary_new(void);
 void td_summary_free(td_summary *s);
 
-/* Scalars. Setting an existing key replaces its value. */
+/* Scalars. Setting an existing key replaces its value (and its title, when given). */
 void td_sum_set_int(td_summary *s, const char *key, const char *title, td_type t, int64_t v);
 void td_sum_set_f64(td_summary *s, const char *key, const char *title, td_type t, double v);
 void td_sum_set_str(td_summary *s, const char *key, const char *title, const char *v);
