@@ -4,8 +4,11 @@
  *
  * Fonts come only from o->fontdir through a private fontconfig configuration, so the
  * document looks the same on every machine and never depends on system fonts; cairo
- * embeds the subsets used. The document is laid out twice: the first pass (to a
- * discarded stream) counts the pages for "page N of M", the second writes the file.
+ * embeds the subsets used. The document is laid out once, each page onto its own
+ * recording surface; when the page count is known the recordings are replayed into the
+ * PDF surface with "page N of M" added (text stays text: cairo emits each recording as
+ * a form of the same vector operations). Laying out twice, as first written, cost
+ * twice the text shaping, which is most of the rendering time.
  * Every byte is a function of the summary, the template and the options: the creation
  * date comes from o->epoch, and cairo 1.16 writes nothing else that varies (font subset
  * tags are derived from the glyphs used; there is no /ID or ModDate), so two runs are
@@ -129,19 +132,43 @@ static void page_decor(pdoc *d)
     char buf[96];
     snprintf(buf, sizeof buf, "tracedoc %s", d->version);
     pd_text(d, d->x0, yf, buf, PF_SANS, fs, 0, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_LIGHT);
-    if (d->npages > 0)
-        snprintf(buf, sizeof buf, "page %d of %d", d->page, d->npages);
-    else
-        snprintf(buf, sizeof buf, "page %d of %d", d->page, d->page);
+}
+
+/* "page N of M", drawn on the PDF page itself once M is known */
+static void page_number(pdoc *d)
+{
+    double fs = 7, yf = d->ph - 32;
+    char buf[64];
+    snprintf(buf, sizeof buf, "page %d of %d", d->page, d->npages);
     double w = pd_text_w(d, buf, PF_SANS, fs);
     pd_text(d, d->x1 - w, yf, buf, PF_SANS, fs, 0, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE,
             C_LIGHT);
 }
 
+static void begin_page(pdoc *d)
+{
+    cairo_rectangle_t ext = {0, 0, d->pw, d->ph};
+    cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &ext);
+    *TD_PUSH(d->rec, d->nrec, d->rec_cap) = rec;
+    d->cr = cairo_create(rec);
+    pango_cairo_update_context(d->cr, d->pc);
+}
+
+static void end_page(pdoc *d)
+{
+    if (!d->cr)
+        return;
+    if (d->cst == CAIRO_STATUS_SUCCESS)
+        d->cst = cairo_status(d->cr);
+    cairo_destroy(d->cr);
+    d->cr = NULL;
+}
+
 void pd_break(pdoc *d)
 {
-    cairo_show_page(d->cr);
+    end_page(d);
     d->page++;
+    begin_page(d);
     page_decor(d);
     d->y = d->ytop;
 }
@@ -647,6 +674,7 @@ static void draw_doc(pdoc *d, const td_template *t)
 {
     d->page = 1;
     d->pending_break = 0;
+    begin_page(d);
     page_decor(d);
     d->y = d->ytop;
     const td_section *secs = default_sections;
@@ -701,7 +729,7 @@ static void draw_doc(pdoc *d, const td_template *t)
         if (drew)
             d->y += 16;
     }
-    cairo_show_page(d->cr);
+    end_page(d);
 }
 
 typedef struct sink {
@@ -712,8 +740,6 @@ typedef struct sink {
 static cairo_status_t sink_write(void *closure, const unsigned char *data, unsigned int len)
 {
     sink *k = closure;
-    if (!k->f)
-        return CAIRO_STATUS_SUCCESS; /* first pass: counting pages only */
     if (fwrite(data, 1, len, k->f) != len) {
         k->err = errno ? errno : EIO;
         return CAIRO_STATUS_WRITE_ERROR;
@@ -788,25 +814,33 @@ static td_status load_fonts(const char *dir, PangoFontMap **out, td_err *e)
     return TD_OK;
 }
 
-static td_status render_pass(pdoc *d, const td_template *t, sink *k, td_err *e)
+/* Replay the laid-out pages into the PDF, adding "page N of M". */
+static td_status write_pdf(pdoc *d, sink *k, td_err *e)
 {
     cairo_surface_t *surf = cairo_pdf_surface_create_for_stream(sink_write, k, d->pw, d->ph);
-    if (k->f) {
-        char date[32], creator[96];
-        time_t ep = (time_t)d->o->epoch;
-        struct tm tm;
-        gmtime_r(&ep, &tm);
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        snprintf(creator, sizeof creator, "tracedoc %s", d->version);
-        char *title = clean_text(d->title);
-        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, title);
-        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, creator);
-        cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATE_DATE, date);
-        g_free(title);
-    }
+    char date[32], creator[96];
+    time_t ep = (time_t)d->o->epoch;
+    struct tm tm;
+    gmtime_r(&ep, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(creator, sizeof creator, "tracedoc %s", d->version);
+    char *title = clean_text(d->title);
+    cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_TITLE, title);
+    cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATOR, creator);
+    cairo_pdf_surface_set_metadata(surf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+    g_free(title);
     d->cr = cairo_create(surf);
     pango_cairo_update_context(d->cr, d->pc);
-    draw_doc(d, t);
+    d->npages = (int)d->nrec;
+    for (size_t i = 0; i < d->nrec; i++) {
+        cairo_save(d->cr);
+        cairo_set_source_surface(d->cr, d->rec[i], 0, 0);
+        cairo_paint(d->cr);
+        cairo_restore(d->cr);
+        d->page = (int)i + 1;
+        page_number(d);
+        cairo_show_page(d->cr);
+    }
     cairo_status_t cs = cairo_status(d->cr);
     cairo_destroy(d->cr);
     d->cr = NULL;
@@ -870,17 +904,17 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
     d.font[PF_BOLD] = pango_font_description_from_string("DejaVu Sans Bold");
     d.font[PF_MONO] = pango_font_description_from_string("DejaVu Sans Mono");
 
-    sink k1 = {NULL, 0};
-    st = render_pass(&d, t, &k1, e);
+    draw_doc(&d, t);
+    if (d.cst != CAIRO_STATUS_SUCCESS)
+        st = td_fail(e, TD_E_INTERNAL, "%s: cairo: %s", path, cairo_status_to_string(d.cst));
     char *tmp = NULL;
     if (st == TD_OK) {
-        d.npages = d.page;
         tmp = td_tmp_name(path);
         sink k2 = {fopen(tmp, "wb"), 0};
         if (!k2.f)
             st = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
         else {
-            st = render_pass(&d, t, &k2, e);
+            st = write_pdf(&d, &k2, e);
             if (st != TD_OK) {
                 char m[sizeof e->msg];
                 snprintf(m, sizeof m, "%s", e->msg);
@@ -895,6 +929,9 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
         }
     }
     free(tmp);
+    for (size_t i = 0; i < d.nrec; i++)
+        cairo_surface_destroy(d.rec[i]);
+    free(d.rec);
     for (int i = 0; i < PF_N; i++)
         pango_font_description_free(d.font[i]);
     g_object_unref(d.pc);

@@ -35,7 +35,10 @@ typedef struct pdoc {
     double ytop, ybot;    /* content area */
     double y;             /* cursor: top of the next block */
     int page;             /* current page, 1-based */
-    int npages;           /* total from the first pass; 0 during it */
+    int npages;           /* total, known once every page is laid out */
+    cairo_surface_t **rec; /* one recording per page, replayed into the PDF at the end */
+    size_t nrec, rec_cap;
+    cairo_status_t cst;   /* first drawing error of any page */
     int pending_break;    /* "section pagebreak": break before the next thing drawn */
     const char *title;    /* filled template title */
     const char *date;     /* shown date */
