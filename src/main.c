@@ -535,6 +535,70 @@ static void timing(int on, const char *what, int64_t ns)
         fprintf(stderr, "%s: timings: %-14s %10.3f ms\n", prog, what, (double)ns / 1e6);
 }
 
+/* Write the documents in mask (TD_DOC_*) into out, in a fixed order. */
+static td_status render_docs(const td_summary *s, const td_template *t, const td_render_opts *r,
+                             const char *out, unsigned mask, int timings, td_err *e)
+{
+    char path[PATH_MAX + 64];
+    td_status st = TD_OK;
+    int64_t t0 = td_now_ns();
+    if (mask & TD_DOC_XLSX) {
+        snprintf(path, sizeof path, "%s/report.xlsx", out);
+        if ((st = td_render_xlsx(s, t, r, path, e)) != TD_OK)
+            return st;
+        timing(timings, "render xlsx", td_now_ns() - t0);
+    }
+    if (mask & TD_DOC_JSON) {
+        t0 = td_now_ns();
+        snprintf(path, sizeof path, "%s/summary.json", out);
+        if ((st = td_write_atomic_cb(path, write_json_cb, (void *)s, e)) != TD_OK)
+            return st;
+        timing(timings, "render json", td_now_ns() - t0);
+    }
+    if (mask & TD_DOC_CSV) {
+        t0 = td_now_ns();
+        for (size_t i = 0; i < s->ntables; i++) {
+            char name[256];
+            snprintf(name, sizeof name, "%s", s->tables[i]->name);
+            for (char *p = name; *p; p++)
+                if (*p == '.')
+                    *p = '_';
+            snprintf(path, sizeof path, "%s/%s.csv", out, name);
+            if ((st = td_write_atomic_cb(path, write_csv_cb, s->tables[i], e)) != TD_OK)
+                return st;
+        }
+        timing(timings, "render csv", td_now_ns() - t0);
+    }
+    if (mask & TD_DOC_FOLDED) {
+        t0 = td_now_ns();
+        for (size_t i = 0; i < s->nflames; i++) {
+            snprintf(path, sizeof path, "%s/%s.folded", out, s->flames[i]->kind);
+            if ((st = td_write_atomic_cb(path, write_folded_cb, s->flames[i], e)) != TD_OK)
+                return st;
+        }
+        timing(timings, "render folded", td_now_ns() - t0);
+    }
+    if (mask & TD_DOC_SVG) {
+        t0 = td_now_ns();
+        for (size_t i = 0; i < s->nflames; i++) {
+            if (!s->flames[i]->n)
+                continue;
+            snprintf(path, sizeof path, "%s/flame-%s.svg", out, s->flames[i]->kind);
+            if ((st = td_render_svg(s, s->flames[i], r, path, e)) != TD_OK)
+                return st;
+        }
+        timing(timings, "render svg", td_now_ns() - t0);
+    }
+    if (mask & TD_DOC_PDF) {
+        t0 = td_now_ns();
+        snprintf(path, sizeof path, "%s/report.pdf", out);
+        if ((st = td_render_pdf(s, t, r, path, e)) != TD_OK)
+            return st;
+        timing(timings, "render pdf", td_now_ns() - t0);
+    }
+    return TD_OK;
+}
+
 static int cmd_report(int argc, char **argv)
 {
     cli c;
@@ -565,83 +629,27 @@ static int cmd_report(int argc, char **argv)
     timing(c.timings, "read", t_read);
     timing(c.timings, "analyse", t_an);
     td_render_opts r = render_opts(&c, t);
-    char path[PATH_MAX + 64];
-    int64_t t0 = td_now_ns(), t_render = t0;
-    /* The workbook is rendered by a child process while this one writes the rest: the
-     * two cores share the rendering (the summary is read-only from here on). If fork
-     * fails, everything is rendered here in turn. */
+    int64_t t_render = td_now_ns();
+    /* Two cores share the rendering (the summary is read-only from here on): a child
+     * process writes the workbook and the text outputs while this one writes the SVGs
+     * and the PDF, the costliest document. If fork fails, everything is written here. */
+    const unsigned in_child = TD_DOC_XLSX | TD_DOC_JSON | TD_DOC_CSV | TD_DOC_FOLDED;
     pid_t kid = -1;
-    if ((docs & TD_DOC_XLSX) && (docs & (TD_DOC_PDF | TD_DOC_SVG))) {
+    if ((docs & in_child) && (docs & ~in_child)) {
         fflush(stdout);
         fflush(stderr);
         kid = fork();
         if (kid == 0) {
-            int64_t tk = td_now_ns();
-            snprintf(path, sizeof path, "%s/report.xlsx", out);
-            st = td_render_xlsx(s, t, &r, path, &e);
-            if (st != TD_OK) {
+            st = render_docs(s, t, &r, out, docs & in_child, c.timings, &e);
+            if (st != TD_OK)
                 fprintf(stderr, "%s: %s\n", prog, e.msg);
-                _exit(exit_for(st));
-            }
-            timing(c.timings, "render xlsx", td_now_ns() - tk);
             fflush(stderr);
-            _exit(0); /* no atexit handlers: the parent owns the cleanup */
+            _exit(exit_for(st)); /* no atexit handlers: the parent owns the cleanup */
         }
     }
-    if (docs & TD_DOC_JSON) {
-        snprintf(path, sizeof path, "%s/summary.json", out);
-        if ((st = td_write_atomic_cb(path, write_json_cb, s, &e)) != TD_OK)
-            fail(&e);
-        timing(c.timings, "render json", td_now_ns() - t0);
-    }
-    if (docs & TD_DOC_CSV) {
-        t0 = td_now_ns();
-        for (size_t i = 0; i < s->ntables; i++) {
-            char name[256];
-            snprintf(name, sizeof name, "%s", s->tables[i]->name);
-            for (char *p = name; *p; p++)
-                if (*p == '.')
-                    *p = '_';
-            snprintf(path, sizeof path, "%s/%s.csv", out, name);
-            if ((st = td_write_atomic_cb(path, write_csv_cb, s->tables[i], &e)) != TD_OK)
-                fail(&e);
-        }
-        timing(c.timings, "render csv", td_now_ns() - t0);
-    }
-    if (docs & TD_DOC_FOLDED) {
-        t0 = td_now_ns();
-        for (size_t i = 0; i < s->nflames; i++) {
-            snprintf(path, sizeof path, "%s/%s.folded", out, s->flames[i]->kind);
-            if ((st = td_write_atomic_cb(path, write_folded_cb, s->flames[i], &e)) != TD_OK)
-                fail(&e);
-        }
-        timing(c.timings, "render folded", td_now_ns() - t0);
-    }
-    if (docs & TD_DOC_SVG) {
-        t0 = td_now_ns();
-        for (size_t i = 0; i < s->nflames; i++) {
-            if (!s->flames[i]->n)
-                continue;
-            snprintf(path, sizeof path, "%s/flame-%s.svg", out, s->flames[i]->kind);
-            if ((st = td_render_svg(s, s->flames[i], &r, path, &e)) != TD_OK)
-                fail(&e);
-        }
-        timing(c.timings, "render svg", td_now_ns() - t0);
-    }
-    if (docs & TD_DOC_PDF) {
-        t0 = td_now_ns();
-        snprintf(path, sizeof path, "%s/report.pdf", out);
-        if ((st = td_render_pdf(s, t, &r, path, &e)) != TD_OK)
-            fail(&e);
-        timing(c.timings, "render pdf", td_now_ns() - t0);
-    }
-    if ((docs & TD_DOC_XLSX) && kid <= 0) {
-        t0 = td_now_ns();
-        snprintf(path, sizeof path, "%s/report.xlsx", out);
-        if ((st = td_render_xlsx(s, t, &r, path, &e)) != TD_OK)
-            fail(&e);
-        timing(c.timings, "render xlsx", td_now_ns() - t0);
-    }
+    if ((st = render_docs(s, t, &r, out, kid > 0 ? docs & ~in_child : docs, c.timings, &e)) !=
+        TD_OK)
+        fail(&e);
     if (kid > 0) {
         int status = 0;
         while (waitpid(kid, &status, 0) < 0 && errno == EINTR)
