@@ -1363,6 +1363,10 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     td_sum_set_int(s, "runtime.idle_in_modules_ns", "GPU idle inside modules", TD_T_NS, idle_in);
     td_sum_set_int(s, "runtime.idle_between_modules_ns", "GPU idle between modules", TD_T_NS,
                    wall_ns - modules_ns > 0 ? wall_ns - modules_ns : 0);
+    /* busy inside modules = the union of thunk intervals, so that busy + idle inside +
+     * idle between = wall (thunks_ns counts overlapping thunks twice) */
+    td_sum_set_int(s, "runtime.busy_in_modules_ns", "GPU busy inside modules", TD_T_NS,
+                   modules_ns - idle_in);
 
     /* thunks of the top modules, hlo ops, device flame */
     {

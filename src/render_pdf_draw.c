@@ -205,25 +205,13 @@ static int64_t kv_ns(const td_summary *s, const char *key)
     return kv && kv->type == TD_T_NS && kv->v.i != TD_NA ? kv->v.i : -1;
 }
 
-int pd_xla_parts(const td_summary *s, int64_t part[3])
-{
-    int64_t mod = kv_ns(s, "runtime.modules_ns"), in = kv_ns(s, "runtime.idle_in_modules_ns");
-    int64_t between = kv_ns(s, "runtime.idle_between_modules_ns");
-    if (mod <= 0 || in < 0 || between < 0 || in > mod)
-        return 0;
-    part[0] = mod - in;
-    part[1] = in;
-    part[2] = between;
-    return 1;
-}
-
 /* XLA sets have no gpu_timeline: the runtime totals of formats.md sec. 4 split the
  * devices' wall time into busy (thunk intervals merged), idle inside modules and idle
  * between modules, which add up to runtime.wall_ns. */
 static int xla_breakdown(pdoc *d, const char *title)
 {
     int64_t part[3];
-    if (!pd_xla_parts(d->s, part))
+    if (!td_sum_xla_breakdown(d->s, part))
         return 0;
     double tot = (double)(part[0] + part[1] + part[2]);
     double frac[3];

@@ -83,7 +83,6 @@ const td_table *pd_timeline_all(const td_summary *s, size_t *row);
 /* XLA device time without a gpu_timeline: part[0] busy inside modules (thunk intervals
  * merged), part[1] idle inside modules, part[2] idle between modules, from the runtime.*
  * scalars; they add up to runtime.wall_ns. Returns 0 when the scalars are missing. */
-int pd_xla_parts(const td_summary *s, int64_t part[3]);
 
 /* Short axis labels: "10 ms", "4 KiB". */
 void pd_fmt_tick_ns(char *dst, size_t cap, double ns);

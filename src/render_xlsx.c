@@ -513,25 +513,6 @@ static int kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
     return wrapped;
 }
 
-static int64_t kv_ns(const td_summary *s, const char *key)
-{
-    const td_kv *kv = td_sum_get(s, key);
-    return kv && kv->type == TD_T_NS && kv->v.i != TD_NA ? kv->v.i : -1;
-}
-
-/* XLA: busy inside modules (modules - idle inside), idle inside, idle between modules;
- * 0 when the runtime.* scalars are missing. */
-static int xla_parts(const td_summary *s, int64_t part[3])
-{
-    int64_t mod = kv_ns(s, "runtime.modules_ns"), in = kv_ns(s, "runtime.idle_in_modules_ns");
-    int64_t between = kv_ns(s, "runtime.idle_between_modules_ns");
-    if (mod <= 0 || in < 0 || between < 0 || in > mod)
-        return 0;
-    part[0] = mod - in;
-    part[1] = in;
-    part[2] = between;
-    return 1;
-}
 
 /* Summary sheet: title, key figures, the time breakdown with a pie chart, findings,
  * warnings. Long texts wrap inside column B. */
@@ -617,7 +598,7 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             nb++;
         }
         r++;
-    } else if (xla_parts(s, xpart)) {
+    } else if (td_sum_xla_breakdown(s, xpart)) {
         /* XLA sets have no gpu_timeline: the devices' wall time after warm-up split by
          * the runtime.* totals (formats.md sec. 4), which add up to runtime.wall_ns */
         static const char *const labels[] = {"Busy in modules (thunk intervals merged)",

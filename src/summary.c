@@ -66,6 +66,20 @@ void td_sum_set_str(td_summary *s, const char *key, const char *title, const cha
     kv_slot(s, key, title, TD_T_TEXT)->v.s = v ? td_arena_strdup(s->a, v) : NULL;
 }
 
+static int64_t kv_ns_or(const td_summary *s, const char *key)
+{
+    const td_kv *kv = td_sum_get(s, key);
+    return kv && kv->type == TD_T_NS && kv->v.i != TD_NA ? kv->v.i : -1;
+}
+
+int td_sum_xla_breakdown(const td_summary *s, int64_t part[3])
+{
+    part[0] = kv_ns_or(s, "runtime.busy_in_modules_ns");
+    part[1] = kv_ns_or(s, "runtime.idle_in_modules_ns");
+    part[2] = kv_ns_or(s, "runtime.idle_between_modules_ns");
+    return part[0] >= 0 && part[1] >= 0 && part[2] >= 0 && part[0] + part[1] > 0;
+}
+
 const td_kv *td_sum_get(const td_summary *s, const char *key)
 {
     for (size_t i = 0; i < s->nkv; i++)

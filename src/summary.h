@@ -106,6 +106,11 @@ void td_row_str(td_summary *s, td_table *t, size_t row, const char *key, const c
  * (or the first text column) ascending. */
 void td_table_sort(td_table *t, const char *key, int desc);
 
+/* XLA device-time breakdown from the runtime.* scalars: part[0] busy inside modules,
+ * part[1] idle inside modules, part[2] idle between modules (they add up to
+ * runtime.wall_ns). Returns 0 when the summary has no such scalars. */
+int td_sum_xla_breakdown(const td_summary *s, int64_t part[3]);
+
 void td_sum_finding(td_summary *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void td_sum_warning(td_summary *s, const char *msg);
 

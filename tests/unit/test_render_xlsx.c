@@ -137,6 +137,8 @@ static td_summary *xla_summary(void)
                    100000000LL);
     td_sum_set_int(s, "runtime.idle_between_modules_ns", "GPU idle between modules", TD_T_NS,
                    400000000LL);
+    td_sum_set_int(s, "runtime.busy_in_modules_ns", "GPU busy inside modules", TD_T_NS,
+                   900000000LL);
     return s;
 }
 

@@ -290,6 +290,7 @@ static void test_synthetic(void)
     KV_I(s, "runtime.modules_ns", 120);
     KV_I(s, "runtime.wall_ns", 90);             /* first thunk start .. last thunk end */
     KV_I(s, "runtime.idle_in_modules_ns", 40);  /* 120 - |[0,60) u [70,90)| */
+    KV_I(s, "runtime.busy_in_modules_ns", 80); /* |[0,60) u [70,90)| */
     KV_I(s, "runtime.idle_between_modules_ns", 0);
     const td_table *h = td_sum_find_table(s, "hlo_ops");
     CHECK(h && h->nrows == 2);
