@@ -406,15 +406,7 @@ typedef struct hinst {
 typedef struct pb { const uint8_t *p, *end; int bad; } pb;
 static uint64_t pb_varint(pb *r)
 {
-    uint64_t v = 0;
-    for (int sh = 0; sh < 64; sh += 7) {
-        if (r->p >= r->end) { r->bad = 1; return 0; }
-        uint8_t b = *r->p++;
-        v |= (uint64_t)(b & 0x7f) << sh;
-        if (!(b & 0x80)) return v;
-    }
-    r->bad = 1;
-    return 0;
+    return td_varint(&r->p, r->end, &r->bad);
 }
 /* Next field: returns the field number (0 at the end), wire type in *wt; for
  * length-delimited fields *sub is the payload. */

@@ -56,15 +56,7 @@ typedef struct tr {
 
 static uint64_t tr_varint(tr *r)
 {
-    uint64_t v = 0;
-    for (int sh = 0; sh < 64; sh += 7) {
-        if (r->p >= r->end) { r->bad = 1; return 0; }
-        uint8_t b = *r->p++;
-        v |= (uint64_t)(b & 0x7f) << sh;
-        if (!(b & 0x80)) return v;
-    }
-    r->bad = 1;
-    return 0;
+    return td_varint(&r->p, r->end, &r->bad);
 }
 static int64_t tr_zz(tr *r)
 {

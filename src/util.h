@@ -91,6 +91,10 @@ void td_buf_printf(td_buf *b, const char *fmt, ...) __attribute__((format(printf
 void td_buf_free(td_buf *b);
 const char *td_buf_cstr(td_buf *b); /* NUL-terminates (not counted in n) */
 
+/* LEB128 varint (protobuf, Thrift compact) at *p, not past end: advances *p; on a
+ * truncated or over-long varint sets *bad = 1 and returns 0. */
+uint64_t td_varint(const uint8_t **p, const uint8_t *end, int *bad);
+
 /* Length of a UTF-8 string in code points (continuation bytes not counted). */
 size_t td_utf8_len(const char *s);
 
