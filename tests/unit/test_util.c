@@ -37,17 +37,17 @@ int main(void)
      * over-long ones are flagged */
     const uint8_t v1[] = {0x96, 0x01, 0x05}, v2[] = {0x96};
     const uint8_t v3[] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
-    const uint8_t *q = v1;
+    const uint8_t *vp = v1;
     int bad = 0;
-    CHECK_EQ_INT(td_varint(&q, v1 + 3, &bad), 150);
-    CHECK_EQ_INT(td_varint(&q, v1 + 3, &bad), 5);
-    CHECK(bad == 0 && q == v1 + 3);
-    q = v2;
-    td_varint(&q, v2 + 1, &bad);
+    CHECK_EQ_INT(td_varint(&vp, v1 + 3, &bad), 150);
+    CHECK_EQ_INT(td_varint(&vp, v1 + 3, &bad), 5);
+    CHECK(bad == 0 && vp == v1 + 3);
+    vp = v2;
+    td_varint(&vp, v2 + 1, &bad);
     CHECK(bad == 1);
     bad = 0;
-    q = v3;
-    td_varint(&q, v3 + sizeof v3, &bad);
+    vp = v3;
+    td_varint(&vp, v3 + sizeof v3, &bad);
     CHECK(bad == 1);
 
     char buf[64];
