@@ -261,10 +261,28 @@ static void parse_cli(int argc, char **argv, cli *c)
         c->o.minwidth = c->minwidth;
 }
 
+/* Progress for long work, only when stderr is a terminal (quiet in scripts and CI). */
+static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void progress(const char *fmt, ...)
+{
+    static int tty = -1;
+    if (tty < 0)
+        tty = isatty(STDERR_FILENO);
+    if (!tty)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 static td_traceset *read_all(char **inputs, int ninputs, td_err *e, td_status *st)
 {
     td_traceset *set = td_traceset_new();
     for (int i = 0; i < ninputs; i++) {
+        progress("reading %s (%d of %d)", inputs[i], i + 1, ninputs);
         *st = td_read_input(set, inputs[i], e);
         if (*st != TD_OK) {
             td_traceset_free(set);
@@ -297,6 +315,7 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     int64_t t1 = td_now_ns();
     print_warnings(set);
     td_summary *s = td_summary_new();
+    progress("analysing %zu trace%s", set->n, set->n == 1 ? "" : "s");
     st = td_analyse(set, &c->o, s, &e);
     td_traceset_free(set);
     if (st != TD_OK)
@@ -630,6 +649,7 @@ static int cmd_report(int argc, char **argv)
     timing(c.timings, "analyse", t_an);
     td_render_opts r = render_opts(&c, t);
     int64_t t_render = td_now_ns();
+    progress("writing the documents to %s", out);
     /* Two cores share the rendering (the summary is read-only from here on): a child
      * process writes the workbook and the text outputs while this one writes the SVGs
      * and the PDF, the costliest document. If fork fails, everything is written here. */
