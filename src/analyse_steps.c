@@ -12,24 +12,13 @@
 
 #define AUTO_RATIO 1.5
 
-static int is_profiler_step(const char *n)
+/* n is prefix followed by one or more digits (ProfilerStep#12, iteration_3) */
+static int is_numbered(const char *n, const char *prefix)
 {
-    if (strncmp(n, "ProfilerStep#", 13))
+    size_t k = strlen(prefix);
+    if (strncmp(n, prefix, k))
         return 0;
-    n += 13;
-    if (!*n)
-        return 0;
-    for (; *n; n++)
-        if (*n < '0' || *n > '9')
-            return 0;
-    return 1;
-}
-
-static int is_iteration(const char *n)
-{
-    if (strncmp(n, "iteration_", 10))
-        return 0;
-    n += 10;
+    n += k;
     if (!*n)
         return 0;
     for (; *n; n++)
@@ -80,7 +69,7 @@ static void find_steps(td_actx *a, td_tctx *c, uint8_t *cache)
                 hit = cache[ev->name] == 2;
             } else {
                 const char *nm = td_name(a, ev->name);
-                hit = pass == 0 ? is_profiler_step(nm) : is_iteration(nm);
+                hit = is_numbered(nm, pass == 0 ? "ProfilerStep#" : "iteration_");
             }
             if (!hit)
                 continue;
