@@ -165,6 +165,31 @@ static td_status compile_re(regex_t *re, int *has, const char *pat, const char *
     return TD_OK;
 }
 
+td_table *td_modules_cut(td_summary *s, const char *title, double threshold,
+                         const int64_t *first_total, size_t stride, size_t n, int64_t sum,
+                         size_t *keep)
+{
+#define TOTAL(k) (*(const int64_t *)((const char *)first_total + (k) * stride))
+    size_t k = n;
+    int64_t cut = 0;
+    while (k > 0 && (double)(cut + TOTAL(k - 1)) < threshold * (double)sum) {
+        cut += TOTAL(k - 1);
+        k--;
+    }
+#undef TOTAL
+    *keep = k;
+    td_sum_set_f64(s, "module_cut.threshold", "Top-module cut-off", TD_T_F64, threshold);
+    td_sum_set_int(s, "module_cut.dropped_modules", "Modules below the cut-off", TD_T_INT,
+                   (int64_t)(n - k));
+    td_sum_set_int(s, "module_cut.dropped_ns", "Time below the cut-off", TD_T_NS, cut);
+    td_table *t = td_sum_table(s, "modules", title);
+    td_table_cols(t, "name:text:Module", "program_id:int:Program", "executions:int:Executions",
+                  "thunks_mean:f64:Thunks/exec", "thunks_std:f64:Thunks std",
+                  "mean_ns:ns:Mean", "std_ns:ns:Std dev", "total_ns:ns:Total",
+                  "share:share:Share", NULL);
+    return t;
+}
+
 static void actx_free(td_actx *a)
 {
     for (size_t i = 0; i < a->n; i++) {

@@ -299,27 +299,12 @@ void td_an_modules(td_actx *a)
         free(tv);
         free(gv);
         qsort(m, nm, sizeof *m, mod_total_cmp);
-        /* drop the smallest modules while together they stay under threshold x sum */
-        double lim = a->o->threshold * (double)sum;
-        int64_t cum = 0, ndrop = 0;
-        for (size_t k = nm; k-- > 0;) {
-            if ((double)(cum + m[k].total) >= lim)
-                break;
-            cum += m[k].total;
+        size_t kept = 0;
+        td_table *tb = td_modules_cut(s, "Modules", a->o->threshold, nm ? &m[0].total : NULL,
+                                      sizeof *m, nm, sum, &kept);
+        for (size_t k = kept; k < nm; k++)
             m[k].dropped = 1;
-            ndrop++;
-        }
-        td_sum_set_f64(s, "module_cut.threshold", "Top-module cut-off", TD_T_F64, a->o->threshold);
-        td_sum_set_int(s, "module_cut.dropped_modules", "Modules below the cut-off", TD_T_INT, ndrop);
-        td_sum_set_int(s, "module_cut.dropped_ns", "Time below the cut-off", TD_T_NS, cum);
-        td_table *tb = td_sum_table(s, "modules", "Modules");
-        td_table_cols(tb, "name:text:Module", "program_id:int:Program", "executions:int:Executions",
-                      "thunks_mean:f64:Thunks/exec", "thunks_std:f64:Thunks std",
-                      "mean_ns:ns:Mean", "std_ns:ns:Std dev", "total_ns:ns:Total",
-                      "share:share:Share", NULL);
-        for (size_t k = 0; k < nm; k++) {
-            if (m[k].dropped)
-                continue;
+        for (size_t k = 0; k < kept; k++) {
             size_t r = td_table_add_row(tb);
             td_row_str(s, tb, r, "name", m[k].name);
             td_row_int(s, tb, r, "program_id", TD_NA);

@@ -1260,22 +1260,9 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     if (nms) qsort(ms, nms, sizeof *ms, cmp_mstat);
     int64_t mtot = 0;
     for (size_t k = 0; k < nms; k++) mtot += ms[k].total;
-    /* top-module cut: drop the smallest that together make < threshold */
-    size_t keepn = nms;
-    int64_t cutns = 0;
-    while (keepn > 0 && (double)(cutns + ms[keepn - 1].total) < o->threshold * (double)mtot) {
-        cutns += ms[keepn - 1].total;
-        keepn--;
-    }
-    td_sum_set_f64(s, "module_cut.threshold", "Module cut threshold", TD_T_F64, o->threshold);
-    td_sum_set_int(s, "module_cut.dropped_modules", "Modules below the cut", TD_T_INT,
-                   (int64_t)(nms - keepn));
-    td_sum_set_int(s, "module_cut.dropped_ns", "Time below the cut", TD_T_NS, cutns);
-    td_table *mt = td_sum_table(s, "modules", "XLA modules (steady state)");
-    td_table_cols(mt, "name:text:Module", "program_id:int:Program", "executions:int:Executions",
-                  "thunks_mean:f64:Thunks", "thunks_std:f64:Thunks std",
-                  "mean_ns:ns:Mean", "std_ns:ns:Std", "total_ns:ns:Total",
-                  "share:share:Share", NULL);
+    size_t keepn = 0;
+    td_table *mt = td_modules_cut(s, "XLA modules (steady state)", o->threshold,
+                                  nms ? &ms[0].total : NULL, sizeof *ms, nms, mtot, &keepn);
     for (size_t k = 0; k < keepn; k++) {
         mstat *p = &ms[k];
         size_t r = td_table_add_row(mt);
