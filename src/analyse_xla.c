@@ -23,7 +23,6 @@
  *    region's wall time in proportion to their non-child time; non-TSL ranges folded
  *    into their parents; autotuner measurement/compilation detail collapsed. */
 #include "analyse.h"
-#include <lzma.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -530,26 +529,11 @@ static void hlo_collectives(hjob *job)
     const td_hlo_dump *d = job->d;
     job->nh = 0;
     job->hc = NULL;
-    lzma_stream z = LZMA_STREAM_INIT;
-    if (lzma_stream_decoder(&z, 256u << 20, 0) != LZMA_OK) return;
-    size_t cap = d->n * 20 + 4096, got = 0, maxn = (size_t)1 << 30;   /* HLO xz ratio ~16 */
-    uint8_t *buf = td_xmalloc(cap);
-    z.next_in = d->xz;
-    z.avail_in = d->n;
-    for (;;) {
-        if (got == cap) {
-            if (cap >= maxn) { got = 0; break; }
-            cap *= 2;
-            buf = td_xrealloc(buf, cap);
-        }
-        z.next_out = buf + got;
-        z.avail_out = cap - got;
-        lzma_ret rc = lzma_code(&z, LZMA_FINISH);
-        got = cap - z.avail_out;
-        if (rc == LZMA_STREAM_END) break;
-        if (rc != LZMA_OK && !(rc == LZMA_BUF_ERROR && !z.avail_out)) { got = 0; break; }
-    }
-    lzma_end(&z);
+    uint8_t *buf = NULL;
+    size_t got = 0;
+    /* HLO xz ratio ~16; a dump that does not decode is read as empty */
+    if (td_unxz(d->xz, d->n, d->n * 20 + 4096, (size_t)1 << 30, &buf, &got, NULL))
+        buf = td_xmalloc(1); /* empty, but a real pointer for the decoder's bounds */
     hinst *in = NULL;
     size_t nin = 0, incap = 0;
     int64_t *ids = NULL;

@@ -20,7 +20,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <csv.h>
-#include <lzma.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,48 +60,22 @@ static td_status read_member(struct archive *ar, const char *name, const char *m
 static td_status unxz(const char *name, const char *member, const uint8_t *in, size_t n,
                       uint8_t **out, size_t *outn, td_err *e)
 {
-    lzma_stream z = LZMA_STREAM_INIT;
-    if (lzma_stream_decoder(&z, 256u << 20, 0) != LZMA_OK)
+    size_t at = 0;
+    switch (td_unxz(in, n, n * 8 + 4096, MAX_MEMBER, out, outn, &at)) {
+    case 0:
+        return TD_OK;
+    case TD_XZ_TOO_BIG:
+        return td_fail(e, TD_E_FORMAT, "%s: member %s: decompresses to more than %zu MiB", name,
+                       member, MAX_MEMBER >> 20);
+    case TD_XZ_CORRUPT:
+        return td_fail(e, TD_E_FORMAT, "%s: member %s: byte %zu: corrupt xz data", name,
+                       member, at);
+    case TD_XZ_TRUNCATED:
+        return td_fail(e, TD_E_FORMAT, "%s: member %s: truncated xz data", name, member);
+    default:
         return td_fail(e, TD_E_INTERNAL, "%s: member %s: cannot start xz decoder", name,
                        member);
-    size_t cap = n * 8 + 4096, got = 0;
-    if (cap > MAX_MEMBER) cap = MAX_MEMBER;
-    uint8_t *b = td_xmalloc(cap);
-    z.next_in = in;
-    z.avail_in = n;
-    for (;;) {
-        if (got == cap) {
-            if (cap >= MAX_MEMBER) {
-                lzma_end(&z);
-                free(b);
-                return td_fail(e, TD_E_FORMAT, "%s: member %s: decompresses to more than "
-                               "%zu MiB", name, member, MAX_MEMBER >> 20);
-            }
-            cap = cap * 2 > MAX_MEMBER ? MAX_MEMBER : cap * 2;
-            b = td_xrealloc(b, cap);
-        }
-        z.next_out = b + got;
-        z.avail_out = cap - got;
-        lzma_ret rc = lzma_code(&z, LZMA_FINISH);
-        got = cap - z.avail_out;
-        if (rc == LZMA_STREAM_END) break;
-        if (rc != LZMA_OK && rc != LZMA_BUF_ERROR) {
-            size_t at = n - z.avail_in;
-            lzma_end(&z);
-            free(b);
-            return td_fail(e, TD_E_FORMAT, "%s: member %s: byte %zu: corrupt xz data (%d)",
-                           name, member, at, (int)rc);
-        }
-        if (rc == LZMA_BUF_ERROR && z.avail_out) {
-            lzma_end(&z);
-            free(b);
-            return td_fail(e, TD_E_FORMAT, "%s: member %s: truncated xz data", name, member);
-        }
     }
-    lzma_end(&z);
-    *out = b;
-    *outn = got;
-    return TD_OK;
 }
 
 /* ---- push/pop CSV --------------------------------------------------------------- */

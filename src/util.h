@@ -91,6 +91,14 @@ void td_buf_printf(td_buf *b, const char *fmt, ...) __attribute__((format(printf
 void td_buf_free(td_buf *b);
 const char *td_buf_cstr(td_buf *b); /* NUL-terminates (not counted in n) */
 
+/* Decompress a whole .xz buffer into a malloc'd one (*out, *outn), at most max bytes;
+ * guess is the first output size tried. Returns 0, or TD_XZ_TOO_BIG, TD_XZ_CORRUPT
+ * (*at = input byte where decoding stopped), TD_XZ_TRUNCATED, TD_XZ_INIT; on error
+ * *out is NULL. */
+enum { TD_XZ_TOO_BIG = 1, TD_XZ_CORRUPT, TD_XZ_TRUNCATED, TD_XZ_INIT };
+int td_unxz(const uint8_t *in, size_t n, size_t guess, size_t max, uint8_t **out,
+            size_t *outn, size_t *at);
+
 /* LEB128 varint (protobuf, Thrift compact) at *p, not past end: advances *p; on a
  * truncated or over-long varint sets *bad = 1 and returns 0. */
 uint64_t td_varint(const uint8_t **p, const uint8_t *end, int *bad);
