@@ -31,7 +31,7 @@ $(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
 $(BUILD)/tracedoc: $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIBOBJS) | $(BUILD)/tests
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIBOBJS) | $(BUILD)/tests
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/obj $(BUILD)/tests:

@@ -4,19 +4,10 @@
 #include "baseline.h"
 #include "fixture.h"
 #include "unit.h"
+#include "support.h"
 #include <stdlib.h>
 #include <unistd.h>
 
-static char *json_of(const td_summary *s)
-{
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    td_err e = {0};
-    td_summary_write_json(s, f, &e);
-    fclose(f);
-    return buf;
-}
 
 int main(void)
 {

@@ -9,11 +9,11 @@
  *    the same RangeId in report_nvtx_pushpop_trace.csv.xz (read by the CSV path).
  * 4. Truncated and byte-flipped copies: OK or a TD_E_FORMAT error naming the file;
  *    never a crash (run under ASan/UBSan). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream in support.h */
 #include "parquet.h"
 #include "read.h"
 #include "unit.h"
-#include <archive.h>
-#include <archive_entry.h>
+#include "support.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,33 +140,14 @@ static void test_generated(void)
     }
 }
 
-static void *member(const char *zip, const char *name, size_t *n)
-{
-    struct archive *a = archive_read_new();
-    archive_read_support_format_zip(a);
-    void *out = NULL;
-    *n = 0;
-    if (archive_read_open_filename(a, zip, 1 << 16) == ARCHIVE_OK) {
-        struct archive_entry *en;
-        while (archive_read_next_header(a, &en) == ARCHIVE_OK) {
-            if (strcmp(archive_entry_pathname(en), name)) continue;
-            size_t sz = (size_t)archive_entry_size(en);
-            out = malloc(sz + 1);
-            *n = (size_t)archive_read_data(a, out, sz);
-            break;
-        }
-    }
-    archive_read_free(a);
-    return out;
-}
 
 static void test_real(void)
 {
     char zip[4096];
     snprintf(zip, sizeof zip, "%s/nsys-jax/pax_fsdp4_4proc_proc0.zip", traces());
     size_t n, tn;
-    unsigned char *d = member(zip, "nvtx_gpu_proj_trace/trace.parquet", &n);
-    unsigned char *th = member(zip, "thread-metadata.parquet", &tn);
+    unsigned char *d = zip_member(zip, "nvtx_gpu_proj_trace/trace.parquet", &n);
+    unsigned char *th = zip_member(zip, "thread-metadata.parquet", &tn);
     if (!d || !th) { fprintf(stderr, "skip: %s missing\n", zip); free(d); free(th); return; }
     td_err e;
     td_pq_file *f;

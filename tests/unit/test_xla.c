@@ -17,11 +17,11 @@
  *   test_xla dump ZIP          ranges of the projected trace as TSV
  *   test_xla json [-wN] ZIP... summary.json of the XLA pass alone
  *   test_xla fold KIND ZIP...  folded stacks of flame KIND (compile, device) */
+#define _POSIX_C_SOURCE 200809L /* open_memstream in support.h */
 #include "analyse.h"
 #include "read.h"
 #include "unit.h"
-#include <archive.h>
-#include <archive_entry.h>
+#include "support.h"
 #include <lzma.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,25 +89,6 @@ static void *make_zip(size_t *outn, int nm, const char **names, const void **dat
 }
 
 /* Extract one member of a zip (test helper only: in memory). */
-static void *member(const char *zip, const char *name, size_t *n)
-{
-    struct archive *a = archive_read_new();
-    archive_read_support_format_zip(a);
-    void *out = NULL;
-    *n = 0;
-    if (archive_read_open_filename(a, zip, 1 << 16) == ARCHIVE_OK) {
-        struct archive_entry *en;
-        while (archive_read_next_header(a, &en) == ARCHIVE_OK) {
-            if (strcmp(archive_entry_pathname(en), name)) continue;
-            size_t sz = (size_t)archive_entry_size(en);
-            out = malloc(sz + 1);
-            *n = (size_t)archive_read_data(a, out, sz);
-            break;
-        }
-    }
-    archive_read_free(a);
-    return out;
-}
 
 static void test_real(void)
 {
@@ -359,8 +340,8 @@ static void test_built(void)
     char path[4096];
     snprintf(path, sizeof path, "%s/nsys-jax/pax_fsdp4_4proc_proc0.zip", traces());
     size_t pn = 0, tn = 0;
-    void *pq = member(path, "nvtx_gpu_proj_trace/trace.parquet", &pn);
-    void *th = member(path, "thread-metadata.parquet", &tn);
+    void *pq = zip_member(path, "nvtx_gpu_proj_trace/trace.parquet", &pn);
+    void *th = zip_member(path, "thread-metadata.parquet", &tn);
     td_err e;
     td_traceset *set;
     size_t zn;
@@ -448,7 +429,7 @@ static void test_built(void)
      * truncated or has bytes flipped, then recompressed; the all-reduce row must still
      * be there (message size known or not), never a crash */
     size_t hn = 0;
-    void *hx = member(path, "dump/module_0001.jit__psum.sm_8.0_gpu_after_optimizations.hlo.pb.xz",
+    void *hx = zip_member(path, "dump/module_0001.jit__psum.sm_8.0_gpu_after_optimizations.hlo.pb.xz",
                       &hn);
     if (hx) {
         uint8_t *raw = malloc(1 << 20), *bad = malloc(1 << 20), *xz = malloc(1 << 21);
