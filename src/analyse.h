@@ -15,6 +15,8 @@ typedef struct td_opts {
     double threshold;           /* top-module cut-off (default 0.01) */
     double minwidth;            /* flamegraph pruning, fraction of total (default 0.001) */
     int top;                    /* rows shown in text tables (default 15) */
+    double aiu_soc_mhz;         /* --aiu-freq SOC (MHz); 0 = the frequency the data implies */
+    double aiu_core_mhz;        /* --aiu-freq :CORE (MHz); 0 = acelyzer's default 1100 */
 } td_opts;
 
 void td_opts_default(td_opts *o);

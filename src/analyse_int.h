@@ -103,6 +103,7 @@ void td_an_coll(td_actx *a);                      /* analyse_coll.c */
 void td_an_modules(td_actx *a);                   /* analyse_modules.c */
 void td_an_var(td_actx *a);                       /* analyse_var.c */
 void td_an_flames(td_actx *a);                    /* analyse_flame.c */
+void td_an_aiu(td_actx *a);                       /* analyse_aiu.c: IBM AIU flex traces */
 void td_an_findings(td_actx *a);                  /* analyse_findings.c */
 
 /* Helpers. */

@@ -10,6 +10,7 @@ const char *td_format_name(td_format f)
     case TD_FMT_CHROME_JSON: return "chrome-json";
     case TD_FMT_NSYS_SQLITE: return "nsys-sqlite";
     case TD_FMT_NSYS_JAX: return "nsys-jax";
+    case TD_FMT_AIU_FLEX: return "aiu-flex";
     default: return "unknown";
     }
 }
@@ -33,6 +34,7 @@ static void trace_free(td_trace *t)
     free(t->ranges);
     free(t->compile);
     free(t->devices);
+    free(t->aiu);
 }
 
 void td_traceset_free(td_traceset *s)
@@ -43,6 +45,7 @@ void td_traceset_free(td_traceset *s)
         trace_free(s->tr[i]);
     free(s->tr);
     td_warnings_free(&s->warnings);
+    free(s->ideal);
     td_strtab_free(s->strs);
     td_arena_free(s->arena);
     free(s);

@@ -121,13 +121,43 @@ typedef struct td_hlo_dump {
     size_t n;
 } td_hlo_dump;
 
+/* One IBM AIU runtime ("flex") instruction: a B/E pair of a flex trace (read_aiu.c).
+ * Types come from the name suffix; each owns one interval of the TS1..TS5 cycle counters
+ * (DmaI TS1->TS2, Cmpt Prep TS2->TS3, Cmpt Exec TS3->TS4, DmaO TS4->TS5, other TS1->TS5). */
+typedef enum {
+    TD_AIU_OTHER = 0, TD_AIU_DMAI, TD_AIU_PREP, TD_AIU_EXEC, TD_AIU_DMAO
+} td_aiu_type;
+
+typedef struct td_aiu_instr {
+    int64_t host_b, host_e; /* host B and E timestamps, ns */
+    int64_t cyc[5];         /* TS1..TS5; a counter lower than the one before had wrapped
+                               and has 2^32 added (so they never decrease) */
+    int64_t bytes;          /* attr Bytes, or "[NNNB]" in the name; -1 unknown */
+    uint64_t tid;           /* instruction stream (unsigned 64-bit in the file) */
+    td_str name;            /* as in the file */
+    td_str coll;            /* attr CollGroup, 0 = none */
+    int32_t device;         /* pid = the AIU */
+    uint8_t type;           /* td_aiu_type */
+    uint8_t has_ts;         /* 1: all five TS counters were present */
+} td_aiu_instr;
+
+/* One row of a DeepRT compile log's Perf Summary table (read_complog.c). */
+typedef struct td_aiu_ideal {
+    td_str kernel;          /* kernel name as the trace names it ("conv_1 Cmpt Exec") */
+    td_str category;        /* "-opCat<Category>", "NotAvailable" for -NA */
+    int64_t cycles;         /* ideal cycles on the core clock; 0 = none given */
+    int32_t table;          /* which Perf Summary table of the log (0-based) */
+} td_aiu_ideal;
+
 typedef enum {
     TD_FMT_UNKNOWN = 0,
     TD_FMT_CHROME_JSON,   /* Chrome Trace Event JSON (Kineto, JAX, Perfetto JSON) */
     TD_FMT_NSYS_SQLITE,
-    TD_FMT_NSYS_JAX
+    TD_FMT_NSYS_JAX,
+    TD_FMT_AIU_FLEX       /* IBM AIU runtime flex trace (read_aiu.c) */
 } td_format;
-const char *td_format_name(td_format f); /* "chrome-json", "nsys-sqlite", "nsys-jax" */
+/* "chrome-json", "nsys-sqlite", "nsys-jax", "aiu-flex" */
+const char *td_format_name(td_format f);
 
 typedef struct td_trace {
     const char *path;        /* as given (member path for archive members: "a.tar.gz:x.json") */
@@ -152,6 +182,7 @@ typedef struct td_trace {
                                                          compile statistics (nsys-jax) */
     td_device *devices; size_t ndevices, devices_cap;
     td_hlo_dump *hlo; size_t nhlo;  /* nsys-jax HLO dumps; array and bytes in set->arena */
+    td_aiu_instr *aiu; size_t naiu, aiu_cap; /* AIU flex instructions (file order) */
 } td_trace;
 
 /* All inputs of one run. Strings are shared across traces. */
@@ -161,6 +192,10 @@ typedef struct td_traceset {
     td_trace **tr;
     size_t n, cap;
     td_warnings warnings;
+    /* DeepRT compile logs (--compile-log, or given as inputs): ideal cycles per kernel */
+    td_aiu_ideal *ideal; size_t nideal, ideal_cap;
+    int nideal_tables;              /* Perf Summary tables read (over all logs) */
+    const char *complog_path;       /* the first compile log, for messages */
 } td_traceset;
 
 td_traceset *td_traceset_new(void);

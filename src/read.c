@@ -10,6 +10,7 @@
 #include "read.h"
 #include "instream.h"
 #include "read_chrome.h"
+#include "read_aiu.h"
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
@@ -161,6 +162,40 @@ static td_status read_whole(td_traceset *set, td_in *in, const char *name, int c
     return st;
 }
 
+/* An IBM AIU flex trace, read whole (read_aiu.c). */
+static td_status read_aiu(td_traceset *set, td_in *in, const char *name, int *found, td_err *e)
+{
+    unsigned char *data;
+    size_t n;
+    size_t lim = td_in_is_gzip(in) ? WHOLE_LIMIT_COMPRESSED : WHOLE_LIMIT_PLAIN;
+    td_status st = td_in_read_all(in, lim, &data, &n, e);
+    if (st != TD_OK)
+        return st;
+    td_trace *t = td_traceset_add(set, name);
+    t->rank = -1;
+    t->gzip = td_in_is_gzip(in);
+    st = td_in_finish(in, &t->bytes, t->sha256, e);
+    if (st == TD_OK)
+        st = td_read_aiu(set, t, name, (const char *)data, n, e);
+    free(data);
+    if (st == TD_OK)
+        (*found)++;
+    return st;
+}
+
+/* A DeepRT compile log given among the inputs: its ideal-cycle tables join the set. */
+static td_status read_complog(td_traceset *set, td_in *in, const char *name, td_err *e)
+{
+    unsigned char *data;
+    size_t n;
+    td_status st = td_in_read_all(in, (size_t)1 << 30, &data, &n, e);
+    if (st != TD_OK)
+        return st;
+    st = td_read_complog(set, name, (const char *)data, n, e);
+    free(data);
+    return st;
+}
+
 /* Detect and read one stream. quiet: content that is not a trace is skipped (inside a
  * directory or an archive) instead of being an error. */
 static td_status read_stream(td_traceset *set, td_in *in, const char *name, int quiet,
@@ -184,6 +219,10 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
     case C_ZIP:
         return read_whole(set, in, name, cls, found, e);
     case C_JSON: {
+        if (td_aiu_looks_flex(p, (size_t)n))
+            return read_aiu(set, in, name, found, e);
+        if (td_aiu_looks_complog(p, (size_t)n)) /* "[DeepRT] ..." starts like JSON */
+            return read_complog(set, in, name, e);
         td_trace *t = td_traceset_add(set, name);
         t->rank = -1;
         t->gzip = td_in_is_gzip(in);
@@ -208,10 +247,13 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
             return TD_OK;
         return td_fail(e, TD_E_FORMAT, "%s: empty file", name);
     default:
+        if (td_aiu_looks_complog(p, (size_t)n))
+            return read_complog(set, in, name, e);
         if (quiet)
             return TD_OK;
         return td_fail(e, TD_E_FORMAT,
-                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)", name);
+                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite, zip, an AIU "
+                       "flex trace or a DeepRT compile log)", name);
     }
 }
 
