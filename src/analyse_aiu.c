@@ -368,10 +368,14 @@ static void one_device(td_actx *a, outs *o, int64_t device, const dinstr *v, siz
     }
 
     /* flamegraph: AIU N;type;name */
+    char head[32];
+    snprintf(head, sizeof head, "AIU %lld;", (long long)device);
     for (size_t i = 0; i < n; i++) {
         const td_aiu_instr *in = v[i].in;
         nb.n = 0;
-        td_buf_printf(&nb, "AIU %lld;%s;", (long long)device, type_label[in->type]);
+        td_buf_puts(&nb, head);
+        td_buf_puts(&nb, type_label[in->type]);
+        td_buf_putc(&nb, ';');
         const char *nm = td_strget(set->strs, in->name);
         size_t l = strlen(nm), sl = strlen(type_label[in->type]);
         if (in->type != TD_AIU_OTHER && l > sl + 1 && !strcmp(nm + l - sl, type_label[in->type]))

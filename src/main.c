@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "analyse.h"
 #include "read.h"
+#include "read_aiu.h"
 #include "render.h"
 #include "summary.h"
 #include "template.h"
@@ -47,6 +48,9 @@ static void usage(FILE *f)
         "  --threshold F            top-module cut-off, fraction of time (default 0.01)\n"
         "  --step-pattern REGEX     user iteration ranges (default ProfilerStep#N, iteration_N)\n"
         "  --module-pattern REGEX   Kineto module ranges (default: the steps)\n"
+        "  --aiu-freq SOC[:CORE]    IBM AIU clocks in MHz (default: SoC implied by the trace,\n"
+        "                           core 1100)\n"
+        "  --compile-log FILE       DeepRT compile log (ideal cycles per kernel), repeatable\n"
         "report options:\n"
         "  -o, --output DIR         output directory (default out)\n"
         "  --template NAME|FILE     bug-report (default), nightly, manager, or a .tdt file\n"
@@ -155,12 +159,14 @@ typedef struct cli {
     int ninputs;
     const char *meta[64]; /* --meta KEY=VALUE, in order */
     int nmeta;
+    const char *complog[16]; /* --compile-log FILE, in order */
+    int ncomplog;
 } cli;
 
 enum {
     OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
     OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
-    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META
+    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META, OPT_AIU_FREQ, OPT_COMPILE_LOG
 };
 
 static double parse_fraction(const char *opt, const char *v)
@@ -196,6 +202,8 @@ static void parse_cli(int argc, char **argv, cli *c)
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"tolerance", required_argument, 0, OPT_TOLERANCE},
         {"meta", required_argument, 0, OPT_META},
+        {"aiu-freq", required_argument, 0, OPT_AIU_FREQ},
+        {"compile-log", required_argument, 0, OPT_COMPILE_LOG},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     td_opts_default(&c->o);
@@ -253,6 +261,32 @@ static void parse_cli(int argc, char **argv, cli *c)
         case OPT_TITLE: c->title = optarg; break;
         case OPT_BASELINE: c->baseline = optarg; break;
         case OPT_TOLERANCE: c->tolerance = parse_fraction("--tolerance", optarg); break;
+        case OPT_AIU_FREQ: {
+            /* SOC[:CORE] in MHz, both positive */
+            char *end;
+            errno = 0;
+            double soc = strtod(optarg, &end), core = 0;
+            int ok = !errno && end != optarg && soc > 0 && soc < 1e6;
+            if (ok && *end == ':') {
+                char *e2;
+                core = strtod(end + 1, &e2);
+                ok = e2 != end + 1 && !*e2 && core > 0 && core < 1e6;
+            } else if (ok && *end) {
+                ok = 0;
+            }
+            if (!ok)
+                die(TD_EXIT_USAGE, "--aiu-freq: expected SOC[:CORE] in MHz (e.g. 560:800), "
+                    "got '%s'", optarg);
+            c->o.aiu_soc_mhz = soc;
+            c->o.aiu_core_mhz = core;
+            break;
+        }
+        case OPT_COMPILE_LOG:
+            if (c->ncomplog >= (int)(sizeof c->complog / sizeof c->complog[0]))
+                die(TD_EXIT_USAGE, "--compile-log: at most %d files",
+                    (int)(sizeof c->complog / sizeof c->complog[0]));
+            c->complog[c->ncomplog++] = optarg;
+            break;
         case OPT_META: {
             if (c->nmeta >= (int)(sizeof c->meta / sizeof c->meta[0]))
                 die(TD_EXIT_USAGE, "--meta: at most %d pairs",
@@ -296,9 +330,17 @@ static void progress(const char *fmt, ...)
     va_end(ap);
 }
 
-static td_traceset *read_all(char **inputs, int ninputs, td_err *e, td_status *st)
+static td_traceset *read_all(const cli *c, char **inputs, int ninputs, td_err *e,
+                             td_status *st)
 {
     td_traceset *set = td_traceset_new();
+    for (int i = 0; i < c->ncomplog; i++) {
+        *st = td_read_complog_file(set, c->complog[i], e);
+        if (*st != TD_OK) {
+            td_traceset_free(set);
+            return NULL;
+        }
+    }
     for (int i = 0; i < ninputs; i++) {
         progress("reading %s (%d of %d)", inputs[i], i + 1, ninputs);
         *st = td_read_input(set, inputs[i], e);
@@ -327,7 +369,7 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     td_err e = {0};
     td_status st = TD_OK;
     int64_t t0 = td_now_ns();
-    td_traceset *set = read_all(inputs, ninputs, &e, &st);
+    td_traceset *set = read_all(c, inputs, ninputs, &e, &st);
     if (!set)
         fail(&e);
     int64_t t1 = td_now_ns();

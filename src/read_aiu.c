@@ -533,8 +533,9 @@ td_status td_read_aiu(td_traceset *set, td_trace *t, const char *name, const cha
                     s.p = at;
                     st = TD_OK;
                     e->code = TD_OK;
+                    break;
                 }
-                break;
+                goto out;
             }
             t->nevents++;
             if (r.ph == 'B' && r.has_ts && r.name) {
