@@ -270,6 +270,7 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
     }
     trim();
     run_scalars(&a);
+    td_an_accel(&a);
     st = td_an_steps(&a, e);
     if (st == TD_OK) {
         td_an_ops(&a);

@@ -130,7 +130,7 @@ void td_an_findings(td_actx *a)
         }
         const char *across = nranks > 1 ? td_arena_printf(s->a, " across %zu ranks", nranks) : "";
         if (total > 0) {
-            td_sum_finding(s, "GPU idle %.0f%% of the traced time%s%s.",
+            td_sum_finding(s, "%s idle %.0f%% of the traced time%s%s.", td_devword(a),
                            100.0 * (double)idle / (double)total, steady ? " after warm-up" : "",
                            *across && steady ? td_arena_printf(s->a, ",%s", across) : across);
             nf++;

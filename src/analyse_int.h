@@ -91,6 +91,8 @@ typedef struct td_actx {
     int any_device;     /* some trace has device work */
     regex_t step_re, module_re;
     int has_step_re, has_module_re;
+    const char *accel;   /* trace.accelerator (analyse_accel.c), NULL = none (CPU only) */
+    const char *devword; /* "GPU" for CUDA/ROCm, else accel; NULL = none */
 } td_actx;
 
 /* Passes, in the order td_analyse runs them. */
@@ -103,7 +105,13 @@ void td_an_coll(td_actx *a);                      /* analyse_coll.c */
 void td_an_modules(td_actx *a);                   /* analyse_modules.c */
 void td_an_var(td_actx *a);                       /* analyse_var.c */
 void td_an_flames(td_actx *a);                    /* analyse_flame.c */
-void td_an_aiu(td_actx *a);                       /* analyse_aiu.c: IBM AIU flex traces */
+void td_an_aiu(td_actx *a);
+void td_an_accel(td_actx *a);                     /* analyse_accel.c: accelerator naming */
+/* The device word for titles: a->devword, or "device" when there is none. */
+static inline const char *td_devword(const td_actx *a)
+{
+    return a->devword ? a->devword : "device";
+}                       /* analyse_aiu.c: IBM AIU flex traces */
 void td_an_findings(td_actx *a);                  /* analyse_findings.c */
 
 /* Helpers. */

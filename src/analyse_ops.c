@@ -131,9 +131,13 @@ void td_an_ops(td_actx *a)
         td_table_cols(tb, "name:text:Name", "calls:int:Calls", "self_ns:ns:Self CPU",
                       "total_ns:ns:CPU total", "avg_ns:ns:CPU avg", "self_share:share:Self CPU %",
                       "total_share:share:CPU total %", NULL);
-        if (a->any_device)
-            td_table_cols(tb, "device_self_ns:ns:Self device", "device_total_ns:ns:Device total",
-                          "device_avg_ns:ns:Device avg", NULL);
+        if (a->any_device) {
+            /* named like key_averages(): "Self CUDA", "SPYRE total", "MTIA time avg" */
+            const char *acc = a->accel ? a->accel : "device";
+            td_table_cols(tb, td_arena_printf(s->a, "device_self_ns:ns:Self %s", acc),
+                          td_arena_printf(s->a, "device_total_ns:ns:%s total", acc),
+                          td_arena_printf(s->a, "device_avg_ns:ns:%s time avg", acc), NULL);
+        }
         for (size_t k = 0; k < nrows; k++) {
             oprow *r = &rows[k];
             size_t x = td_table_add_row(tb);

@@ -317,7 +317,8 @@ void td_an_timeline(td_actx *a)
 {
     if (!a->any_device)
         return;
-    td_table *tb = td_sum_table(a->s, "gpu_timeline", "GPU timeline");
+    td_table *tb = td_sum_table(a->s, "gpu_timeline",
+                                td_arena_printf(a->s->a, "%s timeline", td_devword(a)));
     td_table_cols(tb, "rank:int:Rank", "device:device:Device", "scope:text:Scope",
                   "computation_ns:ns:Computation", "exposed_comm_ns:ns:Exposed comm",
                   "exposed_memcpy_ns:ns:Exposed memcpy", "busy_ns:ns:Busy", "idle_ns:ns:Idle",

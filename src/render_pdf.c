@@ -511,8 +511,12 @@ static int sec_keyfigures(pdoc *d, const char *title)
     const td_table *tl = pd_timeline_all(s, &row);
     if (tl) {
         int64_t tot = td_table_cell(tl, row, td_table_col(tl, "total_ns"))->i;
-        static const struct { const char *key, *label; } g[] = {
-            {"busy_ns", "GPU busy"}, {"idle_ns", "GPU idle"},
+        const char *dw = td_sum_device_word(s);
+        char busy[48], idle[48];
+        snprintf(busy, sizeof busy, "%s busy", dw);
+        snprintf(idle, sizeof idle, "%s idle", dw);
+        const struct { const char *key, *label; } g[] = {
+            {"busy_ns", busy}, {"idle_ns", idle},
             {"exposed_comm_ns", "Exposed communication"}};
         /* with several ranks the row is the first rank's: say so */
         int crank = td_table_col(tl, "rank"), cdev = td_table_col(tl, "device");
@@ -520,13 +524,14 @@ static int sec_keyfigures(pdoc *d, const char *title)
         for (size_t r = 0; r < tl->nrows; r++)
             if (td_table_cell(tl, r, cdev)->i == -1)
                 nall++;
-        char who[64] = "of the GPU timeline";
+        char who[96];
+        snprintf(who, sizeof who, "of the %s timeline", dw);
         if (nall > 1 && crank >= 0 && td_table_cell(tl, row, crank)->i != TD_NA)
-            snprintf(who, sizeof who, "of rank %lld's GPU timeline",
-                     (long long)td_table_cell(tl, row, crank)->i);
+            snprintf(who, sizeof who, "of rank %lld's %s timeline",
+                     (long long)td_table_cell(tl, row, crank)->i, dw);
         else if (nall > 1 && crank >= 0)
             /* the job-wide row: times summed over ranks, not wall time */
-            snprintf(who, sizeof who, "of all ranks' GPU time");
+            snprintf(who, sizeof who, "of all ranks' %s time", dw);
         for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
             int ci = td_table_col(tl, g[k].key);
             if (ci < 0 || td_table_cell(tl, row, ci)->i == TD_NA)

@@ -277,7 +277,9 @@ int pd_breakdown(pdoc *d, const char *title)
             nrows_dev++;
     if (nrows_dev > 16)
         nrows_dev = 16;
-    pd_heading(d, title ? title : "GPU time breakdown",
+    char dtitle[64];
+    snprintf(dtitle, sizeof dtitle, "%s time breakdown", td_sum_device_word(d->s));
+    pd_heading(d, title ? title : dtitle,
                60 + (nrows_dev >= 2 ? 12.0 * (double)nrows_dev + 14 : 0));
     seg_bar(d, d->x0, d->y, W, 20, frac, col, 4, 1);
     d->y += 26;
@@ -345,15 +347,15 @@ int pd_breakdown(pdoc *d, const char *title)
     }
     char note[256] = "";
     if (nall > 1 && crank >= 0 && td_table_cell(t, row, crank)->i == TD_NA)
-        snprintf(note, sizeof note, "Top bar: all ranks, GPU time summed over ranks. ");
+        snprintf(note, sizeof note, "Top bar: all ranks, %s time summed over ranks. ",
+                 td_sum_device_word(d->s));
     else if (nall > 1 && crank >= 0)
         snprintf(note, sizeof note, "Top bar: rank %lld, all its devices. ",
                  (long long)td_table_cell(t, row, crank)->i);
     size_t nl = strlen(note);
-    snprintf(note + nl, sizeof note - nl, "%s Exposed = not overlapped with computation.",
-             scope && strcmp(scope, "steady") == 0
-                 ? "Shares of the GPU timeline after warm-up removal."
-                 : scope ? "Shares of the traced GPU timeline." : "Shares of the GPU timeline.");
+    snprintf(note + nl, sizeof note - nl, "Shares of the %s%s timeline%s. Exposed = not "
+             "overlapped with computation.", scope && strcmp(scope, "steady") && scope ? "traced " : "",
+             td_sum_device_word(d->s), scope && strcmp(scope, "steady") == 0 ? " after warm-up removal" : "");
     pd_note(d, note);
     return 1;
 }

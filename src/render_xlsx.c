@@ -558,7 +558,9 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
     size_t ar = gt ? timeline_all(gt) : (size_t)-1;
     int b0 = 0, nb = 0, xla = 0;
     int64_t xpart[3];
-    char btitle[96] = "GPU time breakdown (all devices)";
+    const char *dw = td_sum_device_word(s);
+    char btitle[96];
+    snprintf(btitle, sizeof btitle, "%s time breakdown (all devices)", dw);
     if (ar != (size_t)-1) {
         static const char *const keys[] = {"computation_ns", "exposed_comm_ns",
                                            "exposed_memcpy_ns", "idle_ns"};
@@ -574,9 +576,9 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
                 multi = 1;
         /* the job-wide row (rank null, sums over ranks) comes first when there is one */
         if (multi && td_table_cell(gt, ar, cr)->i == TD_NA)
-            snprintf(btitle, sizeof btitle, "GPU time breakdown (all ranks, all devices)");
+            snprintf(btitle, sizeof btitle, "%s time breakdown (all ranks, all devices)", dw);
         else if (multi)
-            snprintf(btitle, sizeof btitle, "GPU time breakdown (rank %lld, all devices)",
+            snprintf(btitle, sizeof btitle, "%s time breakdown (rank %lld, all devices)", dw,
                      (long long)td_table_cell(gt, ar, cr)->i);
         put_str(x, ws, r, 0, btitle, x->head);
         put_str(x, ws, r, 1, "Time (ms)", x->headr);
@@ -656,7 +658,9 @@ static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
         chart_series_set_categories(se, sn, (lxw_row_t)b0, 0, (lxw_row_t)(b0 + nb - 1), 0);
         chart_series_set_values(se, sn, (lxw_row_t)b0, 1, (lxw_row_t)(b0 + nb - 1), 1);
-        chart_series_set_name(se, xla ? "Device time" : "GPU time");
+        char sname[48];
+        snprintf(sname, sizeof sname, "%s time", dw);
+        chart_series_set_name(se, xla ? "Device time" : sname);
         chart_series_set_labels(se);
         chart_series_set_labels_options(se, LXW_FALSE, LXW_FALSE, LXW_FALSE);
         chart_series_set_labels_percentage(se);

@@ -301,6 +301,12 @@ void td_table_sort(td_table *t, const char *key, int desc)
     free(tmp);
 }
 
+const char *td_sum_device_word(const td_summary *s)
+{
+    const td_kv *kv = td_sum_get(s, "trace.device_word");
+    return kv && kv->type == TD_T_TEXT && kv->v.s && *kv->v.s ? kv->v.s : "GPU";
+}
+
 void td_sum_finding(td_summary *s, const char *fmt, ...)
 {
     char tmp[1024];

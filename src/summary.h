@@ -115,6 +115,10 @@ void td_table_sort(td_table *t, const char *key, int desc);
  * runtime.wall_ns). Returns 0 when the summary has no such scalars. */
 int td_sum_xla_breakdown(const td_summary *s, int64_t part[3]);
 
+/* The word documents use for the device: trace.device_word ("GPU", "SPYRE", "MTIA",
+ * "AIU"...), or "GPU" when the summary has none (summaries written before it existed). */
+const char *td_sum_device_word(const td_summary *s);
+
 void td_sum_finding(td_summary *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void td_sum_warning(td_summary *s, const char *msg);
 
