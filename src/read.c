@@ -252,8 +252,7 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
         if (quiet)
             return TD_OK;
         return td_fail(e, TD_E_FORMAT,
-                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite, zip, an AIU "
-                       "flex trace or a DeepRT compile log)", name);
+                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)", name);
     }
 }
 

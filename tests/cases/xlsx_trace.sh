@@ -67,6 +67,8 @@ for r in runs:
         if name == "regression":
             name = "regression.metrics"   # the table sits beside the regression.* scalars
             title = title or "Regression against the baseline"
+        if name == "gpu_timeline" and not title:   # titled by the device: "GPU timeline", "SPYRE timeline"
+            title = js.get("trace", {}).get("device_word", "GPU") + " timeline"
         rows = table(js, name)
         if rows:
             want.append((name, title, rows))
