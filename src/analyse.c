@@ -210,14 +210,13 @@ static void run_scalars(td_actx *a)
             if (c->t->devices[d].name)
                 devname = td_name(a, c->t->devices[d].name);
     }
-    td_sum_set_int(s, "trace.span_ns", "Traced time", TD_T_NS, span);
+    /* wall-clock capture time (see capture_ns) */
     int64_t cap = capture_ns(a);
-    if (cap > 0) {
-        time_t ct = (time_t)(cap / 1000000000);
-        char when[40];
-        if (gmtime_r(&ct, &tm) && strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm))
-            td_sum_set_str(s, "trace.captured", "Captured", when);
-    }
+    time_t ct = (time_t)(cap / 1000000000);
+    char capbuf[40];
+    if (cap > 0 && gmtime_r(&ct, &tm) && strftime(capbuf, sizeof capbuf, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        td_sum_set_str(s, "trace.captured", "Captured", capbuf);
+    td_sum_set_int(s, "trace.span_ns", "Traced time", TD_T_NS, span);
     td_sum_set_int(s, "trace.ranks", "Ranks", TD_T_INT, (int64_t)a->n);
     td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, (int64_t)ndev);
     if (devname)

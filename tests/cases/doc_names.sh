@@ -51,7 +51,7 @@ for tb in ("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME", "CUPTI_A
     if v is not None and (t0 is None or v < t0):
         t0 = v
 t = datetime.datetime.fromtimestamp((base + t0) // 10**9, datetime.timezone.utc)
-print(t.strftime("%Y-%m-%d %H:%M"))
+print(t.strftime("%Y-%m-%dT%H:%M"))
 PY
 )
 $PY - "$WORK/n.json" "$today" "$cap" <<'PY' || exit 1
@@ -59,7 +59,7 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["date"] == sys.argv[2], "date %s, expected today %s" % (s["date"], sys.argv[2])
 c = s["trace"]["captured"]
-assert c.startswith(sys.argv[3]) and c.endswith(" UTC"), (c, sys.argv[3])
+assert c.startswith(sys.argv[3]) and c.endswith("Z"), (c, sys.argv[3])
 PY
 SOURCE_DATE_EPOCH=86400 "$TD" summary "$NSYS" --format json 2>/dev/null | grep -q '"date": "1970-01-02"' \
     || die "SOURCE_DATE_EPOCH not used"
