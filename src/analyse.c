@@ -380,6 +380,7 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         td_an_var(&a);
         td_an_flames(&a);
         td_an_aiu(&a);
+        td_an_telemetry(&a);
         td_an_findings(&a);
     }
     actx_free(&a);

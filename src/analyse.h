@@ -17,6 +17,7 @@ typedef struct td_opts {
     int top;                    /* rows shown in text tables (default 15) */
     double aiu_soc_mhz;         /* --aiu-freq SOC (MHz); 0 = the frequency the data implies */
     double aiu_core_mhz;        /* --aiu-freq :CORE (MHz); 0 = acelyzer's default 1100 */
+    int64_t telemetry_offset_ns; /* --telemetry-offset: added to every telemetry sample time */
 } td_opts;
 
 void td_opts_default(td_opts *o);

@@ -106,7 +106,8 @@ void td_an_modules(td_actx *a);                   /* analyse_modules.c */
 void td_an_var(td_actx *a);                       /* analyse_var.c */
 void td_an_flames(td_actx *a);                    /* analyse_flame.c */
 void td_an_aiu(td_actx *a);
-void td_an_accel(td_actx *a);                     /* analyse_accel.c: accelerator naming */
+void td_an_accel(td_actx *a);
+void td_an_telemetry(td_actx *a);                 /* analyse_telemetry.c */                     /* analyse_accel.c: accelerator naming */
 /* The device word for titles: a->devword, or "device" when there is none. */
 static inline const char *td_devword(const td_actx *a)
 {

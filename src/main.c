@@ -4,6 +4,8 @@
 #include "analyse.h"
 #include "read.h"
 #include "read_aiu.h"
+#include "read_telemetry.h"
+#include <math.h>
 #include "render.h"
 #include "summary.h"
 #include "template.h"
@@ -52,6 +54,10 @@ static void usage(FILE *f)
         "  --aiu-freq SOC[:CORE]    IBM AIU clocks in MHz (default: SoC implied by the trace,\n"
         "                           core 1100)\n"
         "  --compile-log FILE       DeepRT compile log (ideal cycles per kernel), repeatable\n"
+        "  --telemetry FILE         aiu-smi / nvidia-smi (dmon or --query-gpu csv) or CSV with\n"
+        "                           a timestamp column, sampled while profiling; repeatable\n"
+        "  --telemetry-offset S     seconds added to every telemetry sample time\n"
+        "  --telemetry-start TIME   first sample's UTC time for monitors that print no dates\n"
         "report options:\n"
         "  -o, --output DIR         output directory (default out)\n"
         "  --template NAME|FILE     bug-report (default), nightly, manager, or a .tdt file\n"
@@ -162,12 +168,16 @@ typedef struct cli {
     int nmeta;
     const char *complog[16]; /* --compile-log FILE, in order */
     int ncomplog;
+    const char *telemetry[16]; /* --telemetry FILE, in order */
+    int ntelemetry;
+    int64_t telemetry_start; /* --telemetry-start, ns since the epoch; INT64_MIN none */
 } cli;
 
 enum {
     OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
     OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
-    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META, OPT_AIU_FREQ, OPT_COMPILE_LOG
+    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META, OPT_AIU_FREQ, OPT_COMPILE_LOG,
+    OPT_TELEMETRY, OPT_TELEMETRY_OFFSET, OPT_TELEMETRY_START
 };
 
 static double parse_fraction(const char *opt, const char *v)
@@ -205,9 +215,13 @@ static void parse_cli(int argc, char **argv, cli *c)
         {"meta", required_argument, 0, OPT_META},
         {"aiu-freq", required_argument, 0, OPT_AIU_FREQ},
         {"compile-log", required_argument, 0, OPT_COMPILE_LOG},
+        {"telemetry", required_argument, 0, OPT_TELEMETRY},
+        {"telemetry-offset", required_argument, 0, OPT_TELEMETRY_OFFSET},
+        {"telemetry-start", required_argument, 0, OPT_TELEMETRY_START},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     td_opts_default(&c->o);
+    c->telemetry_start = INT64_MIN;
     c->minwidth = -1;
     c->tolerance = 0.05;
     int ch;
@@ -282,6 +296,27 @@ static void parse_cli(int argc, char **argv, cli *c)
             c->o.aiu_core_mhz = core;
             break;
         }
+        case OPT_TELEMETRY:
+            if (c->ntelemetry >= (int)(sizeof c->telemetry / sizeof c->telemetry[0]))
+                die(TD_EXIT_USAGE, "--telemetry: at most %d files",
+                    (int)(sizeof c->telemetry / sizeof c->telemetry[0]));
+            c->telemetry[c->ntelemetry++] = optarg;
+            break;
+        case OPT_TELEMETRY_OFFSET: {
+            char *end;
+            errno = 0;
+            double sec = strtod(optarg, &end);
+            if (errno || *end || end == optarg || !(fabs(sec) < 1e9))
+                die(TD_EXIT_USAGE, "--telemetry-offset: expected seconds (e.g. -3.5), got '%s'",
+                    optarg);
+            c->o.telemetry_offset_ns = (int64_t)llround(sec * 1e9);
+            break;
+        }
+        case OPT_TELEMETRY_START:
+            if (!td_parse_wallclock(optarg, strlen(optarg), &c->telemetry_start))
+                die(TD_EXIT_USAGE, "--telemetry-start: expected a UTC time such as "
+                    "2025-11-22T08:26:41Z or seconds since 1970, got '%s'", optarg);
+            break;
         case OPT_COMPILE_LOG:
             if (c->ncomplog >= (int)(sizeof c->complog / sizeof c->complog[0]))
                 die(TD_EXIT_USAGE, "--compile-log: at most %d files",
@@ -345,6 +380,13 @@ static td_traceset *read_all(const cli *c, char **inputs, int ninputs, td_err *e
     for (int i = 0; i < ninputs; i++) {
         progress("reading %s (%d of %d)", inputs[i], i + 1, ninputs);
         *st = td_read_input(set, inputs[i], e);
+        if (*st != TD_OK) {
+            td_traceset_free(set);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < c->ntelemetry; i++) {
+        *st = td_read_telemetry_file(set, c->telemetry[i], c->telemetry_start, e);
         if (*st != TD_OK) {
             td_traceset_free(set);
             return NULL;

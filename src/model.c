@@ -46,6 +46,9 @@ void td_traceset_free(td_traceset *s)
     free(s->tr);
     td_warnings_free(&s->warnings);
     free(s->ideal);
+    free(s->tf);
+    free(s->tm);
+    free(s->ts);
     td_strtab_free(s->strs);
     td_arena_free(s->arena);
     free(s);

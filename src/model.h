@@ -149,6 +149,33 @@ typedef struct td_aiu_ideal {
     int32_t table;          /* which Perf Summary table of the log (0-based) */
 } td_aiu_ideal;
 
+/* Telemetry beside a trace (read_telemetry.c): a file, its metrics (columns) and samples. */
+typedef enum {
+    TD_TM_OTHER = 0, TD_TM_POWER, TD_TM_TEMP, TD_TM_UTIL, TD_TM_MEM, TD_TM_BW, TD_TM_CLOCK
+} td_tm_kind;
+
+typedef struct td_tfile {
+    const char *path;       /* as given (set arena) */
+    const char *format;     /* "dmon", "csv" */
+    int dated;              /* 1: samples carry wall-clock times */
+    size_t first, n;        /* its samples: set->ts[first .. first+n) */
+} td_tfile;
+
+typedef struct td_tmetric {
+    td_str name;            /* column name as printed ("pwr", "power.draw [W]") */
+    td_str unit;            /* "W", "C", "%", "MiB", "MB/s", "MHz", "" */
+    uint8_t kind;           /* td_tm_kind */
+    int32_t file;           /* index into set->tf */
+} td_tmetric;
+
+typedef struct td_tsample {
+    int64_t t;              /* wall clock, ns since the epoch (or since the first sample
+                               when the file is undated and no start was given) */
+    double v;
+    uint32_t metric;        /* index into set->tm */
+    int32_t device;         /* device index column, -1 none */
+} td_tsample;
+
 typedef enum {
     TD_FMT_UNKNOWN = 0,
     TD_FMT_CHROME_JSON,   /* Chrome Trace Event JSON (Kineto, JAX, Perfetto JSON) */
@@ -198,6 +225,10 @@ typedef struct td_traceset {
     td_aiu_ideal *ideal; size_t nideal, ideal_cap;
     int nideal_tables;              /* Perf Summary tables read (over all logs) */
     const char *complog_path;       /* the first compile log, for messages */
+    /* telemetry files (--telemetry), their metrics and samples */
+    td_tfile *tf; size_t ntf, tf_cap;
+    td_tmetric *tm; size_t ntm, tm_cap;
+    td_tsample *ts; size_t nts, ts_cap;
 } td_traceset;
 
 td_traceset *td_traceset_new(void);
