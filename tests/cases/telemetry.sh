@@ -25,6 +25,14 @@ check --telemetry "$D/nvidia_smi_dmon_dt.txt"
 check --telemetry "$D/aiu_smi_dmon.txt"
 check --telemetry "$D/nvidia_smi_dmon.txt" --telemetry-start 2025-11-22T08:26:39Z
 check --telemetry "$D/nvidia_smi_dmon.txt" --telemetry-start 1763800000 --telemetry-offset -1
+# documents: the charts under the step strip in the PDF, the tables in the workbook
+"$TD" report --telemetry "$D/aiu_smi_dmon.txt" "$WORK/spyre.json" -o "$WORK/r" 2>/dev/null || die "report"
+pdftotext "$WORK/r/report.pdf" - >"$WORK/r.txt"
+grep -q "Telemetry during the trace" "$WORK/r.txt" || die "no telemetry section in the PDF"
+grep -q "pwr, device 0" "$WORK/r.txt" || die "no power chart"
+grep -q "48 samples outside the traced time are counted, not drawn" "$WORK/r.txt" || die "outside count"
+qpdf --check "$WORK/r/report.pdf" >/dev/null || die "qpdf"
+unzip -p "$WORK/r/report.xlsx" xl/workbook.xml | grep -q "Telemetry per step" || die "workbook sheet"
 # columns by name and unit
 "$TD" summary --format json --telemetry "$D/aiu_smi_dmon.txt" "$WORK/spyre.json" 2>/dev/null |
     $PY -c 'import json,sys; s=json.load(sys.stdin); k={(r["metric"],r["unit"],r["kind"]) for r in s["telemetry_metrics"]}; assert k == {("pwr","W","power"),("temp","C","temperature"),("ptutil","%","utilisation"),("devmem","MiB","memory"),("rxpci","MB/s","bandwidth"),("txpci","MB/s","bandwidth")}, k' ||
