@@ -73,6 +73,7 @@ void td_an_telemetry(td_actx *a)
     td_table_cols(se, "metric:text:Metric", "unit:text:Unit", "kind:text:Kind",
                   "device:int:Device", "t_ns:ns:Time", "value:f64:Value", NULL);
     int64_t in_total = 0, out_total = 0;
+    uint8_t *covered = td_xcalloc(c->nsteps + 1, 1); /* kept steps inside a file's samples */
     int any_relative = 0;
     for (size_t f = 0; f < set->ntf; f++) {
         const td_tfile *tf = &set->tf[f];
@@ -95,6 +96,9 @@ void td_an_telemetry(td_actx *a)
             if (v[i].t < lo)
                 lo = v[i].t;
         hi = last;
+        for (size_t k = 0; k < c->nsteps; k++)
+            if (!c->steps[k].warmup && c->steps[k].start >= lo && c->steps[k].end <= hi)
+                covered[k] = 1;
         qsort(v, tf->n, sizeof *v, cmp_key);
         int overlap = 0;
         for (size_t i = 0; i < tf->n;) {
@@ -190,7 +194,13 @@ void td_an_telemetry(td_actx *a)
         }
         free(v);
     }
+    int64_t ncov = 0;
+    for (size_t k = 0; k < c->nsteps; k++)
+        ncov += covered[k];
+    free(covered);
     td_sum_set_int(s, "telemetry.samples", "Telemetry samples in the trace", TD_T_INT, in_total);
+    td_sum_set_int(s, "telemetry.covered_steps", "Kept steps inside the telemetry", TD_T_INT,
+                   ncov);
     td_sum_set_int(s, "telemetry.outside", "Telemetry samples outside the trace", TD_T_INT,
                    out_total);
     td_sum_set_str(s, "telemetry.alignment", "Telemetry aligned by",

@@ -5,6 +5,7 @@
 #include "read.h"
 #include "read_aiu.h"
 #include "read_telemetry.h"
+#include "checklist.h"
 #include <math.h>
 #include "render.h"
 #include "summary.h"
@@ -58,6 +59,8 @@ static void usage(FILE *f)
         "                           a timestamp column, sampled while profiling; repeatable\n"
         "  --telemetry-offset S     seconds added to every telemetry sample time\n"
         "  --telemetry-start TIME   first sample's UTC time for monitors that print no dates\n"
+        "  --expect TEXT            report: what you expected (\"latency 12 ms\"), for the\n"
+        "                           perf-report checklist\n"
         "report options:\n"
         "  -o, --output DIR         output directory (default out)\n"
         "  --template NAME|FILE     bug-report (default), nightly, manager, or a .tdt file\n"
@@ -171,13 +174,14 @@ typedef struct cli {
     const char *telemetry[16]; /* --telemetry FILE, in order */
     int ntelemetry;
     int64_t telemetry_start; /* --telemetry-start, ns since the epoch; INT64_MIN none */
+    const char *expect;      /* --expect TEXT */
 } cli;
 
 enum {
     OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
     OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
     OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META, OPT_AIU_FREQ, OPT_COMPILE_LOG,
-    OPT_TELEMETRY, OPT_TELEMETRY_OFFSET, OPT_TELEMETRY_START
+    OPT_TELEMETRY, OPT_TELEMETRY_OFFSET, OPT_TELEMETRY_START, OPT_EXPECT
 };
 
 static double parse_fraction(const char *opt, const char *v)
@@ -218,6 +222,7 @@ static void parse_cli(int argc, char **argv, cli *c)
         {"telemetry", required_argument, 0, OPT_TELEMETRY},
         {"telemetry-offset", required_argument, 0, OPT_TELEMETRY_OFFSET},
         {"telemetry-start", required_argument, 0, OPT_TELEMETRY_START},
+        {"expect", required_argument, 0, OPT_EXPECT},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     td_opts_default(&c->o);
@@ -316,6 +321,11 @@ static void parse_cli(int argc, char **argv, cli *c)
             if (!td_parse_wallclock(optarg, strlen(optarg), &c->telemetry_start))
                 die(TD_EXIT_USAGE, "--telemetry-start: expected a UTC time such as "
                     "2025-11-22T08:26:41Z or seconds since 1970, got '%s'", optarg);
+            break;
+        case OPT_EXPECT:
+            if (strlen(optarg) > 1024)
+                die(TD_EXIT_USAGE, "--expect: at most 1024 bytes");
+            c->expect = optarg;
             break;
         case OPT_COMPILE_LOG:
             if (c->ncomplog >= (int)(sizeof c->complog / sizeof c->complog[0]))
@@ -755,6 +765,9 @@ static int cmd_report(int argc, char **argv)
         td_regression(base, c.baseline, s, c.tolerance);
         td_summary_free(base);
     }
+    if (c.expect)
+        td_sum_set_str(s, "report.expect", "Expected", c.expect);
+    td_checklist(s);
     if (mkdir(out, 0777) != 0 && errno != EEXIST)
         die(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", out, strerror(errno));
     timing(c.timings, "read", t_read);

@@ -755,6 +755,8 @@ static void draw_doc(pdoc *d, const td_template *t)
             drew = pd_steps(d, title);
         else if (!strcmp(k, "telemetry"))
             drew = pd_telemetry(d, title);
+        else if (!strcmp(k, "checklist"))
+            drew = pd_checklist(d, title);
         else if (!strcmp(k, "table")) {
             const td_table *tb = td_sum_find_table(d->s, sec->arg);
             int top = sec->top ? sec->top : 25;

@@ -1,0 +1,39 @@
+# The perf-report checklist page (bug-report template): each item ticked when the report
+# has it, else saying what to add. Synthetic torch-spyre trace + telemetry made here.
+. "$ROOT/tests/lib.sh"
+$PY "$ROOT/tests/data/aiu/gen_spyre_kineto.py" "$WORK/spyre.json" || die "generator"
+T="$ROOT/tests/data/telemetry/aiu_smi_dmon.txt"
+# nothing given: only the trace file and the op table are there
+"$TD" report "$WORK/spyre.json" -o "$WORK/a" --format json,pdf 2>/dev/null || die "report a"
+$PY - "$WORK/a/summary.json" 0 <<'PY' || die "checklist without options"
+import json, sys
+c = json.load(open(sys.argv[1]))["checklist"]
+ok = {r["item"]: r["ok"] for r in c}
+assert len(c) == 7, c
+assert [r["item"] for r in c if r["ok"]] == ["The trace file", "key_averages-style op table"], ok
+d = {r["item"]: r["detail"] for r in c}
+assert "--meta reproducer=" in d["Reproducer and iteration count"], d
+assert "--meta pytorch=VERSION and --meta torch_spyre=COMMIT" in d["PyTorch version and torch-spyre commit"], d
+assert "--telemetry FILE" in d["Telemetry covering at least one full active iteration"], d
+assert "--expect" in d["Expected vs seen"], d
+PY
+# everything given
+"$TD" report "$WORK/spyre.json" -o "$WORK/b" --telemetry "$T" --meta 'reproducer=python run.py' \
+    --meta pytorch=2.7.1 --meta torch_spyre=abc1234 --expect "latency 800 ms" \
+    --meta 'previous=latency 850 ms, 2025-10-01 (abc1000), resnet50' 2>/dev/null || die "report b"
+$PY - "$WORK/b/summary.json" <<'PY' || die "checklist with everything"
+import json, sys
+c = json.load(open(sys.argv[1]))["checklist"]
+assert all(r["ok"] for r in c), [r for r in c if not r["ok"]]
+d = {r["item"]: r["detail"] for r in c}
+assert d["Reproducer and iteration count"].startswith("python run.py; 3 iterations"), d
+assert d["Telemetry covering at least one full active iteration"].startswith("3 iterations"), d
+assert d["Expected vs seen"] == "Expected: latency 800 ms; seen: 900.000 ms per iteration", d
+PY
+pdftotext "$WORK/b/report.pdf" - | grep -q "7 of 7 items in this report" || die "PDF checklist page"
+# telemetry that ends inside the first iteration does not cover a full one
+head -6 "$T" >"$WORK/short.txt"
+"$TD" report "$WORK/spyre.json" -o "$WORK/c" --format json --telemetry "$WORK/short.txt" 2>/dev/null || die "report c"
+$PY -c 'import json,sys; c={r["item"]: r for r in json.load(open(sys.argv[1]))["checklist"]}; r=c["Telemetry covering at least one full active iteration"]; assert not r["ok"] and "start aiu-smi before" in r["detail"], r' "$WORK/c/summary.json" ||
+    die "partial telemetry ticked"
+exit 0
