@@ -9,6 +9,7 @@
 #include "folded.h"
 #include "baseline.h"
 #include "cli.h"
+#include "outdir.h"
 #include <stddef.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -122,6 +123,8 @@ typedef struct cli {
     int icicle, timings, top_set;
     char **inputs;
     int ninputs;
+    const char *meta[64]; /* --meta KEY=VALUE, in order */
+    int nmeta;
 } cli;
 
 static unsigned parse_formats(const td_cli_opt *opt, const char *v)
@@ -201,6 +204,20 @@ static void set_report_format(void *ctx, const td_cli_opt *opt, const char *v)
     ((cli *)ctx)->format = v;
 }
 
+static void set_meta(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    cli *c = ctx;
+    if (c->nmeta >= (int)(sizeof c->meta / sizeof c->meta[0]))
+        td_cli_bad_value(opt, "at most %d pairs", (int)(sizeof c->meta / sizeof c->meta[0]));
+    td_summary *chk = td_summary_new(); /* checked now, before any reading */
+    td_err me = {0};
+    td_status ms = td_sum_set_meta(chk, v, &me);
+    td_summary_free(chk);
+    if (ms != TD_OK)
+        fail(&me);
+    c->meta[c->nmeta++] = v;
+}
+
 static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "-") == 0)
@@ -278,6 +295,8 @@ static const td_cli_opt opts[] = {
     {"icicle", 0, NULL, REPORT | FLAME, "SVG flamegraphs top-down", td_cli_set_flag, OFF(icicle)},
     {"timings", 0, NULL, REPORT, "print read/analyse/render times on stderr", td_cli_set_flag,
      OFF(timings)},
+    {"meta", 0, "KEY=VALUE", REPORT | SUMMARY | DIFF, "run metadata (commit, branch, workload...),\n"
+     "repeatable; diff: the CURRENT side", set_meta, 0},
     {"warmup", 0, "auto|N|none", ANALYSIS, "drop warm-up steps/executions (default auto)",
      set_warmup, 0},
     {"threshold", 0, "F", ANALYSIS, "top-module cut-off, fraction of time (default 0.01)",
@@ -362,9 +381,21 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     return s;
 }
 
+/* --meta pairs become meta.KEY scalars (validated by set_meta). */
+static void apply_meta(const cli *c, td_summary *s)
+{
+    for (int i = 0; i < c->nmeta; i++) {
+        td_err e = {0};
+        if (td_sum_set_meta(s, c->meta[i], &e) != TD_OK)
+            fail(&e);
+    }
+}
+
 static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
 {
-    return analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
+    td_summary *s = analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
+    apply_meta(c, s);
+    return s;
 }
 
 /* A summary.json is loaded as it is; anything else is read as a trace and analysed. */
@@ -586,11 +617,8 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
         t0 = td_now_ns();
         for (size_t i = 0; i < s->ntables; i++) {
             char name[256];
-            snprintf(name, sizeof name, "%s", s->tables[i]->name);
-            for (char *p = name; *p; p++)
-                if (*p == '.')
-                    *p = '_';
-            snprintf(path, sizeof path, "%s/%s.csv", out, name);
+            td_outdir_csv_name(s->tables[i]->name, name, sizeof name);
+            snprintf(path, sizeof path, "%s/%s", out, name);
             if ((st = td_write_atomic_cb(path, write_csv_cb, s->tables[i], e)) != TD_OK)
                 return st;
         }
@@ -698,6 +726,14 @@ static int cmd_report(void *ctx, char **args, int nargs)
     }
     if (code != TD_EXIT_OK)
         exit(code);
+    /* the directory now holds this run's documents: what an earlier run left there
+     * and this one did not write again goes (outdir.h) */
+    size_t nnames;
+    char **names = td_outdir_names(s, docs, &nnames);
+    st = td_outdir_sweep(out, names, nnames, &e);
+    td_outdir_names_free(names, nnames);
+    if (st != TD_OK)
+        fail(&e);
     timing(c.timings, "render (all)", td_now_ns() - t_render);
     td_template_free(t);
     td_summary_free(s);
@@ -711,6 +747,7 @@ static int cmd_diff(void *ctx, char **args, int nargs)
     c.ninputs = nargs;
     td_summary *base = summary_of(&c, c.inputs[0]);
     td_summary *cur = summary_of(&c, c.inputs[1]);
+    apply_meta(&c, cur);
     int regressed = td_regression(base, c.inputs[0], cur, c.tolerance);
     td_err e = {0};
     td_table *t = td_sum_find_table(cur, "regression.metrics");
