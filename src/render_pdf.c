@@ -539,6 +539,7 @@ static void draw_cards(pdoc *d, const card *c, int n, double tail)
 
 static int sec_keyfigures(pdoc *d, const char *title)
 {
+    char busy[48], idle[48]; /* card labels, used until the cards are drawn */
     const td_summary *s = d->s;
     card c[24];
     int n = 0;
@@ -553,7 +554,6 @@ static int sec_keyfigures(pdoc *d, const char *title)
     if (tl) {
         int64_t tot = td_table_cell(tl, row, td_table_col(tl, "total_ns"))->i;
         const char *dw = td_sum_device_word(s);
-        char busy[48], idle[48];
         snprintf(busy, sizeof busy, "%s busy", dw);
         snprintf(idle, sizeof idle, "%s idle", dw);
         const struct { const char *key, *label; } g[] = {
