@@ -45,6 +45,7 @@ static void usage(FILE *f)
         "Analysis options (report, summary, fold):\n"
         "  --warmup auto|N|none     drop warm-up steps/executions (default auto)\n"
         "  --threshold F            top-module cut-off, fraction of time (default 0.01)\n"
+        "  --compile-passes         XLA compile phases: keep XlaPass ranges apart\n"
         "  --step-pattern REGEX     user iteration ranges (default ProfilerStep#N, iteration_N)\n"
         "  --module-pattern REGEX   Kineto module ranges (default: the steps)\n"
         "report options:\n"
@@ -64,7 +65,8 @@ static void usage(FILE *f)
         "                           gpu_timeline, ...)\n"
         "  --top N                  rows per table in text output (default 15)\n"
         "fold/flame options:\n"
-        "  --stacks cpu|device|ops|compile   which stacks (default cpu)\n"
+        "  --stacks cpu|device|ops|compile|source|opname   which stacks (default cpu;\n"
+        "                               source/opname: XLA Python source / HLO op_name)\n"
         "  -o FILE                  output file\n"
         "  --title TEXT             flame: SVG title\n"
         "\n"
@@ -154,7 +156,7 @@ typedef struct cli {
 } cli;
 
 enum {
-    OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
+    OPT_WARMUP = 256, OPT_THRESHOLD, OPT_COMPILE_PASSES, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
     OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
     OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE
 };
@@ -174,6 +176,7 @@ static void parse_cli(int argc, char **argv, cli *c)
     static const struct option lo[] = {
         {"warmup", required_argument, 0, OPT_WARMUP},
         {"threshold", required_argument, 0, OPT_THRESHOLD},
+        {"compile-passes", no_argument, 0, OPT_COMPILE_PASSES},
         {"step-pattern", required_argument, 0, OPT_STEP},
         {"module-pattern", required_argument, 0, OPT_MODULE},
         {"output", required_argument, 0, 'o'},
@@ -215,6 +218,7 @@ static void parse_cli(int argc, char **argv, cli *c)
             }
             break;
         case OPT_THRESHOLD: c->o.threshold = parse_fraction("--threshold", optarg); break;
+        case OPT_COMPILE_PASSES: c->o.compile_passes = 1; break;
         case OPT_STEP: c->o.step_pattern = optarg; break;
         case OPT_MODULE: c->o.module_pattern = optarg; break;
         case 'o': c->out = optarg; break;
@@ -240,9 +244,9 @@ static void parse_cli(int argc, char **argv, cli *c)
         }
         case OPT_STACKS:
             if (strcmp(optarg, "cpu") && strcmp(optarg, "device") && strcmp(optarg, "ops") &&
-                strcmp(optarg, "compile"))
-                die(TD_EXIT_USAGE, "--stacks: expected cpu, device, ops or compile, got '%s'",
-                    optarg);
+                strcmp(optarg, "compile") && strcmp(optarg, "source") && strcmp(optarg, "opname"))
+                die(TD_EXIT_USAGE, "--stacks: expected cpu, device, ops, compile, source or "
+                    "opname, got '%s'", optarg);
             c->stacks = optarg;
             break;
         case OPT_TITLE: c->title = optarg; break;
