@@ -619,7 +619,7 @@ static void scatter(pdoc *d, const spt *p, size_t n, const axis *axk, int ykind,
 void pd_scatter(pdoc *d, const spt *p, size_t n, int xkind, int ykind, int ylog,
                 const char *xlabel, const char *ylabel)
 {
-    axis ax = {0, 0, 10, xkind};
+    axis ax = {0, 0, xkind == 2 ? 2 : 10, xkind};   /* bytes: powers of two */
     scatter_y(d, p, n, &ax, ykind, ylog, xlabel, ylabel);
 }
 

@@ -162,6 +162,6 @@ int pd_xla_collectives(pdoc *d, const td_section *sec)
         pd_legend_shapes(d, names, cols, nn);
         d->y += 6;
     }
-    pd_table(d, t, sec->top ? sec->top : 10, "Collective instances with the longest straggler wait");
+    pd_table(d, t, sec->top ? sec->top : 10, "Collective instances, longest straggler wait first");
     return 1;
 }
