@@ -26,7 +26,7 @@
 #define WHOLE_LIMIT_COMPRESSED ((size_t)4 << 30)
 #define WHOLE_LIMIT_PLAIN ((size_t)64 << 30)
 
-enum { C_UNKNOWN, C_JSON, C_SQLITE, C_ZIP, C_TAR, C_EMPTY };
+enum { C_UNKNOWN, C_JSON, C_SQLITE, C_ZIP, C_TAR, C_EMPTY, C_AIU };
 
 static int classify(const unsigned char *p, size_t n)
 {
@@ -152,31 +152,12 @@ static td_status read_whole(td_traceset *set, td_in *in, const char *name, int c
     if (cls == C_SQLITE) {
         t->format = TD_FMT_NSYS_SQLITE;
         st = td_read_nsys_sqlite(set, t, name, data, n, e);
+    } else if (cls == C_AIU) {
+        st = td_read_aiu(set, t, name, (const char *)data, n, e);
     } else {
         t->format = TD_FMT_NSYS_JAX;
         st = td_read_nsys_jax(set, t, name, data, n, e);
     }
-    free(data);
-    if (st == TD_OK)
-        (*found)++;
-    return st;
-}
-
-/* An IBM AIU flex trace, read whole (read_aiu.c). */
-static td_status read_aiu(td_traceset *set, td_in *in, const char *name, int *found, td_err *e)
-{
-    unsigned char *data;
-    size_t n;
-    size_t lim = td_in_is_gzip(in) ? WHOLE_LIMIT_COMPRESSED : WHOLE_LIMIT_PLAIN;
-    td_status st = td_in_read_all(in, lim, &data, &n, e);
-    if (st != TD_OK)
-        return st;
-    td_trace *t = td_traceset_add(set, name);
-    t->rank = -1;
-    t->gzip = td_in_is_gzip(in);
-    st = td_in_finish(in, &t->bytes, t->sha256, e);
-    if (st == TD_OK)
-        st = td_read_aiu(set, t, name, (const char *)data, n, e);
     free(data);
     if (st == TD_OK)
         (*found)++;
@@ -219,8 +200,8 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
     case C_ZIP:
         return read_whole(set, in, name, cls, found, e);
     case C_JSON: {
-        if (td_aiu_looks_flex(p, (size_t)n))
-            return read_aiu(set, in, name, found, e);
+        if (td_aiu_looks_flex(p, (size_t)n)) /* IBM AIU flex trace, read whole */
+            return read_whole(set, in, name, C_AIU, found, e);
         if (td_aiu_looks_complog(p, (size_t)n)) /* "[DeepRT] ..." starts like JSON */
             return read_complog(set, in, name, e);
         td_trace *t = td_traceset_add(set, name);
