@@ -90,11 +90,15 @@ static int headline(const char *key)
     return 0;
 }
 
-/* Key figure rows from row r: the headline scalars (head = 1) or all the others;
- * returns the next free row. */
-static int key_rows(xw *x, lxw_worksheet *ws, int r, int head)
+/* Key figure rows from row r under a heading row: the headline scalars (head = 1) or
+ * all the others; returns the next free row. */
+static int key_rows(xw *x, lxw_worksheet *ws, int r, int head, const char *heading)
 {
     const td_summary *s = x->s;
+    xw_put_str(x, ws, r, 0, heading, x->head);
+    xw_put_str(x, ws, r, 1, "Value", x->head);
+    xw_put_str(x, ws, r, 2, "Unit", x->head);
+    r++;
     for (size_t i = 0; i < s->nkv; i++) {
         const td_kv *kv = &s->kv[i];
         if (strcmp(kv->key, "schema") == 0 || headline(kv->key) != head)
@@ -212,11 +216,7 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
     r++;
     /* the headline figures first, the findings next; settings, the warm-up rule and
      * the inputs with their hashes come at the end (key_rows) */
-    xw_put_str(x, ws, r, 0, "Key figure", x->head);
-    xw_put_str(x, ws, r, 1, "Value", x->head);
-    xw_put_str(x, ws, r, 2, "Unit", x->head);
-    r++;
-    r = key_rows(x, ws, r, 1);
+    r = key_rows(x, ws, r, 1, "Key figure");
     r++;
     if (s->nfindings) {
         xw_put_str(x, ws, r, 0, "Findings", x->head);
@@ -308,11 +308,7 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             xw_put_wrapped(x, ws, r, 1, s->warnings[i]);
         r++;
     }
-    xw_put_str(x, ws, r, 0, "Settings and details", x->head);
-    xw_put_str(x, ws, r, 1, "Value", x->head);
-    xw_put_str(x, ws, r, 2, "Unit", x->head);
-    r++;
-    r = key_rows(x, ws, r, 0);
+    r = key_rows(x, ws, r, 0, "Settings and details");
     r++;
     r = input_rows(x, ws, r);
     if (!x->sum_ws) {
