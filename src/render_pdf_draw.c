@@ -272,6 +272,8 @@ int pd_breakdown(pdoc *d, const char *title)
             nrows_dev++;
     if (nrows_dev > 16)
         nrows_dev = 16;
+    if (d->brief)
+        nrows_dev = 0;
     char dtitle[64];
     snprintf(dtitle, sizeof dtitle, "%s time breakdown", td_sum_device_word(d->s));
     pd_heading(d, title ? title : dtitle,
@@ -302,7 +304,7 @@ int pd_breakdown(pdoc *d, const char *title)
             (!scope || (sc && strcmp(sc, scope) == 0)))
             ndev++;
     }
-    if (ndev >= 2) {
+    if (ndev >= 2 && !d->brief) {
         d->y += 3;
         size_t drawn = 0;
         for (size_t r = 0; r < t->nrows && drawn < 16; r++) {
