@@ -10,6 +10,7 @@
 #include "read.h"
 #include "instream.h"
 #include "read_chrome.h"
+#include "read_samba.h"
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
@@ -184,6 +185,12 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
     case C_ZIP:
         return read_whole(set, in, name, cls, found, e);
     case C_JSON: {
+        if (td_samba_is_report(p, (size_t)n)) { /* tracedoc's stack-trace report */
+            td_status st = td_samba_read_report(set, in, name, e);
+            if (st == TD_OK)
+                (*found)++;
+            return st;
+        }
         td_trace *t = td_traceset_add(set, name);
         t->rank = -1;
         t->gzip = td_in_is_gzip(in);
@@ -208,10 +215,17 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
             return TD_OK;
         return td_fail(e, TD_E_FORMAT, "%s: empty file", name);
     default:
+        if (td_samba_sniff(p, (size_t)n)) { /* a stack-tracing artifact (CSV) */
+            td_status st = td_samba_collect(set, in, name, e);
+            if (st == TD_OK)
+                (*found)++;
+            return st;
+        }
         if (quiet)
             return TD_OK;
         return td_fail(e, TD_E_FORMAT,
-                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)", name);
+                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite, zip or "
+                       "stack-tracing CSV)", name);
     }
 }
 
@@ -266,7 +280,7 @@ static td_status read_dir(td_traceset *set, const char *dir, td_err *e)
     return st;
 }
 
-td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
+static td_status read_input(td_traceset *set, const char *arg, td_err *e)
 {
     int found = 0;
     if (strcmp(arg, "-") == 0)
@@ -277,6 +291,12 @@ td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
     if (S_ISDIR(sb.st_mode))
         return read_dir(set, arg, e);
     return read_file(set, arg, arg, 0, &found, e);
+}
+
+td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
+{
+    /* stack-tracing artifacts met while reading arg become one trace */
+    return td_samba_input_done(set, arg, read_input(set, arg, e), e);
 }
 
 /* ---- after reading ---- */

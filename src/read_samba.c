@@ -1,0 +1,1075 @@
+/* read_samba.c - the SambaTune stack-tracing artifact set (README "SambaNova stack
+ * tracing") and tracedoc's *_chrome_tracing_report.json read back.
+ *
+ * Artifact files are CSV with a header row naming the columns; '#' lines and blank lines
+ * are skipped. Each file is recognised by its header: layer 1 (est_latency_us), layer 2
+ * id map (hypersection + global_id), the schedule (call + global_id), layer 3
+ * (final_pmus), layer 4 (measured_latency_us) and the host breakdown (category +
+ * time_us). Files are parsed as they are met (syntax and value errors name file and
+ * line) into a collection hung on the trace set; when the command-line argument is
+ * done, td_samba_input_done joins them, checks them against each other (a call to an
+ * unknown id, a hypersection without hyperfunction...) and makes one trace. Latencies
+ * are microseconds in the files, parsed straight to integer nanoseconds. */
+#define _POSIX_C_SOURCE 200809L
+#include "read_samba.h"
+#include "read_chrome.h"
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FILE_LIMIT ((size_t)1 << 30)   /* one artifact file, decoded */
+#define REPORT_LIMIT ((size_t)1 << 30) /* a report read back (parsed as a whole) */
+#define MAXF 64                        /* columns per CSV row */
+
+enum { K_NONE, K_L1, K_L2, K_SCHED, K_L3, K_L4, K_HOST, K__N };
+static const char *const kind_label[K__N] = {
+    "", "layer-1", "layer-2 id map", "schedule", "layer-3", "layer-4", "host breakdown"};
+
+/* A parsed artifact row. Which slots a kind uses: see the column tables below. */
+typedef struct srow {
+    const char *name;  /* hypersection or host category; NULL when keyed by id */
+    const char *hf;    /* layer 1: hyperfunction */
+    const char *ir;    /* layer 2: IR text */
+    int64_t gid;       /* global id, -1 none */
+    int64_t iv[4];     /* integers (ns, counts, bytes), -1 = empty cell */
+    double fv[3];      /* reals, NAN = empty cell */
+    uint32_t line;
+} srow;
+
+struct td_samba_acc {
+    const char *file[K__N];   /* the file of each kind (one per kind) */
+    srow *rows[K__N];
+    size_t nrows[K__N], rcap[K__N];
+    int64_t *sgid;            /* the schedule: global id and line of each call */
+    uint32_t *sline;
+    size_t ns, scap;
+    uint64_t bytes;
+    td_buf digests;           /* "sha256  name\n" per file, hashed into the trace's */
+    int nfiles;
+};
+
+/* ---------------------------------------------------------------- columns */
+
+typedef struct colspec {
+    const char *name;
+    char type;   /* 's' text, 'i' count, 'u' microseconds -> ns, 'b' bytes, 'f' real,
+                    'r' fraction 0..1, 'k' key (hypersection), 'g' global id, 'c' call */
+    int slot;    /* iv/fv index */
+    int req;     /* required column */
+} colspec;
+
+static const colspec cols_l1[] = {
+    {"hypersection", 'k', 0, 1}, {"hyperfunction", 's', 0, 1}, {"tflop", 'f', 0, 1},
+    {"est_pmus", 'i', 0, 1}, {"est_pcus", 'i', 1, 1}, {"est_latency_us", 'u', 2, 1}, {0}};
+static const colspec cols_l2[] = {
+    {"hypersection", 'k', 0, 1}, {"global_id", 'g', 0, 1}, {"ir", 's', 1, 0}, {0}};
+static const colspec cols_sched[] = {{"call", 'c', 0, 1}, {"global_id", 'g', 0, 1}, {0}};
+static const colspec cols_l3[] = {
+    {"hypersection", 'k', 0, 0}, {"global_id", 'g', 0, 0}, {"final_pmus", 'i', 0, 1},
+    {"final_pcus", 'i', 1, 1}, {"min_latency_us", 'u', 2, 1}, {"max_latency_us", 'u', 3, 1},
+    {0}};
+static const colspec cols_l4[] = {
+    {"hypersection", 'k', 0, 0}, {"global_id", 'g', 0, 0},
+    {"measured_latency_us", 'u', 0, 1}, {"avg_ddr_request_bytes", 'b', 1, 1},
+    {"ddr_bw_gbps", 'f', 0, 1}, {"pcie_bw_gbps", 'f', 1, 1}, {"tflop_utilization", 'r', 2, 1},
+    {0}};
+static const colspec cols_host[] = {{"category", 'k', 0, 1}, {"time_us", 'u', 0, 1}, {0}};
+static const colspec *const kind_cols[K__N] = {NULL, cols_l1, cols_l2, cols_sched,
+                                               cols_l3, cols_l4, cols_host};
+
+/* Which kind a header is (column names as a list). */
+static int kind_of(char *const *h, int n)
+{
+    int has_gid = 0, has_hs = 0, has_call = 0, has_cat = 0, has_time = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(h[i], "est_latency_us"))
+            return K_L1;
+        if (!strcmp(h[i], "final_pmus"))
+            return K_L3;
+        if (!strcmp(h[i], "measured_latency_us"))
+            return K_L4;
+        has_gid |= !strcmp(h[i], "global_id");
+        has_hs |= !strcmp(h[i], "hypersection");
+        has_call |= !strcmp(h[i], "call");
+        has_cat |= !strcmp(h[i], "category");
+        has_time |= !strcmp(h[i], "time_us");
+    }
+    if (has_call && has_gid)
+        return K_SCHED;
+    if (has_gid && has_hs)
+        return K_L2;
+    if (has_cat && has_time)
+        return K_HOST;
+    return K_NONE;
+}
+
+/* ---------------------------------------------------------------- CSV */
+
+typedef struct csvp {
+    const char *p, *end, *name;
+    uint32_t line;      /* line of the next character, 1-based */
+    td_buf b;           /* the record's fields, NUL-separated */
+    size_t off[MAXF];
+    int nf;
+} csvp;
+
+static td_status csv_fail(csvp *c, uint32_t line, td_err *e, const char *what)
+{
+    return td_fail(e, TD_E_FORMAT, "%s: line %u: %s", c->name, line, what);
+}
+
+/* Next record into c->off/c->b. Returns 1, 0 at the end, -1 on error (e filled). Blank
+ * lines and lines starting with '#' are skipped; unquoted fields are trimmed. */
+static int csv_next(csvp *c, uint32_t *rec_line, td_err *e)
+{
+    for (;;) {
+        if (c->p >= c->end)
+            return 0;
+        if (*c->p == '#' || *c->p == '\n' || *c->p == '\r') {
+            const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+            c->p = nl ? nl + 1 : c->end;
+            c->line++;
+            continue;
+        }
+        break;
+    }
+    *rec_line = c->line;
+    c->b.n = 0;
+    c->nf = 0;
+    for (;;) {
+        if (c->nf == MAXF) {
+            csv_fail(c, *rec_line, e, "more than 64 columns");
+            return -1;
+        }
+        c->off[c->nf++] = c->b.n;
+        while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
+            c->p++;
+        if (c->p < c->end && *c->p == '"') {
+            c->p++;
+            for (;;) {
+                if (c->p >= c->end) {
+                    csv_fail(c, *rec_line, e, "quoted field not closed before the end of the file");
+                    return -1;
+                }
+                char ch = *c->p++;
+                if (ch == '"') {
+                    if (c->p < c->end && *c->p == '"') {
+                        td_buf_putc(&c->b, '"');
+                        c->p++;
+                        continue;
+                    }
+                    break;
+                }
+                if (ch == '\n')
+                    c->line++;
+                if (ch == 0) {
+                    csv_fail(c, c->line, e, "NUL byte (not a text file)");
+                    return -1;
+                }
+                td_buf_putc(&c->b, ch);
+            }
+            while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
+                c->p++;
+            if (c->p < c->end && *c->p != ',' && *c->p != '\n') {
+                csv_fail(c, c->line, e, "unexpected character after a quoted field");
+                return -1;
+            }
+        } else {
+            size_t start = c->b.n;
+            while (c->p < c->end && *c->p != ',' && *c->p != '\n') {
+                if (*c->p == 0) {
+                    csv_fail(c, c->line, e, "NUL byte (not a text file)");
+                    return -1;
+                }
+                if (*c->p == '"') {
+                    csv_fail(c, c->line, e, "quote inside an unquoted field");
+                    return -1;
+                }
+                td_buf_putc(&c->b, *c->p++);
+            }
+            while (c->b.n > start && (c->b.p[c->b.n - 1] == ' ' || c->b.p[c->b.n - 1] == '\t' ||
+                                      c->b.p[c->b.n - 1] == '\r'))
+                c->b.n--;
+        }
+        td_buf_putc(&c->b, 0);
+        if (c->p >= c->end)
+            return 1;
+        if (*c->p++ == '\n') {
+            c->line++;
+            return 1;
+        }
+    }
+}
+
+static const char *fld(const csvp *c, int i)
+{
+    return c->b.p + c->off[i];
+}
+
+int td_samba_sniff(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < n && (p[i] == '#' || p[i] == '\n' || p[i] == '\r')) {
+        const unsigned char *nl = memchr(p + i, '\n', n - i);
+        if (!nl)
+            return 0;
+        i = (size_t)(nl - p) + 1;
+    }
+    const unsigned char *nl = memchr(p + i, '\n', n - i);
+    size_t len = nl ? (size_t)(nl - (p + i)) : n - i;
+    if (len == 0 || len > 900)
+        return 0;
+    char line[1024], *h[MAXF];
+    int nh = 0;
+    memcpy(line, p + i, len);
+    line[len] = 0;
+    for (char *s = line, *tok; nh < MAXF && s; ) {
+        tok = s;
+        char *comma = strchr(s, ',');
+        if (comma)
+            *comma++ = 0;
+        s = comma;
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        size_t tl = strlen(tok);
+        while (tl && (tok[tl - 1] == ' ' || tok[tl - 1] == '\r' || tok[tl - 1] == '\t'))
+            tok[--tl] = 0;
+        h[nh++] = tok;
+    }
+    return kind_of(h, nh) != K_NONE;
+}
+
+/* ---------------------------------------------------------------- values */
+
+typedef struct pctx {
+    csvp *c;
+    uint32_t line;
+    td_err *e;
+} pctx;
+
+static td_status bad_value(pctx *x, const char *col, const char *v, const char *want)
+{
+    return td_fail(x->e, TD_E_FORMAT, "%s: line %u: column '%s': expected %s, got '%.60s'",
+                   x->c->name, x->line, col, want, v);
+}
+
+static td_status parse_int(pctx *x, const char *col, const char *v, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long r = strtoll(v, &end, 10);
+    if (end == v || *end || errno)
+        return bad_value(x, col, v, "an integer");
+    if (r < 0)
+        return bad_value(x, col, v, "a non-negative integer");
+    *out = r;
+    return TD_OK;
+}
+
+static td_status parse_us(pctx *x, const char *col, const char *v, int64_t *out)
+{
+    size_t n = strlen(v);
+    int64_t ns;
+    const char *q = n < 64 ? td_chrome_parse_scaled(v, v + n, 3, &ns) : NULL;
+    if (!q || q != v + n)
+        return bad_value(x, col, v, "a time in microseconds");
+    if (ns < 0)
+        return td_fail(x->e, TD_E_FORMAT, "%s: line %u: negative latency in '%s' (%s)",
+                       x->c->name, x->line, col, v);
+    *out = ns;
+    return TD_OK;
+}
+
+static td_status parse_real(pctx *x, const char *col, const char *v, int frac, double *out)
+{
+    char *end;
+    double r = strtod(v, &end);
+    if (end == v || *end || !isfinite(r))
+        return bad_value(x, col, v, "a number");
+    if (r < 0)
+        return bad_value(x, col, v, "a non-negative number");
+    if (frac && r > 1)
+        return bad_value(x, col, v, "a fraction between 0 and 1");
+    *out = r;
+    return TD_OK;
+}
+
+/* ---------------------------------------------------------------- one file */
+
+static struct td_samba_acc *acc_of(td_traceset *set)
+{
+    if (!set->samba_acc)
+        set->samba_acc = td_xcalloc(1, sizeof *set->samba_acc);
+    return set->samba_acc;
+}
+
+static void acc_free(td_traceset *set)
+{
+    struct td_samba_acc *a = set->samba_acc;
+    if (!a)
+        return;
+    for (int k = 0; k < K__N; k++)
+        free(a->rows[k]);
+    free(a->sgid);
+    free(a->sline);
+    td_buf_free(&a->digests);
+    free(a);
+    set->samba_acc = NULL;
+}
+
+static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char *name,
+                            const char *data, size_t n, td_err *e)
+{
+    csvp c = {0};
+    c.p = data;
+    c.end = data + n;
+    c.name = name;
+    c.line = 1;
+    if (n >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        c.p += 3;
+    td_status st = TD_OK;
+    uint32_t line;
+    int r = csv_next(&c, &line, e);
+    if (r <= 0) {
+        st = r < 0 ? e->code : td_fail(e, TD_E_FORMAT, "%s: no header row", name);
+        goto out;
+    }
+    char *h[MAXF];
+    for (int i = 0; i < c.nf; i++)
+        h[i] = c.b.p + c.off[i];
+    int kind = kind_of(h, c.nf);
+    if (kind == K_NONE) {
+        st = td_fail(e, TD_E_FORMAT, "%s: line %u: not a stack-tracing artifact header", name, line);
+        goto out;
+    }
+    if (a->file[kind]) {
+        st = td_fail(e, TD_E_FORMAT, "%s: a second %s file (the first is %s)", name,
+                     kind_label[kind], a->file[kind]);
+        goto out;
+    }
+    a->file[kind] = td_arena_strdup(set->arena, name);
+    /* map columns */
+    const colspec *cs = kind_cols[kind];
+    int at[16];
+    int ncs = 0, nkeys = 0;
+    for (; cs[ncs].name; ncs++) {
+        at[ncs] = -1;
+        for (int i = 0; i < c.nf; i++)
+            if (!strcmp(h[i], cs[ncs].name)) {
+                if (at[ncs] >= 0) {
+                    st = td_fail(e, TD_E_FORMAT, "%s: line %u: column '%s' appears twice", name,
+                                 line, cs[ncs].name);
+                    goto out;
+                }
+                at[ncs] = i;
+            }
+        if (at[ncs] < 0 && cs[ncs].req) {
+            st = td_fail(e, TD_E_FORMAT, "%s: line %u: %s file without column '%s'", name, line,
+                         kind_label[kind], cs[ncs].name);
+            goto out;
+        }
+        if (at[ncs] >= 0 && (cs[ncs].type == 'k' || cs[ncs].type == 'g'))
+            nkeys++;
+    }
+    if ((kind == K_L3 || kind == K_L4) && !nkeys) {
+        st = td_fail(e, TD_E_FORMAT, "%s: line %u: %s file needs a 'hypersection' or "
+                     "'global_id' column", name, line, kind_label[kind]);
+        goto out;
+    }
+    int nhead = c.nf;
+    while ((r = csv_next(&c, &line, e)) > 0) {
+        if (c.nf != nhead) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "%d fields, the header has %d", c.nf, nhead);
+            st = csv_fail(&c, line, e, msg);
+            goto out;
+        }
+        pctx x = {&c, line, e};
+        srow row;
+        memset(&row, 0, sizeof row);
+        row.gid = -1;
+        row.line = line;
+        for (int k = 0; k < 4; k++)
+            row.iv[k] = -1;
+        for (int k = 0; k < 3; k++)
+            row.fv[k] = NAN;
+        int64_t call = -1;
+        for (int j = 0; j < ncs; j++) {
+            if (at[j] < 0)
+                continue;
+            const char *v = fld(&c, at[j]);
+            const char *col = cs[j].name;
+            int empty = !*v;
+            switch (cs[j].type) {
+            case 'k':
+                if (!empty)
+                    row.name = td_arena_strdup(set->arena, v);
+                break;
+            case 's':
+                if (j == 1 && kind == K_L1) {
+                    if (empty) {
+                        st = td_fail(e, TD_E_FORMAT, "%s: line %u: hypersection '%.80s' has no "
+                                     "hyperfunction", name, line, row.name ? row.name : "");
+                        goto out;
+                    }
+                    row.hf = td_arena_strdup(set->arena, v);
+                } else if (!empty) {
+                    row.ir = td_arena_strdup(set->arena, v);
+                }
+                break;
+            case 'g':
+                if (!empty && (st = parse_int(&x, col, v, &row.gid)) != TD_OK)
+                    goto out;
+                break;
+            case 'c':
+                if ((st = parse_int(&x, col, v, &call)) != TD_OK)
+                    goto out;
+                break;
+            case 'i':
+            case 'b':
+                if (!empty && (st = parse_int(&x, col, v, &row.iv[cs[j].slot])) != TD_OK)
+                    goto out;
+                break;
+            case 'u':
+                if (!empty && (st = parse_us(&x, col, v, &row.iv[cs[j].slot])) != TD_OK)
+                    goto out;
+                break;
+            case 'f':
+            case 'r':
+                if (!empty &&
+                    (st = parse_real(&x, col, v, cs[j].type == 'r', &row.fv[cs[j].slot])) != TD_OK)
+                    goto out;
+                break;
+            }
+        }
+        if (kind == K_SCHED) {
+            if (row.gid < 0) {
+                st = csv_fail(&c, line, e, "section call without a global_id");
+                goto out;
+            }
+            if (call != (int64_t)a->ns) {
+                char msg[128];
+                snprintf(msg, sizeof msg, "call %lld out of order (calls are numbered 0, 1, "
+                         "2... in order; expected %zu)", (long long)call, a->ns);
+                st = csv_fail(&c, line, e, msg);
+                goto out;
+            }
+            if (a->ns == a->scap) {
+                a->scap = a->scap ? a->scap * 2 : 1024;
+                a->sgid = td_xrealloc(a->sgid, a->scap * sizeof *a->sgid);
+                a->sline = td_xrealloc(a->sline, a->scap * sizeof *a->sline);
+            }
+            a->sgid[a->ns] = row.gid;
+            a->sline[a->ns++] = line;
+            continue;
+        }
+        if (!row.name && row.gid < 0) {
+            st = csv_fail(&c, line, e, kind == K_HOST ? "empty category"
+                                                      : "row without a hypersection name or id");
+            goto out;
+        }
+        if (kind == K_L2 && (!row.name || row.gid < 0)) {
+            st = csv_fail(&c, line, e, "a layer-2 id map row needs both a hypersection and "
+                          "a global_id");
+            goto out;
+        }
+        if (kind == K_HOST && row.iv[0] < 0) {
+            st = csv_fail(&c, line, e, "host category without a time");
+            goto out;
+        }
+        *TD_PUSH(a->rows[kind], a->nrows[kind], a->rcap[kind]) = row;
+    }
+    if (r < 0)
+        st = e->code;
+out:
+    td_buf_free(&c.b);
+    return st;
+}
+
+td_status td_samba_collect(td_traceset *set, td_in *in, const char *name, td_err *e)
+{
+    unsigned char *data;
+    size_t n;
+    td_status st = td_in_read_all(in, FILE_LIMIT, &data, &n, e);
+    if (st != TD_OK)
+        return st;
+    struct td_samba_acc *a = acc_of(set);
+    uint64_t bytes = 0;
+    char sha[65];
+    st = td_in_finish(in, &bytes, sha, e);
+    if (st == TD_OK)
+        st = parse_file(set, a, name, (const char *)data, n, e);
+    free(data);
+    if (st == TD_OK) {
+        a->bytes += bytes;
+        a->nfiles++;
+        const char *b = strrchr(name, '/');
+        td_buf_printf(&a->digests, "%s  %s\n", sha, b ? b + 1 : name);
+    }
+    return st;
+}
+
+/* ---------------------------------------------------------------- joining */
+
+/* name -> hypersection index: open addressing over td_hash64 */
+typedef struct nmap {
+    int32_t *slot;
+    size_t cap;
+} nmap;
+
+static int32_t *nmap_find(nmap *m, const td_samba_hs *hs, const char *name)
+{
+    size_t i = td_hash64(name, strlen(name)) & (m->cap - 1);
+    while (m->slot[i] >= 0 && strcmp(hs[m->slot[i]].name, name) != 0)
+        i = (i + 1) & (m->cap - 1);
+    return &m->slot[i];
+}
+
+typedef struct gidx {
+    int64_t gid;
+    uint32_t hs;
+} gidx;
+
+static int cmp_gidx(const void *x, const void *y)
+{
+    const gidx *a = x, *b = y;
+    return (a->gid > b->gid) - (a->gid < b->gid);
+}
+
+static const gidx *gid_find(const gidx *v, size_t n, int64_t gid)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (v[m].gid < gid)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < n && v[lo].gid == gid ? &v[lo] : NULL;
+}
+
+static void hs_init(td_samba_hs *h, const char *name)
+{
+    memset(h, 0, sizeof *h);
+    h->name = name;
+    h->global_id = -1;
+    h->tflop = h->ddr_gbps = h->pcie_gbps = h->tflop_util = NAN;
+    h->est_pmus = h->est_pcus = h->final_pmus = h->final_pcus = -1;
+    h->est_ns = h->min_ns = h->max_ns = h->measured_ns = h->ddr_req_bytes = -1;
+}
+
+int64_t td_samba_call_ns(const td_samba_hs *h)
+{
+    return h->measured_ns >= 0 ? h->measured_ns : h->est_ns >= 0 ? h->est_ns : 0;
+}
+
+static const char *model_name(td_arena *ar, const char *arg)
+{
+    size_t n = strlen(arg);
+    while (n > 1 && arg[n - 1] == '/')
+        n--;
+    size_t s = n;
+    while (s > 0 && arg[s - 1] != '/')
+        s--;
+    static const char *const suf[] = {".tar.gz", ".tgz", ".tar", ".csv"};
+    for (size_t k = 0; k < sizeof suf / sizeof suf[0]; k++) {
+        size_t l = strlen(suf[k]);
+        if (n - s > l && memcmp(arg + n - l, suf[k], l) == 0) {
+            n -= l;
+            break;
+        }
+    }
+    return td_arena_strndup(ar, arg + s, n - s);
+}
+
+/* One synthetic event per section call on the model row and one per host category, so
+ * the trace's span is the model run (the same events the report's rows carry). */
+static void add_events(td_traceset *set, td_trace *t, const td_samba *sb)
+{
+    uint32_t model = td_trace_track(t, 1, 0);
+    t->tracks[model].process_name = td_intern_cstr(set->strs, "Model");
+    t->tracks[model].thread_name = td_intern_cstr(set->strs, "model run");
+    uint16_t cat = td_trace_cat(t, td_intern_cstr(set->strs, "model"));
+    int64_t ts = 0;
+    for (size_t i = 0; i < sb->nsched; i++) {
+        const td_samba_hs *h = &sb->hs[sb->sched[i]];
+        td_event *ev = td_trace_push_event(t);
+        ev->ts = ts;
+        ev->dur = td_samba_call_ns(h);
+        ev->name = td_intern_cstr(set->strs, h->name);
+        ev->track = model;
+        ev->cat = cat;
+        ev->kind = TD_K_OTHER;
+        ev->ph = 'X';
+        ts += ev->dur;
+    }
+    uint16_t hcat = td_trace_cat(t, td_intern_cstr(set->strs, "host"));
+    for (size_t i = 0; i < sb->nhost; i++) {
+        uint32_t tr = td_trace_track(t, 0, (int64_t)i + 1);
+        t->tracks[tr].process_name = td_intern_cstr(set->strs, "Host");
+        td_event *ev = td_trace_push_event(t);
+        ev->ts = 0;
+        ev->dur = sb->host[i].ns;
+        ev->name = td_intern_cstr(set->strs, sb->host[i].name);
+        ev->track = tr;
+        ev->cat = hcat;
+        ev->kind = TD_K_OTHER;
+        ev->ph = 'X';
+    }
+    t->nevents = t->nev;
+}
+
+static td_status join(td_traceset *set, struct td_samba_acc *a, const char *arg, td_err *e)
+{
+    td_arena *ar = set->arena;
+    td_samba *sb = td_arena_alloc(ar, sizeof *sb);
+    sb->model = model_name(ar, arg);
+    size_t cap = a->nrows[K_L1] + a->nrows[K_L2] + a->nrows[K_L3] + a->nrows[K_L4] + 1;
+    td_samba_hs *hs = td_xmalloc(cap * sizeof *hs);
+    size_t nhs = 0;
+    nmap m;
+    m.cap = 16;
+    while (m.cap < cap * 2)
+        m.cap *= 2;
+    m.slot = td_xmalloc(m.cap * sizeof *m.slot);
+    memset(m.slot, 0xff, m.cap * sizeof *m.slot);
+    gidx *gv = NULL;
+    size_t ng = 0;
+    td_status st = TD_OK;
+    int l1 = a->file[K_L1] != NULL, l2 = a->file[K_L2] != NULL;
+
+    for (size_t i = 0; i < a->nrows[K_L1]; i++) {
+        const srow *r = &a->rows[K_L1][i];
+        if (!r->name) {
+            st = td_fail(e, TD_E_FORMAT, "%s: line %u: empty hypersection name", a->file[K_L1],
+                         r->line);
+            goto out;
+        }
+        int32_t *sl = nmap_find(&m, hs, r->name);
+        if (*sl >= 0) {
+            st = td_fail(e, TD_E_FORMAT, "%s: line %u: hypersection '%.80s' listed twice",
+                         a->file[K_L1], r->line, r->name);
+            goto out;
+        }
+        *sl = (int32_t)nhs;
+        td_samba_hs *h = &hs[nhs++];
+        hs_init(h, r->name);
+        h->hyperfunction = r->hf;
+        h->tflop = r->fv[0];
+        h->est_pmus = r->iv[0];
+        h->est_pcus = r->iv[1];
+        h->est_ns = r->iv[2];
+    }
+    gv = td_xmalloc((a->nrows[K_L2] + 1) * sizeof *gv);
+    for (size_t i = 0; i < a->nrows[K_L2]; i++) {
+        const srow *r = &a->rows[K_L2][i];
+        int32_t *sl = nmap_find(&m, hs, r->name);
+        if (*sl < 0) {
+            if (l1) {
+                st = td_fail(e, TD_E_FORMAT, "%s: line %u: hypersection '%.80s' has no "
+                             "hyperfunction (it is not in the layer-1 file %s)", a->file[K_L2],
+                             r->line, r->name, a->file[K_L1]);
+                goto out;
+            }
+            *sl = (int32_t)nhs;
+            hs_init(&hs[nhs++], r->name);
+        }
+        td_samba_hs *h = &hs[*sl];
+        if (h->global_id >= 0) {
+            st = td_fail(e, TD_E_FORMAT, "%s: line %u: hypersection '%.80s' given a second "
+                         "global id", a->file[K_L2], r->line, r->name);
+            goto out;
+        }
+        h->global_id = r->gid;
+        h->ir = r->ir;
+        gv[ng].gid = r->gid;
+        gv[ng++].hs = (uint32_t)*sl;
+    }
+    if (ng)
+        qsort(gv, ng, sizeof *gv, cmp_gidx);
+    for (size_t i = 1; i < ng; i++)
+        if (gv[i].gid == gv[i - 1].gid) {
+            st = td_fail(e, TD_E_FORMAT, "%s: global id %lld is given to both '%.80s' and "
+                         "'%.80s'", a->file[K_L2], (long long)gv[i].gid, hs[gv[i - 1].hs].name,
+                         hs[gv[i].hs].name);
+            goto out;
+        }
+    /* layers 3 and 4, by name or global id */
+    for (int k = K_L3; k <= K_L4; k++) {
+        uint8_t *seen = td_xcalloc(nhs + 1, 1);
+        for (size_t i = 0; i < a->nrows[k]; i++) {
+            const srow *r = &a->rows[k][i];
+            int32_t idx = -1;
+            if (r->name) {
+                int32_t *sl = nmap_find(&m, hs, r->name);
+                if (*sl < 0 && !l1 && !l2 && nhs < cap) { /* only layers 3/4: they name them */
+                    *sl = (int32_t)nhs;
+                    hs_init(&hs[nhs++], r->name);
+                }
+                idx = *sl;
+            } else {
+                const gidx *g = gid_find(gv, ng, r->gid);
+                idx = g ? (int32_t)g->hs : -1;
+            }
+            if (idx < 0) {
+                if (r->name)
+                    st = td_fail(e, TD_E_FORMAT, "%s: line %u: unknown hypersection '%.80s'",
+                                 a->file[k], r->line, r->name);
+                else
+                    st = td_fail(e, TD_E_FORMAT, "%s: line %u: unknown hypersection id %lld%s",
+                                 a->file[k], r->line, (long long)r->gid,
+                                 l2 ? "" : " (no layer-2 id map was given)");
+                free(seen);
+                goto out;
+            }
+            if (seen[idx]) {
+                st = td_fail(e, TD_E_FORMAT, "%s: line %u: hypersection '%.80s' listed twice",
+                             a->file[k], r->line, hs[idx].name);
+                free(seen);
+                goto out;
+            }
+            seen[idx] = 1;
+            td_samba_hs *h = &hs[idx];
+            if (k == K_L3) {
+                h->final_pmus = r->iv[0];
+                h->final_pcus = r->iv[1];
+                h->min_ns = r->iv[2];
+                h->max_ns = r->iv[3];
+                if (h->min_ns >= 0 && h->max_ns >= 0 && h->min_ns > h->max_ns) {
+                    st = td_fail(e, TD_E_FORMAT, "%s: line %u: min_latency_us is above "
+                                 "max_latency_us", a->file[k], r->line);
+                    free(seen);
+                    goto out;
+                }
+            } else {
+                h->measured_ns = r->iv[0];
+                h->ddr_req_bytes = r->iv[1];
+                h->ddr_gbps = r->fv[0];
+                h->pcie_gbps = r->fv[1];
+                h->tflop_util = r->fv[2];
+            }
+        }
+        free(seen);
+    }
+    /* the schedule */
+    if (a->ns && !l2) {
+        st = td_fail(e, TD_E_FORMAT, "%s: line %u: section call to global id %lld, but no "
+                     "layer-2 id map (hypersection,global_id) was given", a->file[K_SCHED],
+                     a->sline[0], (long long)a->sgid[0]);
+        goto out;
+    }
+    sb->sched = td_arena_alloc(ar, (a->ns + 1) * sizeof *sb->sched);
+    for (size_t i = 0; i < a->ns; i++) {
+        const gidx *g = gid_find(gv, ng, a->sgid[i]);
+        if (!g) {
+            st = td_fail(e, TD_E_FORMAT, "%s: line %u: section call to unknown hypersection "
+                         "id %lld", a->file[K_SCHED], a->sline[i], (long long)a->sgid[i]);
+            goto out;
+        }
+        sb->sched[i] = g->hs;
+    }
+    sb->nsched = a->ns;
+    /* host breakdown */
+    sb->host = td_arena_alloc(ar, (a->nrows[K_HOST] + 1) * sizeof *sb->host);
+    for (size_t i = 0; i < a->nrows[K_HOST]; i++) {
+        const srow *r = &a->rows[K_HOST][i];
+        for (size_t j = 0; j < sb->nhost; j++)
+            if (!strcmp(sb->host[j].name, r->name)) {
+                st = td_fail(e, TD_E_FORMAT, "%s: line %u: host category '%.80s' listed twice",
+                             a->file[K_HOST], r->line, r->name);
+                goto out;
+            }
+        sb->host[sb->nhost].name = r->name;
+        sb->host[sb->nhost++].ns = r->iv[0];
+    }
+    if (!nhs && !sb->nhost) {
+        st = td_fail(e, TD_E_FORMAT, "%s: no hypersections (layer 1 or 2) and no host "
+                     "breakdown", arg);
+        goto out;
+    }
+    sb->hs = td_arena_alloc(ar, (nhs + 1) * sizeof *sb->hs);
+    memcpy(sb->hs, hs, nhs * sizeof *hs);
+    sb->nhs = nhs;
+    static const unsigned bit[K__N] = {0, TD_SAMBA_L1, TD_SAMBA_L2, TD_SAMBA_SCHED,
+                                       TD_SAMBA_L3, TD_SAMBA_L4, TD_SAMBA_HOST};
+    for (int k = 1; k < K__N; k++)
+        if (a->file[k])
+            sb->layers |= bit[k];
+
+    td_trace *t = td_traceset_add(set, arg);
+    t->rank = -1;
+    t->format = TD_FMT_SAMBA;
+    t->bytes = a->bytes;
+    td_sha256 *sh = td_sha256_new();
+    td_sha256_update(sh, a->digests.p, a->digests.n);
+    td_sha256_final(sh, t->sha256);
+    t->samba = sb;
+    add_events(set, t, sb);
+out:
+    free(hs);
+    free(m.slot);
+    free(gv);
+    return st;
+}
+
+td_status td_samba_input_done(td_traceset *set, const char *arg, td_status st, td_err *e)
+{
+    struct td_samba_acc *a = set->samba_acc;
+    if (a && a->nfiles && st == TD_OK)
+        st = join(set, a, arg, e);
+    acc_free(set);
+    return st;
+}
+
+/* ---------------------------------------------------------------- reports read back */
+
+#define REPORT_SCHEMA "tracedoc.stack_trace/1"
+
+int td_samba_is_report(const unsigned char *p, size_t n)
+{
+    static const char key[] = "\"" REPORT_SCHEMA "\"";
+    size_t k = sizeof key - 1;
+    for (size_t i = 0; i + k <= n; i++)
+        if (p[i] == '"' && memcmp(p + i, key, k) == 0)
+            return 1;
+    return 0;
+}
+
+typedef struct rctx {
+    td_traceset *set;
+    const char *name;
+    td_err *e;
+    size_t ev;          /* index of the event being read, for messages */
+} rctx;
+
+static td_status rbad(rctx *r, const char *key, const char *want)
+{
+    return td_fail(r->e, TD_E_FORMAT, "%s: traceEvents[%zu]: args.%s: expected %s", r->name,
+                   r->ev, key, want);
+}
+
+static td_status a_int(rctx *r, json_t *o, const char *key, int64_t *out)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        return TD_OK;
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return rbad(r, key, "a non-negative integer");
+    *out = (int64_t)json_integer_value(v);
+    return TD_OK;
+}
+
+static td_status a_us(rctx *r, json_t *o, const char *key, int64_t *out)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        return TD_OK;
+    double d = json_is_number(v) ? json_number_value(v) : -1;
+    if (!json_is_number(v) || !isfinite(d) || d > 9.2e12)
+        return rbad(r, key, "a time in microseconds");
+    if (d < 0)
+        return td_fail(r->e, TD_E_FORMAT, "%s: traceEvents[%zu]: args.%s: negative latency",
+                       r->name, r->ev, key);
+    *out = llround(d * 1000.0);
+    return TD_OK;
+}
+
+static td_status a_real(rctx *r, json_t *o, const char *key, int frac, double *out)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v)
+        return TD_OK;
+    double d = json_is_number(v) ? json_number_value(v) : -1;
+    if (!json_is_number(v) || !isfinite(d) || d < 0 || (frac && d > 1))
+        return rbad(r, key, frac ? "a fraction between 0 and 1" : "a non-negative number");
+    *out = d;
+    return TD_OK;
+}
+
+static const char *a_str(rctx *r, json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_string(v) ? td_arena_strdup(r->set->arena, json_string_value(v)) : NULL;
+}
+
+/* The layer fields of one section call's args (README: the same names as the CSV
+ * columns). */
+static td_status hs_from_args(rctx *r, json_t *o, td_samba_hs *h)
+{
+    td_status st;
+    if ((st = a_int(r, o, "global_id", &h->global_id)) || (st = a_real(r, o, "tflop", 0, &h->tflop)) ||
+        (st = a_int(r, o, "est_pmus", &h->est_pmus)) || (st = a_int(r, o, "est_pcus", &h->est_pcus)) ||
+        (st = a_us(r, o, "est_latency_us", &h->est_ns)) ||
+        (st = a_int(r, o, "final_pmus", &h->final_pmus)) ||
+        (st = a_int(r, o, "final_pcus", &h->final_pcus)) ||
+        (st = a_us(r, o, "min_latency_us", &h->min_ns)) ||
+        (st = a_us(r, o, "max_latency_us", &h->max_ns)) ||
+        (st = a_us(r, o, "measured_latency_us", &h->measured_ns)) ||
+        (st = a_int(r, o, "avg_ddr_request_bytes", &h->ddr_req_bytes)) ||
+        (st = a_real(r, o, "ddr_bw_gbps", 0, &h->ddr_gbps)) ||
+        (st = a_real(r, o, "pcie_bw_gbps", 0, &h->pcie_gbps)) ||
+        (st = a_real(r, o, "tflop_utilization", 1, &h->tflop_util)))
+        return st;
+    h->hyperfunction = a_str(r, o, "hyperfunction");
+    if (!h->ir)
+        h->ir = a_str(r, o, "ir");
+    return TD_OK;
+}
+
+typedef struct callref {
+    int64_t call;
+    uint32_t hs;
+} callref;
+
+static int cmp_call(const void *x, const void *y)
+{
+    const callref *a = x, *b = y;
+    return (a->call > b->call) - (a->call < b->call);
+}
+
+static td_status report_fields(td_traceset *set, td_trace *t, const char *name,
+                               const char *data, size_t n, td_err *e)
+{
+    json_error_t je;
+    json_t *root = json_loadb(data, n, JSON_ALLOW_NUL, &je);
+    if (!root)
+        return td_fail(e, TD_E_FORMAT, "%s: line %d, column %d: %s (stack-trace fields "
+                       "could not be read)", name, je.line, je.column, je.text);
+    rctx r = {set, name, e, 0};
+    td_status st = TD_OK;
+    td_samba *sb = td_arena_alloc(set->arena, sizeof *sb);
+    json_t *od = json_object_get(root, "otherData");
+    json_t *evs = json_object_get(root, "traceEvents");
+    if (!json_is_object(od) || !json_is_array(evs)) {
+        st = td_fail(e, TD_E_FORMAT, "%s: a stack-trace report needs otherData and traceEvents",
+                     name);
+        goto out;
+    }
+    const char *model = a_str(&r, od, "model");
+    sb->model = model ? model : "model";
+    json_t *layers = json_object_get(od, "layers"), *lv;
+    size_t li;
+    json_array_foreach(layers, li, lv)
+    {
+        const char *l = json_string_value(lv);
+        static const struct { const char *n; unsigned b; } lb[] = {
+            {"1", TD_SAMBA_L1}, {"2", TD_SAMBA_L2}, {"schedule", TD_SAMBA_SCHED},
+            {"3", TD_SAMBA_L3}, {"4", TD_SAMBA_L4}, {"host", TD_SAMBA_HOST}};
+        for (size_t k = 0; l && k < sizeof lb / sizeof lb[0]; k++)
+            if (!strcmp(l, lb[k].n))
+                sb->layers |= lb[k].b;
+    }
+    size_t nev = json_array_size(evs);
+    td_samba_hs *hs = td_xmalloc((nev + json_array_size(json_object_get(od, "uncalled")) + 1) *
+                                 sizeof *hs);
+    callref *calls = td_xmalloc((nev + 1) * sizeof *calls);
+    size_t nhs = 0, ncalls = 0;
+    nmap m;
+    m.cap = 16;
+    while (m.cap < (nev + 8) * 2)
+        m.cap *= 2;
+    m.slot = td_xmalloc(m.cap * sizeof *m.slot);
+    memset(m.slot, 0xff, m.cap * sizeof *m.slot);
+    sb->host = td_arena_alloc(set->arena, (nev + 1) * sizeof *sb->host);
+    /* section calls (the model row) and host rows; then hypersections without calls */
+    json_t *unc = json_object_get(od, "uncalled");
+    for (int pass = 0; pass < 2 && st == TD_OK; pass++) {
+        json_t *arr = pass ? unc : evs;
+        size_t i;
+        json_t *ev;
+        json_array_foreach(arr, i, ev)
+        {
+            r.ev = i;
+            json_t *args = pass ? ev : json_object_get(ev, "args");
+            const char *cat = pass ? "model" : json_string_value(json_object_get(ev, "cat"));
+            if (!cat || !json_is_object(args))
+                continue;
+            if (!strcmp(cat, "host")) {
+                int64_t ns = -1;
+                const char *hn = a_str(&r, args, "category");
+                if ((st = a_us(&r, args, "time_us", &ns)) != TD_OK)
+                    break;
+                if (hn && ns >= 0) {
+                    sb->host[sb->nhost].name = hn;
+                    sb->host[sb->nhost++].ns = ns;
+                }
+                continue;
+            }
+            if (strcmp(cat, "model") != 0)
+                continue;
+            const char *hn = a_str(&r, args, "hypersection");
+            if (!hn) {
+                st = rbad(&r, "hypersection", "a name");
+                break;
+            }
+            int32_t *sl = nmap_find(&m, hs, hn);
+            if (*sl < 0) {
+                *sl = (int32_t)nhs;
+                hs_init(&hs[nhs], hn);
+                if ((st = hs_from_args(&r, args, &hs[nhs])) != TD_OK)
+                    break;
+                nhs++;
+            } else if (!hs[*sl].ir) {
+                hs[*sl].ir = a_str(&r, args, "ir");
+            }
+            if (!pass) {
+                int64_t call = -1;
+                if ((st = a_int(&r, args, "call", &call)) != TD_OK)
+                    break;
+                if (call < 0) {
+                    st = rbad(&r, "call", "the section call's number");
+                    break;
+                }
+                calls[ncalls].call = call;
+                calls[ncalls++].hs = (uint32_t)*sl;
+            }
+        }
+    }
+    if (st == TD_OK) {
+        qsort(calls, ncalls, sizeof *calls, cmp_call);
+        for (size_t i = 0; i < ncalls && st == TD_OK; i++)
+            if (calls[i].call != (int64_t)i)
+                st = td_fail(e, TD_E_FORMAT, "%s: section call %zu is %s", name, i,
+                             i && calls[i].call == calls[i - 1].call ? "given twice" : "missing");
+    }
+    if (st == TD_OK) {
+        sb->hs = td_arena_alloc(set->arena, (nhs + 1) * sizeof *sb->hs);
+        memcpy(sb->hs, hs, nhs * sizeof *hs);
+        sb->nhs = nhs;
+        sb->sched = td_arena_alloc(set->arena, (ncalls + 1) * sizeof *sb->sched);
+        for (size_t i = 0; i < ncalls; i++)
+            sb->sched[i] = calls[i].hs;
+        sb->nsched = ncalls;
+        t->samba = sb;
+    }
+    free(hs);
+    free(calls);
+    free(m.slot);
+out:
+    json_decref(root);
+    return st;
+}
+
+td_status td_samba_read_report(td_traceset *set, td_in *in, const char *name, td_err *e)
+{
+    unsigned char *data;
+    size_t n;
+    td_status st = td_in_read_all(in, REPORT_LIMIT, &data, &n, e);
+    if (st != TD_OK)
+        return st;
+    td_trace *t = td_traceset_add(set, name);
+    t->rank = -1;
+    t->gzip = td_in_is_gzip(in);
+    st = td_in_finish(in, &t->bytes, t->sha256, e);
+    if (st == TD_OK)
+        st = td_read_chrome_mem(set, t, name, data, n, e); /* the events, as any trace */
+    if (st == TD_OK)
+        st = report_fields(set, t, name, (const char *)data, n, e);
+    free(data);
+    return st;
+}
