@@ -8,6 +8,7 @@
 #include "template.h"
 #include "folded.h"
 #include "baseline.h"
+#include "render_stacktrace.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -38,6 +39,9 @@ static void usage(FILE *f)
         "  flame FOLDED|TRACE -o F.svg  one interactive SVG flamegraph\n"
         "  diff BASE CURRENT [-o DIR]   regression report; BASE and CURRENT are summary.json\n"
         "                               files or traces; exit 1 when a metric regressed\n"
+        "  stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json]\n"
+        "                               SambaTune-style stack-tracing report (Chrome trace)\n"
+        "                               from a stack-tracing artifact set\n"
         "\n"
         "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
         "nsys-jax .zip), '-' for stdin, a directory, or a .tar/.tar.gz of traces.\n"
@@ -683,6 +687,46 @@ static int cmd_report(int argc, char **argv)
     return 0;
 }
 
+/* stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json] */
+static int cmd_stack_trace(int argc, char **argv)
+{
+    cli c;
+    parse_cli(argc, argv, &c);
+    need_inputs(&c, "stack-trace");
+    td_err e = {0};
+    td_status st = TD_OK;
+    td_traceset *set = read_all(c.inputs, c.ninputs, &e, &st);
+    if (!set)
+        fail(&e);
+    print_warnings(set);
+    td_summary *s = td_summary_new();
+    st = td_analyse(set, &c.o, s, &e);
+    char *def = NULL;
+    if (st == TD_OK) {
+        const char *out = c.out;
+        if (!out) { /* NAME from the input's base name */
+            char *tmp = td_xstrdup(c.inputs[0]);
+            size_t n = strlen(tmp);
+            while (n > 1 && tmp[n - 1] == '/')
+                tmp[--n] = 0;
+            const char *b = strrchr(tmp, '/');
+            b = b ? b + 1 : tmp;
+            size_t bl = strcspn(b, ".");
+            def = td_xmalloc(bl + 32);
+            snprintf(def, bl + 32, "%.*s_chrome_tracing_report.json", (int)bl, b);
+            free(tmp);
+            out = def;
+        }
+        st = td_render_stacktrace(set, s, TD_VERSION, out, &e);
+    }
+    free(def);
+    td_traceset_free(set);
+    td_summary_free(s);
+    if (st != TD_OK)
+        fail(&e);
+    return 0;
+}
+
 static int cmd_diff(int argc, char **argv)
 {
     cli c;
@@ -740,7 +784,10 @@ int main(int argc, char **argv)
         return cmd_flame(argc, argv);
     if (!strcmp(cmd, "diff"))
         return cmd_diff(argc, argv);
-    fprintf(stderr, "%s: unknown command '%s' (expected report, summary, fold, flame, diff)\n", prog,
+    if (!strcmp(cmd, "stack-trace"))
+        return cmd_stack_trace(argc, argv);
+    fprintf(stderr, "%s: unknown command '%s' (expected report, summary, fold, flame, diff, "
+            "stack-trace)\n", prog,
             cmd);
     fprintf(stderr, "Try 'tracedoc --help'.\n");
     return TD_EXIT_USAGE;

@@ -245,6 +245,54 @@ int td_samba_sniff(const unsigned char *p, size_t n)
 
 /* ---------------------------------------------------------------- values */
 
+/* Length of the valid UTF-8 sequence at p (strict: no overlongs, surrogates or values
+ * above U+10FFFF), or 0. */
+static int utf8_seq(const unsigned char *p)
+{
+    unsigned c = p[0];
+    if (c < 0x80)
+        return 1;
+    int n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+    if (!n || (n == 3 && c > 0xef))
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || (c == 0xf0 && p[1] < 0x90) ||
+        (c == 0xf4 && p[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+/* An arena copy of a text cell; invalid UTF-8 bytes become U+FFFD, so every output
+ * (JSON, XML) gets valid text. */
+static const char *astr(td_arena *ar, const char *v)
+{
+    const unsigned char *p = (const unsigned char *)v;
+    int ok = 1;
+    for (int k; *p; p += k)
+        if (!(k = utf8_seq(p))) {
+            ok = 0;
+            break;
+        }
+    if (ok)
+        return td_arena_strdup(ar, v);
+    td_buf b = {0};
+    for (p = (const unsigned char *)v; *p;) {
+        int k = utf8_seq(p);
+        if (k) {
+            td_buf_put(&b, p, (size_t)k);
+            p += k;
+        } else {
+            td_buf_puts(&b, "\xEF\xBF\xBD");
+            p++;
+        }
+    }
+    const char *r = td_arena_strndup(ar, b.p, b.n);
+    td_buf_free(&b);
+    return r;
+}
+
 typedef struct pctx {
     csvp *c;
     uint32_t line;
@@ -407,7 +455,7 @@ static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char
             switch (cs[j].type) {
             case 'k':
                 if (!empty)
-                    row.name = td_arena_strdup(set->arena, v);
+                    row.name = astr(set->arena, v);
                 break;
             case 's':
                 if (j == 1 && kind == K_L1) {
@@ -416,9 +464,9 @@ static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char
                                      "hyperfunction", name, line, row.name ? row.name : "");
                         goto out;
                     }
-                    row.hf = td_arena_strdup(set->arena, v);
+                    row.hf = astr(set->arena, v);
                 } else if (!empty) {
-                    row.ir = td_arena_strdup(set->arena, v);
+                    row.ir = astr(set->arena, v);
                 }
                 break;
             case 'g':
@@ -894,7 +942,7 @@ static td_status a_real(rctx *r, json_t *o, const char *key, int frac, double *o
 static const char *a_str(rctx *r, json_t *o, const char *key)
 {
     json_t *v = json_object_get(o, key);
-    return json_is_string(v) ? td_arena_strdup(r->set->arena, json_string_value(v)) : NULL;
+    return json_is_string(v) ? astr(r->set->arena, json_string_value(v)) : NULL;
 }
 
 /* The layer fields of one section call's args (README: the same names as the CSV

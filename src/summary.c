@@ -375,6 +375,11 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+void td_json_str(FILE *f, const char *s)
+{
+    json_str(f, s);
+}
+
 static void json_double(FILE *f, double v)
 {
     if (!isfinite(v)) {
