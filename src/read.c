@@ -224,8 +224,7 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
         if (quiet)
             return TD_OK;
         return td_fail(e, TD_E_FORMAT,
-                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite, zip or "
-                       "stack-tracing CSV)", name);
+                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)", name);
     }
 }
 
