@@ -11,17 +11,15 @@
  * unknown id, a hypersection without hyperfunction...) and makes one trace. Latencies
  * are microseconds in the files, parsed straight to integer nanoseconds. */
 #define _POSIX_C_SOURCE 200809L
-#include "read_samba.h"
+#include "read_samba_int.h"
+#include "csv.h"
 #include "read_chrome.h"
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FILE_LIMIT ((size_t)1 << 30)   /* one artifact file, decoded */
-#define REPORT_LIMIT ((size_t)1 << 30) /* a report read back (parsed as a whole) */
-#define MAXF 64                        /* columns per CSV row */
 
 enum { K_NONE, K_L1, K_L2, K_SCHED, K_L3, K_L4, K_HOST, K__N };
 static const char *const kind_label[K__N] = {
@@ -105,145 +103,29 @@ static int kind_of(char *const *h, int n)
     return K_NONE;
 }
 
-/* ---------------------------------------------------------------- CSV */
-
-typedef struct csvp {
-    const char *p, *end, *name;
-    uint32_t line;      /* line of the next character, 1-based */
-    td_buf b;           /* the record's fields, NUL-separated */
-    size_t off[MAXF];
-    int nf;
-} csvp;
-
-static td_status csv_fail(csvp *c, uint32_t line, td_err *e, const char *what)
-{
-    return td_fail(e, TD_E_FORMAT, "%s: line %u: %s", c->name, line, what);
-}
-
-/* Next record into c->off/c->b. Returns 1, 0 at the end, -1 on error (e filled). Blank
- * lines and lines starting with '#' are skipped; unquoted fields are trimmed. */
-static int csv_next(csvp *c, uint32_t *rec_line, td_err *e)
-{
-    for (;;) {
-        if (c->p >= c->end)
-            return 0;
-        if (*c->p == '#' || *c->p == '\n' || *c->p == '\r') {
-            const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
-            c->p = nl ? nl + 1 : c->end;
-            c->line++;
-            continue;
-        }
-        break;
-    }
-    *rec_line = c->line;
-    c->b.n = 0;
-    c->nf = 0;
-    for (;;) {
-        if (c->nf == MAXF) {
-            csv_fail(c, *rec_line, e, "more than 64 columns");
-            return -1;
-        }
-        c->off[c->nf++] = c->b.n;
-        while (c->p < c->end && (*c->p == ' ' || *c->p == '\t'))
-            c->p++;
-        if (c->p < c->end && *c->p == '"') {
-            c->p++;
-            for (;;) {
-                if (c->p >= c->end) {
-                    csv_fail(c, *rec_line, e, "quoted field not closed before the end of the file");
-                    return -1;
-                }
-                char ch = *c->p++;
-                if (ch == '"') {
-                    if (c->p < c->end && *c->p == '"') {
-                        td_buf_putc(&c->b, '"');
-                        c->p++;
-                        continue;
-                    }
-                    break;
-                }
-                if (ch == '\n')
-                    c->line++;
-                if (ch == 0) {
-                    csv_fail(c, c->line, e, "NUL byte (not a text file)");
-                    return -1;
-                }
-                td_buf_putc(&c->b, ch);
-            }
-            while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
-                c->p++;
-            if (c->p < c->end && *c->p != ',' && *c->p != '\n') {
-                csv_fail(c, c->line, e, "unexpected character after a quoted field");
-                return -1;
-            }
-        } else {
-            size_t start = c->b.n;
-            while (c->p < c->end && *c->p != ',' && *c->p != '\n') {
-                if (*c->p == 0) {
-                    csv_fail(c, c->line, e, "NUL byte (not a text file)");
-                    return -1;
-                }
-                if (*c->p == '"') {
-                    csv_fail(c, c->line, e, "quote inside an unquoted field");
-                    return -1;
-                }
-                td_buf_putc(&c->b, *c->p++);
-            }
-            while (c->b.n > start && (c->b.p[c->b.n - 1] == ' ' || c->b.p[c->b.n - 1] == '\t' ||
-                                      c->b.p[c->b.n - 1] == '\r'))
-                c->b.n--;
-        }
-        td_buf_putc(&c->b, 0);
-        if (c->p >= c->end)
-            return 1;
-        if (*c->p++ == '\n') {
-            c->line++;
-            return 1;
-        }
-    }
-}
-
-static const char *fld(const csvp *c, int i)
-{
-    return c->b.p + c->off[i];
-}
-
 int td_samba_sniff(const unsigned char *p, size_t n)
 {
-    size_t i = 0;
-    if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
-        i = 3;
-    while (i < n && (p[i] == '#' || p[i] == '\n' || p[i] == '\r')) {
-        const unsigned char *nl = memchr(p + i, '\n', n - i);
-        if (!nl)
-            return 0;
-        i = (size_t)(nl - p) + 1;
+    td_csv c;
+    td_err e;
+    uint32_t line;
+    td_csv_init(&c, "", (const char *)p, n);
+    char *h[TD_CSV_MAXF];
+    int kind = K_NONE;
+    if (td_csv_next(&c, &line, &e) == 1) {
+        for (int i = 0; i < c.nf; i++)
+            h[i] = c.b.p + c.off[i];
+        kind = kind_of(h, c.nf);
     }
-    const unsigned char *nl = memchr(p + i, '\n', n - i);
-    size_t len = nl ? (size_t)(nl - (p + i)) : n - i;
-    if (len == 0 || len > 900)
-        return 0;
-    char line[1024], *h[MAXF];
-    int nh = 0;
-    memcpy(line, p + i, len);
-    line[len] = 0;
-    for (char *s = line, *tok; nh < MAXF && s; ) {
-        tok = s;
-        char *comma = strchr(s, ',');
-        if (comma)
-            *comma++ = 0;
-        s = comma;
-        while (*tok == ' ' || *tok == '\t')
-            tok++;
-        size_t tl = strlen(tok);
-        while (tl && (tok[tl - 1] == ' ' || tok[tl - 1] == '\r' || tok[tl - 1] == '\t'))
-            tok[--tl] = 0;
-        h[nh++] = tok;
-    }
-    return kind_of(h, nh) != K_NONE;
+    td_csv_free(&c);
+    return kind != K_NONE;
 }
 
 /* ---------------------------------------------------------------- values */
+
+static td_status bad_line(const td_csv *c, uint32_t line, td_err *e, const char *what)
+{
+    return td_fail(e, TD_E_FORMAT, "%s: line %u: %s", c->name, line, what);
+}
 
 /* Length of the valid UTF-8 sequence at p (strict: no overlongs, surrogates or values
  * above U+10FFFF), or 0. */
@@ -266,7 +148,7 @@ static int utf8_seq(const unsigned char *p)
 
 /* An arena copy of a text cell; invalid UTF-8 bytes become U+FFFD, so every output
  * (JSON, XML) gets valid text. */
-static const char *astr(td_arena *ar, const char *v)
+const char *td_samba_text(td_arena *ar, const char *v)
 {
     const unsigned char *p = (const unsigned char *)v;
     int ok = 1;
@@ -294,7 +176,7 @@ static const char *astr(td_arena *ar, const char *v)
 }
 
 typedef struct pctx {
-    csvp *c;
+    td_csv *c;
     uint32_t line;
     td_err *e;
 } pctx;
@@ -372,21 +254,16 @@ static void acc_free(td_traceset *set)
 static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char *name,
                             const char *data, size_t n, td_err *e)
 {
-    csvp c = {0};
-    c.p = data;
-    c.end = data + n;
-    c.name = name;
-    c.line = 1;
-    if (n >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        c.p += 3;
+    td_csv c;
+    td_csv_init(&c, name, data, n);
     td_status st = TD_OK;
     uint32_t line;
-    int r = csv_next(&c, &line, e);
+    int r = td_csv_next(&c, &line, e);
     if (r <= 0) {
         st = r < 0 ? e->code : td_fail(e, TD_E_FORMAT, "%s: no header row", name);
         goto out;
     }
-    char *h[MAXF];
+    char *h[TD_CSV_MAXF];
     for (int i = 0; i < c.nf; i++)
         h[i] = c.b.p + c.off[i];
     int kind = kind_of(h, c.nf);
@@ -429,11 +306,11 @@ static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char
         goto out;
     }
     int nhead = c.nf;
-    while ((r = csv_next(&c, &line, e)) > 0) {
+    while ((r = td_csv_next(&c, &line, e)) > 0) {
         if (c.nf != nhead) {
             char msg[96];
             snprintf(msg, sizeof msg, "%d fields, the header has %d", c.nf, nhead);
-            st = csv_fail(&c, line, e, msg);
+            st = bad_line(&c, line, e, msg);
             goto out;
         }
         pctx x = {&c, line, e};
@@ -449,13 +326,13 @@ static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char
         for (int j = 0; j < ncs; j++) {
             if (at[j] < 0)
                 continue;
-            const char *v = fld(&c, at[j]);
+            const char *v = td_csv_field(&c, at[j]);
             const char *col = cs[j].name;
             int empty = !*v;
             switch (cs[j].type) {
             case 'k':
                 if (!empty)
-                    row.name = astr(set->arena, v);
+                    row.name = td_samba_text(set->arena, v);
                 break;
             case 's':
                 if (j == 1 && kind == K_L1) {
@@ -464,9 +341,9 @@ static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char
                                      "hyperfunction", name, line, row.name ? row.name : "");
                         goto out;
                     }
-                    row.hf = astr(set->arena, v);
+                    row.hf = td_samba_text(set->arena, v);
                 } else if (!empty) {
-                    row.ir = astr(set->arena, v);
+                    row.ir = td_samba_text(set->arena, v);
                 }
                 break;
             case 'g':
@@ -496,14 +373,14 @@ static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char
         }
         if (kind == K_SCHED) {
             if (row.gid < 0) {
-                st = csv_fail(&c, line, e, "section call without a global_id");
+                st = bad_line(&c, line, e, "section call without a global_id");
                 goto out;
             }
             if (call != (int64_t)a->ns) {
                 char msg[128];
                 snprintf(msg, sizeof msg, "call %lld out of order (calls are numbered 0, 1, "
                          "2... in order; expected %zu)", (long long)call, a->ns);
-                st = csv_fail(&c, line, e, msg);
+                st = bad_line(&c, line, e, msg);
                 goto out;
             }
             if (a->ns == a->scap) {
@@ -516,17 +393,17 @@ static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char
             continue;
         }
         if (!row.name && row.gid < 0) {
-            st = csv_fail(&c, line, e, kind == K_HOST ? "empty category"
+            st = bad_line(&c, line, e, kind == K_HOST ? "empty category"
                                                       : "row without a hypersection name or id");
             goto out;
         }
         if (kind == K_L2 && (!row.name || row.gid < 0)) {
-            st = csv_fail(&c, line, e, "a layer-2 id map row needs both a hypersection and "
+            st = bad_line(&c, line, e, "a layer-2 id map row needs both a hypersection and "
                           "a global_id");
             goto out;
         }
         if (kind == K_HOST && row.iv[0] < 0) {
-            st = csv_fail(&c, line, e, "host category without a time");
+            st = bad_line(&c, line, e, "host category without a time");
             goto out;
         }
         *TD_PUSH(a->rows[kind], a->nrows[kind], a->rcap[kind]) = row;
@@ -534,7 +411,7 @@ static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char
     if (r < 0)
         st = e->code;
 out:
-    td_buf_free(&c.b);
+    td_csv_free(&c);
     return st;
 }
 
@@ -563,13 +440,16 @@ td_status td_samba_collect(td_traceset *set, td_in *in, const char *name, td_err
 
 /* ---------------------------------------------------------------- joining */
 
-/* name -> hypersection index: open addressing over td_hash64 */
-typedef struct nmap {
-    int32_t *slot;
-    size_t cap;
-} nmap;
+void td_samba_nmap_init(td_samba_nmap *m, size_t n)
+{
+    m->cap = 16;
+    while (m->cap < n * 2)
+        m->cap *= 2;
+    m->slot = td_xmalloc(m->cap * sizeof *m->slot);
+    memset(m->slot, 0xff, m->cap * sizeof *m->slot);
+}
 
-static int32_t *nmap_find(nmap *m, const td_samba_hs *hs, const char *name)
+int32_t *td_samba_nmap_find(td_samba_nmap *m, const td_samba_hs *hs, const char *name)
 {
     size_t i = td_hash64(name, strlen(name)) & (m->cap - 1);
     while (m->slot[i] >= 0 && strcmp(hs[m->slot[i]].name, name) != 0)
@@ -601,7 +481,7 @@ static const gidx *gid_find(const gidx *v, size_t n, int64_t gid)
     return lo < n && v[lo].gid == gid ? &v[lo] : NULL;
 }
 
-static void hs_init(td_samba_hs *h, const char *name)
+void td_samba_hs_init(td_samba_hs *h, const char *name)
 {
     memset(h, 0, sizeof *h);
     h->name = name;
@@ -680,12 +560,8 @@ static td_status join(td_traceset *set, struct td_samba_acc *a, const char *arg,
     size_t cap = a->nrows[K_L1] + a->nrows[K_L2] + a->nrows[K_L3] + a->nrows[K_L4] + 1;
     td_samba_hs *hs = td_xmalloc(cap * sizeof *hs);
     size_t nhs = 0;
-    nmap m;
-    m.cap = 16;
-    while (m.cap < cap * 2)
-        m.cap *= 2;
-    m.slot = td_xmalloc(m.cap * sizeof *m.slot);
-    memset(m.slot, 0xff, m.cap * sizeof *m.slot);
+    td_samba_nmap m;
+    td_samba_nmap_init(&m, cap);
     gidx *gv = NULL;
     size_t ng = 0;
     td_status st = TD_OK;
@@ -698,7 +574,7 @@ static td_status join(td_traceset *set, struct td_samba_acc *a, const char *arg,
                          r->line);
             goto out;
         }
-        int32_t *sl = nmap_find(&m, hs, r->name);
+        int32_t *sl = td_samba_nmap_find(&m, hs, r->name);
         if (*sl >= 0) {
             st = td_fail(e, TD_E_FORMAT, "%s: line %u: hypersection '%.80s' listed twice",
                          a->file[K_L1], r->line, r->name);
@@ -706,7 +582,7 @@ static td_status join(td_traceset *set, struct td_samba_acc *a, const char *arg,
         }
         *sl = (int32_t)nhs;
         td_samba_hs *h = &hs[nhs++];
-        hs_init(h, r->name);
+        td_samba_hs_init(h, r->name);
         h->hyperfunction = r->hf;
         h->tflop = r->fv[0];
         h->est_pmus = r->iv[0];
@@ -716,7 +592,7 @@ static td_status join(td_traceset *set, struct td_samba_acc *a, const char *arg,
     gv = td_xmalloc((a->nrows[K_L2] + 1) * sizeof *gv);
     for (size_t i = 0; i < a->nrows[K_L2]; i++) {
         const srow *r = &a->rows[K_L2][i];
-        int32_t *sl = nmap_find(&m, hs, r->name);
+        int32_t *sl = td_samba_nmap_find(&m, hs, r->name);
         if (*sl < 0) {
             if (l1) {
                 st = td_fail(e, TD_E_FORMAT, "%s: line %u: hypersection '%.80s' has no "
@@ -725,7 +601,7 @@ static td_status join(td_traceset *set, struct td_samba_acc *a, const char *arg,
                 goto out;
             }
             *sl = (int32_t)nhs;
-            hs_init(&hs[nhs++], r->name);
+            td_samba_hs_init(&hs[nhs++], r->name);
         }
         td_samba_hs *h = &hs[*sl];
         if (h->global_id >= 0) {
@@ -754,10 +630,10 @@ static td_status join(td_traceset *set, struct td_samba_acc *a, const char *arg,
             const srow *r = &a->rows[k][i];
             int32_t idx = -1;
             if (r->name) {
-                int32_t *sl = nmap_find(&m, hs, r->name);
+                int32_t *sl = td_samba_nmap_find(&m, hs, r->name);
                 if (*sl < 0 && !l1 && !l2 && nhs < cap) { /* only layers 3/4: they name them */
                     *sl = (int32_t)nhs;
-                    hs_init(&hs[nhs++], r->name);
+                    td_samba_hs_init(&hs[nhs++], r->name);
                 }
                 idx = *sl;
             } else {
@@ -874,250 +750,3 @@ td_status td_samba_input_done(td_traceset *set, const char *arg, td_status st, t
     return st;
 }
 
-/* ---------------------------------------------------------------- reports read back */
-
-#define REPORT_SCHEMA "tracedoc.stack_trace/1"
-
-int td_samba_is_report(const unsigned char *p, size_t n)
-{
-    static const char key[] = "\"" REPORT_SCHEMA "\"";
-    size_t k = sizeof key - 1;
-    for (size_t i = 0; i + k <= n; i++)
-        if (p[i] == '"' && memcmp(p + i, key, k) == 0)
-            return 1;
-    return 0;
-}
-
-typedef struct rctx {
-    td_traceset *set;
-    const char *name;
-    td_err *e;
-    size_t ev;          /* index of the event being read, for messages */
-} rctx;
-
-static td_status rbad(rctx *r, const char *key, const char *want)
-{
-    return td_fail(r->e, TD_E_FORMAT, "%s: traceEvents[%zu]: args.%s: expected %s", r->name,
-                   r->ev, key, want);
-}
-
-static td_status a_int(rctx *r, json_t *o, const char *key, int64_t *out)
-{
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        return TD_OK;
-    if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return rbad(r, key, "a non-negative integer");
-    *out = (int64_t)json_integer_value(v);
-    return TD_OK;
-}
-
-static td_status a_us(rctx *r, json_t *o, const char *key, int64_t *out)
-{
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        return TD_OK;
-    double d = json_is_number(v) ? json_number_value(v) : -1;
-    if (!json_is_number(v) || !isfinite(d) || d > 9.2e12)
-        return rbad(r, key, "a time in microseconds");
-    if (d < 0)
-        return td_fail(r->e, TD_E_FORMAT, "%s: traceEvents[%zu]: args.%s: negative latency",
-                       r->name, r->ev, key);
-    *out = llround(d * 1000.0);
-    return TD_OK;
-}
-
-static td_status a_real(rctx *r, json_t *o, const char *key, int frac, double *out)
-{
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        return TD_OK;
-    double d = json_is_number(v) ? json_number_value(v) : -1;
-    if (!json_is_number(v) || !isfinite(d) || d < 0 || (frac && d > 1))
-        return rbad(r, key, frac ? "a fraction between 0 and 1" : "a non-negative number");
-    *out = d;
-    return TD_OK;
-}
-
-static const char *a_str(rctx *r, json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    return json_is_string(v) ? astr(r->set->arena, json_string_value(v)) : NULL;
-}
-
-/* The layer fields of one section call's args (README: the same names as the CSV
- * columns). */
-static td_status hs_from_args(rctx *r, json_t *o, td_samba_hs *h)
-{
-    td_status st;
-    if ((st = a_int(r, o, "global_id", &h->global_id)) || (st = a_real(r, o, "tflop", 0, &h->tflop)) ||
-        (st = a_int(r, o, "est_pmus", &h->est_pmus)) || (st = a_int(r, o, "est_pcus", &h->est_pcus)) ||
-        (st = a_us(r, o, "est_latency_us", &h->est_ns)) ||
-        (st = a_int(r, o, "final_pmus", &h->final_pmus)) ||
-        (st = a_int(r, o, "final_pcus", &h->final_pcus)) ||
-        (st = a_us(r, o, "min_latency_us", &h->min_ns)) ||
-        (st = a_us(r, o, "max_latency_us", &h->max_ns)) ||
-        (st = a_us(r, o, "measured_latency_us", &h->measured_ns)) ||
-        (st = a_int(r, o, "avg_ddr_request_bytes", &h->ddr_req_bytes)) ||
-        (st = a_real(r, o, "ddr_bw_gbps", 0, &h->ddr_gbps)) ||
-        (st = a_real(r, o, "pcie_bw_gbps", 0, &h->pcie_gbps)) ||
-        (st = a_real(r, o, "tflop_utilization", 1, &h->tflop_util)))
-        return st;
-    h->hyperfunction = a_str(r, o, "hyperfunction");
-    if (!h->ir)
-        h->ir = a_str(r, o, "ir");
-    return TD_OK;
-}
-
-typedef struct callref {
-    int64_t call;
-    uint32_t hs;
-} callref;
-
-static int cmp_call(const void *x, const void *y)
-{
-    const callref *a = x, *b = y;
-    return (a->call > b->call) - (a->call < b->call);
-}
-
-static td_status report_fields(td_traceset *set, td_trace *t, const char *name,
-                               const char *data, size_t n, td_err *e)
-{
-    json_error_t je;
-    json_t *root = json_loadb(data, n, JSON_ALLOW_NUL, &je);
-    if (!root)
-        return td_fail(e, TD_E_FORMAT, "%s: line %d, column %d: %s (stack-trace fields "
-                       "could not be read)", name, je.line, je.column, je.text);
-    rctx r = {set, name, e, 0};
-    td_status st = TD_OK;
-    td_samba *sb = td_arena_alloc(set->arena, sizeof *sb);
-    json_t *od = json_object_get(root, "otherData");
-    json_t *evs = json_object_get(root, "traceEvents");
-    if (!json_is_object(od) || !json_is_array(evs)) {
-        st = td_fail(e, TD_E_FORMAT, "%s: a stack-trace report needs otherData and traceEvents",
-                     name);
-        goto out;
-    }
-    const char *model = a_str(&r, od, "model");
-    sb->model = model ? model : "model";
-    json_t *layers = json_object_get(od, "layers"), *lv;
-    size_t li;
-    json_array_foreach(layers, li, lv)
-    {
-        const char *l = json_string_value(lv);
-        static const struct { const char *n; unsigned b; } lb[] = {
-            {"1", TD_SAMBA_L1}, {"2", TD_SAMBA_L2}, {"schedule", TD_SAMBA_SCHED},
-            {"3", TD_SAMBA_L3}, {"4", TD_SAMBA_L4}, {"host", TD_SAMBA_HOST}};
-        for (size_t k = 0; l && k < sizeof lb / sizeof lb[0]; k++)
-            if (!strcmp(l, lb[k].n))
-                sb->layers |= lb[k].b;
-    }
-    size_t nev = json_array_size(evs);
-    td_samba_hs *hs = td_xmalloc((nev + json_array_size(json_object_get(od, "uncalled")) + 1) *
-                                 sizeof *hs);
-    callref *calls = td_xmalloc((nev + 1) * sizeof *calls);
-    size_t nhs = 0, ncalls = 0;
-    nmap m;
-    m.cap = 16;
-    while (m.cap < (nev + 8) * 2)
-        m.cap *= 2;
-    m.slot = td_xmalloc(m.cap * sizeof *m.slot);
-    memset(m.slot, 0xff, m.cap * sizeof *m.slot);
-    sb->host = td_arena_alloc(set->arena, (nev + 1) * sizeof *sb->host);
-    /* section calls (the model row) and host rows; then hypersections without calls */
-    json_t *unc = json_object_get(od, "uncalled");
-    for (int pass = 0; pass < 2 && st == TD_OK; pass++) {
-        json_t *arr = pass ? unc : evs;
-        size_t i;
-        json_t *ev;
-        json_array_foreach(arr, i, ev)
-        {
-            r.ev = i;
-            json_t *args = pass ? ev : json_object_get(ev, "args");
-            const char *cat = pass ? "model" : json_string_value(json_object_get(ev, "cat"));
-            if (!cat || !json_is_object(args))
-                continue;
-            if (!strcmp(cat, "host")) {
-                int64_t ns = -1;
-                const char *hn = a_str(&r, args, "category");
-                if ((st = a_us(&r, args, "time_us", &ns)) != TD_OK)
-                    break;
-                if (hn && ns >= 0) {
-                    sb->host[sb->nhost].name = hn;
-                    sb->host[sb->nhost++].ns = ns;
-                }
-                continue;
-            }
-            if (strcmp(cat, "model") != 0)
-                continue;
-            const char *hn = a_str(&r, args, "hypersection");
-            if (!hn) {
-                st = rbad(&r, "hypersection", "a name");
-                break;
-            }
-            int32_t *sl = nmap_find(&m, hs, hn);
-            if (*sl < 0) {
-                *sl = (int32_t)nhs;
-                hs_init(&hs[nhs], hn);
-                if ((st = hs_from_args(&r, args, &hs[nhs])) != TD_OK)
-                    break;
-                nhs++;
-            } else if (!hs[*sl].ir) {
-                hs[*sl].ir = a_str(&r, args, "ir");
-            }
-            if (!pass) {
-                int64_t call = -1;
-                if ((st = a_int(&r, args, "call", &call)) != TD_OK)
-                    break;
-                if (call < 0) {
-                    st = rbad(&r, "call", "the section call's number");
-                    break;
-                }
-                calls[ncalls].call = call;
-                calls[ncalls++].hs = (uint32_t)*sl;
-            }
-        }
-    }
-    if (st == TD_OK) {
-        qsort(calls, ncalls, sizeof *calls, cmp_call);
-        for (size_t i = 0; i < ncalls && st == TD_OK; i++)
-            if (calls[i].call != (int64_t)i)
-                st = td_fail(e, TD_E_FORMAT, "%s: section call %zu is %s", name, i,
-                             i && calls[i].call == calls[i - 1].call ? "given twice" : "missing");
-    }
-    if (st == TD_OK) {
-        sb->hs = td_arena_alloc(set->arena, (nhs + 1) * sizeof *sb->hs);
-        memcpy(sb->hs, hs, nhs * sizeof *hs);
-        sb->nhs = nhs;
-        sb->sched = td_arena_alloc(set->arena, (ncalls + 1) * sizeof *sb->sched);
-        for (size_t i = 0; i < ncalls; i++)
-            sb->sched[i] = calls[i].hs;
-        sb->nsched = ncalls;
-        t->samba = sb;
-    }
-    free(hs);
-    free(calls);
-    free(m.slot);
-out:
-    json_decref(root);
-    return st;
-}
-
-td_status td_samba_read_report(td_traceset *set, td_in *in, const char *name, td_err *e)
-{
-    unsigned char *data;
-    size_t n;
-    td_status st = td_in_read_all(in, REPORT_LIMIT, &data, &n, e);
-    if (st != TD_OK)
-        return st;
-    td_trace *t = td_traceset_add(set, name);
-    t->rank = -1;
-    t->gzip = td_in_is_gzip(in);
-    st = td_in_finish(in, &t->bytes, t->sha256, e);
-    if (st == TD_OK)
-        st = td_read_chrome_mem(set, t, name, data, n, e); /* the events, as any trace */
-    if (st == TD_OK)
-        st = report_fields(set, t, name, (const char *)data, n, e);
-    free(data);
-    return st;
-}
