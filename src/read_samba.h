@@ -68,8 +68,9 @@ td_status td_samba_input_done(td_traceset *set, const char *arg, td_status st, t
 
 /* Does this peek start one of tracedoc's stack-trace reports? */
 int td_samba_is_report(const unsigned char *p, size_t n);
-/* Read a report: the events through the Chrome reader, then the layer fields from the
- * section-call events' args. */
-td_status td_samba_read_report(td_traceset *set, td_in *in, const char *name, td_err *e);
+/* Read a report (its bytes in memory, into the new trace t): the events through the
+ * Chrome reader, then the layer fields from the section-call events' args. */
+td_status td_samba_read_report(td_traceset *set, td_trace *t, const char *name,
+                               const void *data, size_t n, td_err *e);
 
 #endif

@@ -236,21 +236,14 @@ out:
     return st;
 }
 
-td_status td_samba_read_report(td_traceset *set, td_in *in, const char *name, td_err *e)
+td_status td_samba_read_report(td_traceset *set, td_trace *t, const char *name,
+                               const void *data, size_t n, td_err *e)
 {
-    unsigned char *data;
-    size_t n;
-    td_status st = td_in_read_all(in, REPORT_LIMIT, &data, &n, e);
-    if (st != TD_OK)
-        return st;
-    td_trace *t = td_traceset_add(set, name);
-    t->rank = -1;
-    t->gzip = td_in_is_gzip(in);
-    st = td_in_finish(in, &t->bytes, t->sha256, e);
+    if (n > REPORT_LIMIT)
+        return td_fail(e, TD_E_FORMAT, "%s: a stack-trace report over 1 GiB is not read back",
+                       name);
+    td_status st = td_read_chrome_mem(set, t, name, data, n, e); /* the events, as any trace */
     if (st == TD_OK)
-        st = td_read_chrome_mem(set, t, name, data, n, e); /* the events, as any trace */
-    if (st == TD_OK)
-        st = report_fields(set, t, name, (const char *)data, n, e);
-    free(data);
+        st = report_fields(set, t, name, data, n, e);
     return st;
 }
