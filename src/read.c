@@ -292,8 +292,13 @@ static td_status read_input(td_traceset *set, const char *arg, td_err *e)
 
 td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
 {
+    size_t before = set->n;
     /* stack-tracing artifacts met while reading arg become one trace */
-    return td_samba_input_done(set, arg, read_input(set, arg, e), e);
+    td_status st = td_samba_input_done(set, arg, read_input(set, arg, e), e);
+    const char *in = td_arena_strdup(set->arena, arg);
+    for (size_t i = before; i < set->n; i++)
+        set->tr[i]->input = in;
+    return st;
 }
 
 /* ---- after reading ---- */
