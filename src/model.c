@@ -11,6 +11,7 @@ const char *td_format_name(td_format f)
     case TD_FMT_NSYS_SQLITE: return "nsys-sqlite";
     case TD_FMT_NSYS_JAX: return "nsys-jax";
     case TD_FMT_AIU_FLEX: return "aiu-flex";
+    case TD_FMT_SAMBA: return "samba-artifacts";
     default: return "unknown";
     }
 }

@@ -181,9 +181,10 @@ typedef enum {
     TD_FMT_CHROME_JSON,   /* Chrome Trace Event JSON (Kineto, JAX, Perfetto JSON) */
     TD_FMT_NSYS_SQLITE,
     TD_FMT_NSYS_JAX,
-    TD_FMT_AIU_FLEX       /* IBM AIU runtime flex trace (read_aiu.c) */
+    TD_FMT_AIU_FLEX,      /* IBM AIU runtime flex trace (read_aiu.c) */
+    TD_FMT_SAMBA          /* SambaTune stack-tracing artifact set (read_samba.c) */
 } td_format;
-/* "chrome-json", "nsys-sqlite", "nsys-jax", "aiu-flex" */
+/* "chrome-json", "nsys-sqlite", "nsys-jax", "aiu-flex", "samba-artifacts" */
 const char *td_format_name(td_format f);
 
 typedef struct td_trace {
@@ -212,6 +213,8 @@ typedef struct td_trace {
     td_device *devices; size_t ndevices, devices_cap;
     td_hlo_dump *hlo; size_t nhlo;  /* nsys-jax HLO dumps; array and bytes in set->arena */
     td_aiu_instr *aiu; size_t naiu, aiu_cap; /* AIU flex instructions (file order) */
+    const struct td_samba *samba;   /* SambaTune stack-tracing data (read_samba.h), in
+                                       set->arena; NULL for other inputs */
 } td_trace;
 
 /* All inputs of one run. Strings are shared across traces. */
@@ -229,6 +232,8 @@ typedef struct td_traceset {
     td_tfile *tf; size_t ntf, tf_cap;
     td_tmetric *tm; size_t ntm, tm_cap;
     td_tsample *ts; size_t nts, ts_cap;
+    struct td_samba_acc *samba_acc; /* SambaTune artifact files collected while one input
+                                       argument is read (read_samba.c frees it) */
 } td_traceset;
 
 td_traceset *td_traceset_new(void);

@@ -121,9 +121,9 @@ const char *const td_table_names[] = {
     "inputs", "ops", "kernels", "kernels_by_device", "cuda_gpu_kern_sum", "steps",
     "outlier_steps", "modules", "thunks", "hlo_ops", "collectives", "gpu_timeline",
     "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
-    "collective_wait_histogram", "aiu_devices", "aiu_kernels", "aiu_categories", "aiu_transfers",
-    "aiu_prep_depth", "telemetry_metrics", "telemetry_steps", "telemetry_series", "checklist",
-    NULL};
+    "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown",
+    "aiu_devices", "aiu_kernels", "aiu_categories", "aiu_transfers", "aiu_prep_depth",
+    "telemetry_metrics", "telemetry_steps", "telemetry_series", "checklist", NULL};
 
 int td_table_name_known(const char *name)
 {
@@ -416,6 +416,11 @@ static void json_str(FILE *f, const char *s)
         }
     }
     fputc('"', f);
+}
+
+void td_json_str(FILE *f, const char *s)
+{
+    json_str(f, s);
 }
 
 static void json_double(FILE *f, double v)
