@@ -118,4 +118,9 @@ static inline const char *td_name(const td_actx *a, td_str id)
     return td_strget(a->set->strs, id);
 }
 
+/* Flamegraph stacks are cut at this depth (frames below the thread); deeper frames are
+ * merged into one frame of this name, with a warning (README "Limits"). */
+#define TD_FLAME_MAX_DEPTH 512
+#define TD_FLAME_DEEPER "(deeper frames merged)"
+
 #endif
