@@ -19,7 +19,7 @@ WARN = -std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes 
        -Wno-missing-field-initializers -Wno-format-truncation $(WERROR)
 ifeq ($(FUZZ),1)
 OPT = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
-      -fno-sanitize-recover=undefined -DTD_FUZZ
+      -fno-sanitize-recover=undefined -DTD_FUZZ -Wno-unknown-warning-option
 WERROR =
 else ifeq ($(SAN),1)
 OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
