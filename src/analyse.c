@@ -228,10 +228,12 @@ static void trim(void)
 #endif
 }
 
-td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *e)
+static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_partial *part,
+                     td_err *e)
 {
     td_actx a;
     memset(&a, 0, sizeof a);
+    a.part = part;
     a.set = set;
     a.o = o;
     a.s = s;
@@ -268,7 +270,7 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         /* XLA first: its modules/thunks/collectives tables win for sets with NVTX
          * ranges; the Kineto passes then only fill tables it left absent */
         if (xla)
-            td_analyse_xla(set, o, s);
+            td_analyse_xla_part(set, o, s, part);
         if (!td_sum_find_table(s, "collectives"))
             td_an_coll(&a);
         trim();
@@ -280,5 +282,19 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         td_an_findings(&a);
     }
     actx_free(&a);
+    return st;
+}
+
+td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *e)
+{
+    return run(set, o, s, NULL, e);
+}
+
+td_status td_analyse_partial(td_traceset *set, const td_opts *o, td_summary *s, td_partial *p,
+                             td_err *e)
+{
+    td_status st = run(set, o, s, p, e);
+    if (st == TD_OK)
+        td_partial_from_summary(p, s, o);
     return st;
 }

@@ -23,6 +23,7 @@
  *    region's wall time in proportion to their non-child time; non-TSL ranges folded
  *    into their parents; autotuner measurement/compilation detail collapsed. */
 #include "analyse.h"
+#include "partial.h"
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -1043,6 +1044,11 @@ static int cmp_f64(const void *a, const void *b)
 
 void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
 {
+    td_analyse_xla_part(set, o, s, NULL);
+}
+
+void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_partial *part)
+{
     xctx X = { set, o, s, NULL, 0, 0, NULL, 0, 0 };
     xctx *x = &X;
     for (size_t i = 0; i < set->n; i++) load_trace(x, (int)i);
@@ -1130,6 +1136,10 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
     if (cfl) td_flame_finish(cfl);
     if (nph) {
         qsort(ph, nph, sizeof *ph, cmp_phase);
+        for (size_t i = 0; part && i < nph; i++) {   /* every phase: the cut comes after */
+            const char *pn = td_strget(set->strs, ph[i].name);
+            td_part_add(part, TD_R_PHASE, pn, strlen(pn), &ph[i].non_child);
+        }
         int64_t tot = 0;
         for (size_t i = 0; i < nph; i++) tot += ph[i].non_child;
         td_sum_set_int(s, "compile.total_ns", "Compile time", TD_T_NS, tot);
@@ -1169,6 +1179,12 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
         }
         if (nd && (!dv || dv->v.i <= 0))
             td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, nd);
+        for (int k = 0; part && k < nd; k++) {
+            char dk[32];
+            int64_t one = 1;
+            snprintf(dk, sizeof dk, "%d", (int)seen_dev[k]);
+            td_part_add(part, TD_R_XDEV, dk, strlen(dk), &one);
+        }
     }
 
     /* autotuning executions (program id < 0) are left out, as nsys-jax does */
@@ -1238,6 +1254,14 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
             p->name = m->name;
         }
         double d = (double)(m->e - m->s), th = (double)m->nthunks;
+        if (part) {
+            td_buf kb = {0};
+            char pid[32];
+            snprintf(pid, sizeof pid, "%lld", (long long)m->program);
+            td_part_key(&kb, 2, pid, td_strget(set->strs, ms[k].name));
+            td_part_exec(part, TD_R_XMOD, kb.p, m->e - m->s, m->nthunks);
+            td_buf_free(&kb);
+        }
         ms[k].n++; ms[k].total += m->e - m->s;
         ms[k].sum += d; ms[k].sq += d * d; ms[k].tsum += th; ms[k].tsq += th * th;
     }
@@ -1356,6 +1380,15 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
             if (k == nha) { agg *p = TD_PUSH(ha, nha, hacap); memset(p, 0, sizeof *p);
                 p->a = h->kind; }
             ha[k].calls++; ha[k].total += d;
+            if (part) {   /* every program's thunks: the top-module cut comes after */
+                td_buf kb = {0};
+                char pid[32];
+                snprintf(pid, sizeof pid, "%lld", (long long)m->program);
+                td_part_key(&kb, 3, pid, td_strget(set->strs, h->inst), td_strget(set->strs, h->kind));
+                int64_t tv[2] = {1, d};
+                td_part_add(part, TD_R_XTHUNK, kb.p, kb.n, tv);
+                td_buf_free(&kb);
+            }
             int top = 0;
             for (size_t q = 0; q < keepn; q++) if (ms[q].program == m->program) top = 1;
             if (!top) continue;

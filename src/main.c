@@ -8,6 +8,7 @@
 #include "template.h"
 #include "folded.h"
 #include "baseline.h"
+#include "partial.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -38,6 +39,9 @@ static void usage(FILE *f)
         "  flame FOLDED|TRACE -o F.svg  one interactive SVG flamegraph\n"
         "  diff BASE CURRENT [-o DIR]   regression report; BASE and CURRENT are summary.json\n"
         "                               files or traces; exit 1 when a metric regressed\n"
+        "  summarize TRACE... -o P.tds  partial summary of some ranks, for merge\n"
+        "  merge P.tds... -o DIR|X.tds  the report of all parts (report options), or one\n"
+        "                               partial of them; report also takes .tds files\n"
         "\n"
         "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
         "nsys-jax .zip), '-' for stdin, a directory, or a .tar/.tar.gz of traces.\n"
@@ -328,8 +332,14 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     return s;
 }
 
+static td_summary *merged_summary(const cli *c, const char *cmd, int64_t *t_read);
+static int partial_inputs(const cli *c, const char *cmd);
+
+/* Traces are read and analysed; partial summaries (.tds) are merged. */
 static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
 {
+    if (partial_inputs(c, "tracedoc"))
+        return merged_summary(c, "tracedoc", t_read);
     return analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
 }
 
@@ -618,6 +628,113 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
     return TD_OK;
 }
 
+/* 1 when every input is a partial summary (.tds), 0 when none is; mixing is an error. */
+static int partial_inputs(const cli *c, const char *cmd)
+{
+    int np = 0;
+    for (int i = 0; i < c->ninputs; i++)
+        np += td_is_partial(c->inputs[i]);
+    if (np && np != c->ninputs)
+        die(TD_EXIT_USAGE, "%s: partial summaries (.tds) and traces cannot be mixed (run "
+            "'tracedoc summarize' on the traces first)", cmd);
+    return np > 0;
+}
+
+/* Merge the partial summaries given, one file at a time (bounded memory). */
+static td_partial *merge_parts(const cli *c, const char *cmd)
+{
+    td_opts def;
+    td_opts_default(&def);
+    if (c->o.warmup != def.warmup || c->o.threshold != def.threshold || c->o.step_pattern ||
+        c->o.module_pattern)
+        die(TD_EXIT_USAGE, "%s: analysis options are those the parts were made with (give "
+            "them to 'tracedoc summarize')", cmd);
+    td_partial *p = td_partial_new();
+    for (int i = 0; i < c->ninputs; i++) {
+        td_err e = {0};
+        if (!td_is_partial(c->inputs[i])) {
+            if (access(c->inputs[i], R_OK) != 0)
+                die(TD_EXIT_INPUT, "%s: cannot open: %s", c->inputs[i], strerror(errno));
+            die(TD_EXIT_INPUT, "%s: not a partial summary (.tds); make one with 'tracedoc "
+                "summarize'", c->inputs[i]);
+        }
+        progress("merging %s (%d of %d)", c->inputs[i], i + 1, c->ninputs);
+        if (td_partial_merge_file(p, c->inputs[i], &e) != TD_OK)
+            fail(&e);
+    }
+    return p;
+}
+
+static td_summary *merged_summary(const cli *c, const char *cmd, int64_t *t_read)
+{
+    int64_t t0 = td_now_ns();
+    td_partial *p = merge_parts(c, cmd);
+    td_opts o;
+    td_summary *s = td_partial_finish(p, &o);
+    td_partial_free(p);
+    if (t_read)
+        *t_read = td_now_ns() - t0;
+    return s;
+}
+
+static int cmd_summarize(int argc, char **argv)
+{
+    cli c;
+    parse_cli(argc, argv, &c);
+    need_inputs(&c, "summarize");
+    if (!c.out)
+        die(TD_EXIT_USAGE, "summarize: expected -o FILE.tds");
+    if (partial_inputs(&c, "summarize"))
+        die(TD_EXIT_USAGE, "summarize: the inputs are partial summaries already (use merge)");
+    td_err e = {0};
+    td_status st = TD_OK;
+    td_traceset *set = read_all(c.inputs, c.ninputs, &e, &st);
+    if (!set)
+        fail(&e);
+    print_warnings(set);
+    td_summary *s = td_summary_new();
+    td_partial *p = td_partial_new();
+    progress("analysing %zu trace%s", set->n, set->n == 1 ? "" : "s");
+    st = td_analyse_partial(set, &c.o, s, p, &e);
+    td_traceset_free(set);
+    if (st == TD_OK)
+        st = td_partial_write(p, c.out, &e);
+    td_partial_free(p);
+    td_summary_free(s);
+    if (st != TD_OK)
+        fail(&e);
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), k = strlen(suf);
+    return n >= k && !strcmp(s + n - k, suf);
+}
+
+static int cmd_report(int argc, char **argv);
+
+static int cmd_merge(int argc, char **argv)
+{
+    cli c;
+    parse_cli(argc, argv, &c);
+    need_inputs(&c, "merge");
+    if (!c.out)
+        die(TD_EXIT_USAGE, "merge: expected -o DIR (documents) or -o FILE.tds (a partial)");
+    if (!ends_with(c.out, ".tds")) {
+        if (!partial_inputs(&c, "merge"))
+            die(TD_EXIT_USAGE, "merge: the inputs are not partial summaries (.tds); make them "
+                "with 'tracedoc summarize'");
+        return cmd_report(argc, argv);
+    }
+    td_partial *p = merge_parts(&c, "merge");
+    td_err e = {0};
+    if (td_partial_write(p, c.out, &e) != TD_OK)
+        fail(&e);
+    td_partial_free(p);
+    return 0;
+}
+
 static int cmd_report(int argc, char **argv)
 {
     cli c;
@@ -740,7 +857,12 @@ int main(int argc, char **argv)
         return cmd_flame(argc, argv);
     if (!strcmp(cmd, "diff"))
         return cmd_diff(argc, argv);
-    fprintf(stderr, "%s: unknown command '%s' (expected report, summary, fold, flame, diff)\n", prog,
+    if (!strcmp(cmd, "summarize"))
+        return cmd_summarize(argc, argv);
+    if (!strcmp(cmd, "merge"))
+        return cmd_merge(argc, argv);
+    fprintf(stderr, "%s: unknown command '%s' (expected report, summary, fold, flame, diff, "
+            "summarize, merge)\n", prog,
             cmd);
     fprintf(stderr, "Try 'tracedoc --help'.\n");
     return TD_EXIT_USAGE;
