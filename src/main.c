@@ -62,6 +62,8 @@ static void usage(FILE *f)
         "  --timings                print read/analyse/render times on stderr\n"
         "  --baseline SUMMARY.json  add a regression section against a baseline summary\n"
         "  --tolerance F            regression tolerance, fraction (default 0.05)\n"
+        "  --meta KEY=VALUE         run metadata (commit, branch, workload...), repeatable;\n"
+        "                           report, summary, diff (the CURRENT side)\n"
         "summary options:\n"
         "  --format text|json|csv   (default text); csv needs --table NAME\n"
         "  --table NAME             one table (ops, kernels, steps, modules, collectives,\n"
@@ -155,12 +157,14 @@ typedef struct cli {
     int icicle, timings, top_set;
     char **inputs;
     int ninputs;
+    const char *meta[64]; /* --meta KEY=VALUE, in order */
+    int nmeta;
 } cli;
 
 enum {
     OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
     OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
-    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE
+    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META
 };
 
 static double parse_fraction(const char *opt, const char *v)
@@ -195,6 +199,7 @@ static void parse_cli(int argc, char **argv, cli *c)
         {"version", no_argument, 0, OPT_VERSION},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"tolerance", required_argument, 0, OPT_TOLERANCE},
+        {"meta", required_argument, 0, OPT_META},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     td_opts_default(&c->o);
@@ -252,6 +257,19 @@ static void parse_cli(int argc, char **argv, cli *c)
         case OPT_TITLE: c->title = optarg; break;
         case OPT_BASELINE: c->baseline = optarg; break;
         case OPT_TOLERANCE: c->tolerance = parse_fraction("--tolerance", optarg); break;
+        case OPT_META: {
+            if (c->nmeta >= (int)(sizeof c->meta / sizeof c->meta[0]))
+                die(TD_EXIT_USAGE, "--meta: at most %d pairs",
+                    (int)(sizeof c->meta / sizeof c->meta[0]));
+            td_summary *chk = td_summary_new(); /* checked now, before any reading */
+            td_err me = {0};
+            td_status ms = td_sum_set_meta(chk, optarg, &me);
+            td_summary_free(chk);
+            if (ms != TD_OK)
+                fail(&me);
+            c->meta[c->nmeta++] = optarg;
+            break;
+        }
         case 'h': usage(stdout); exit(0);
         case OPT_VERSION: printf("tracedoc %s\n", TD_VERSION); exit(0);
         default:
@@ -335,12 +353,24 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
 static td_summary *merged_summary(const cli *c, const char *cmd, int64_t *t_read);
 static int partial_inputs(const cli *c, const char *cmd);
 
+/* --meta pairs become meta.KEY scalars (validated by parse_cli). */
+static void apply_meta(const cli *c, td_summary *s)
+{
+    for (int i = 0; i < c->nmeta; i++) {
+        td_err e = {0};
+        if (td_sum_set_meta(s, c->meta[i], &e) != TD_OK)
+            fail(&e);
+    }
+}
+
 /* Traces are read and analysed; partial summaries (.tds) are merged. */
 static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
 {
-    if (partial_inputs(c, "tracedoc"))
-        return merged_summary(c, "tracedoc", t_read);
-    return analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
+    td_summary *s = partial_inputs(c, "tracedoc") ? merged_summary(c, "tracedoc", t_read)
+                                                   : analyse_inputs(c, c->inputs, c->ninputs,
+                                                                    t_read, t_an);
+    apply_meta(c, s);
+    return s;
 }
 
 /* A summary.json is loaded as it is; anything else is read as a trace and analysed. */
@@ -808,6 +838,7 @@ static int cmd_diff(int argc, char **argv)
         die(TD_EXIT_USAGE, "diff: expected BASE and CURRENT (summary.json files or traces)");
     td_summary *base = summary_of(&c, c.inputs[0]);
     td_summary *cur = summary_of(&c, c.inputs[1]);
+    apply_meta(&c, cur);
     int regressed = td_regression(base, c.inputs[0], cur, c.tolerance);
     td_err e = {0};
     td_table *t = td_sum_find_table(cur, "regression.metrics");
