@@ -548,6 +548,8 @@ static int cmd_flame(int argc, char **argv)
     td_status st = td_folded_try_read(c.inputs[0], c.stacks ? c.stacks : "cpu", &s, &fl, &e);
     if (st != TD_OK)
         fail(&e);
+    for (size_t i = 0; s && i < s->nwarnings; i++)
+        fprintf(stderr, "%s: warning: %s\n", prog, s->warnings[i]);
     if (!s) {
         s = read_and_analyse(&c, NULL, NULL);
         fl = pick_flame(s, c.stacks);
