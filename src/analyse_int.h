@@ -117,6 +117,10 @@ const char *td_warmup_rule(td_summary *s, const td_opts *o, size_t total, size_t
 /* nccl-tests bus bandwidth factor (analyse_coll.c); -1 for an unknown group size. */
 double td_bus_factor(const char *type, int n);
 
+/* The run's name for titles (analyse.c) from each trace's input (archive, directory or
+ * the file) and path, in rank order. */
+void td_run_label(td_buf *b, const char *const *input, const char *const *paths, size_t n);
+
 /* Helpers. */
 int td_is_comm_name(const char *name);           /* contains nccl/rccl (any case) */
 /* Trailing decimal number of a name ("ProfilerStep#12" -> 12), -1 if none. */

@@ -101,8 +101,22 @@ static void add_rows(td_partial *p, const td_table *t)
     }
 }
 
+/* XLA views that are not merged (README): they cover the top modules only, or need
+ * every process's collective instances at once (clock alignment). */
+static int xla_not_merged(const char *name)
+{
+    static const char *const N[] = {"thunks", "hlo_ops", "hlo_opcodes", "variability",
+                                    "collective_instances", "collective_wait_histogram",
+                                    "collectives", "device", "source", "opname"};
+    for (size_t i = 0; i < sizeof N / sizeof *N; i++)
+        if (!strcmp(name, N[i]))
+            return 1;
+    return !strncmp(name, "runtime.", 8);
+}
+
 void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *o)
 {
+    int xla = has_type(p, TD_R_XMOD) || has_type(p, TD_R_PHASE);
     const td_kv *ver = td_sum_get(s, "tool.version"), *dev = td_sum_get(s, "trace.device_name");
     p->tool = td_arena_strdup(p->a, ver ? ver->v.s : "unknown");
     char wu[32];
@@ -112,9 +126,9 @@ void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *
         snprintf(wu, sizeof wu, "none");
     else
         snprintf(wu, sizeof wu, "%d", o->warmup);
-    p->options = td_arena_printf(p->a, "warmup=%s;threshold=%.17g;step_pattern=%s;"
-                                 "module_pattern=%s", wu, o->threshold,
-                                 o->step_pattern ? o->step_pattern : "",
+    p->options = td_arena_printf(p->a, "warmup=%s;threshold=%.17g;compile_passes=%d;"
+                                 "step_pattern=%s;module_pattern=%s", wu, o->threshold,
+                                 o->compile_passes, o->step_pattern ? o->step_pattern : "",
                                  o->module_pattern ? o->module_pattern : "");
     p->device = td_arena_strdup(p->a, dev && dev->v.s ? dev->v.s : "");
     p->parts = 1;
@@ -137,12 +151,12 @@ void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *
     while (ik < s->nkv || it < s->ntables) {
         if (ik < s->nkv && (it >= s->ntables || s->kv[ik].seq < s->tables[it]->seq)) {
             const td_kv *k = &s->kv[ik++];
-            if (strncmp(k->key, "regression.", 11))
+            if (strncmp(k->key, "regression.", 11) && !(xla && xla_not_merged(k->key)))
                 td_part_kv(p, k->key, k->title, k->type, k->v);
             continue;
         }
         const td_table *t = s->tables[it++];
-        if (!strncmp(t->name, "regression.", 11))
+        if (!strncmp(t->name, "regression.", 11) || (xla && xla_not_merged(t->name)))
             continue;
         add_rows(p, t);
         int64_t v[TD_R_NV];
@@ -181,6 +195,8 @@ void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *
     td_buf kb = {0};
     for (size_t i = 0; i < s->nflames; i++) {
         const td_flame *fl = s->flames[i];
+        if (xla && xla_not_merged(fl->kind))
+            continue;
         if (!td_sum_find_flame(p->acc, fl->kind))
             td_sum_flame(p->acc, td_arena_strdup(p->acc->a, fl->kind),
                          td_arena_strdup(p->acc->a, fl->title));
@@ -619,7 +635,10 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
     size_t keep = 0;
     td_table *d = td_modules_cut(s, t->title, o->threshold, n ? &m[0].total : NULL, sizeof *m, n,
                                  sum, &keep);
-    for (size_t k = 0; k < keep; k++) {
+    int below = td_table_col(t, "below_cut") >= 0; /* XLA: every module, the small ones marked */
+    if (below)
+        td_table_cols(d, "below_cut:bool:Below cut", NULL);
+    for (size_t k = 0; k < (below ? n : keep); k++) {
         const int64_t *x = m[k].r->v;
         double mean, std, tmean, tstd;
         mean_std(x[0], x[1], x + 2, &mean, &std);
@@ -632,6 +651,7 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
         td_row_int(s, d, r, "mean_ns", llround(mean));
         td_row_int(s, d, r, "total_ns", m[k].total);
         td_row_f64(s, d, r, "share", sum ? (double)m[k].total / (double)sum : 0);
+        td_row_int(s, d, r, "below_cut", k >= keep);
         if (!*xla || x[0] > 1) { /* XLA leaves them empty for one execution */
             td_row_f64(s, d, r, "thunks_std", tstd);
             td_row_int(s, d, r, "std_ns", llround(std));
@@ -756,15 +776,17 @@ static void phases(td_summary *s, const td_partial *p, const td_table *t)
     free(v);
 }
 
+static int input_cmp(const void *x, const void *y)
+{
+    const td_rec *a = *(td_rec *const *)x, *b = *(td_rec *const *)y;
+    if (a->v[0] != b->v[0])
+        return a->v[0] < b->v[0] ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
 static int is_dbl_type(td_type t)
 {
     return t == TD_T_SHARE || t == TD_T_F64 || t == TD_T_GBPS;
-}
-
-static const char *base_name(const char *p)
-{
-    const char *b = p ? strrchr(p, '/') : NULL;
-    return b ? b + 1 : p ? p : "";
 }
 
 /* A scalar of the merged summary: recomputed ones, else the merged value. */
@@ -773,16 +795,23 @@ static void scalar(td_summary *s, const td_partial *p, const td_kv *k, const td_
 {
     const td_table *in = td_sum_find_table(p->acc, "inputs");
     if (!strcmp(k->key, "inputs_label") && in) {
-        /* base names in rank order, as the analysis lists them */
-        td_table tmp = *in;
-        tmp.cells = NULL, tmp.nrows = 0, tmp.cap = 0, tmp.a = NULL;
-        copy_by_rank(&tmp, in, 1);
+        /* the analysis' label from each trace's input, in rank order */
+        size_t n;
+        td_rec **v = recs_of(p, TD_R_INPUT, &n);
+        qsort(v, n, sizeof *v, input_cmp);
+        const char **ins = td_xmalloc((n + 1) * sizeof *ins), **paths = td_xmalloc((n + 1) * sizeof *paths);
+        for (size_t i = 0; i < n; i++) {
+            paths[i] = kstr(s, v[i], 0);
+            ins[i] = kstr(s, v[i], 1);
+        }
         td_buf b = {0};
-        for (size_t r = 0; r < tmp.nrows; r++)
-            td_buf_printf(&b, "%s%s", r ? ", " : "", base_name(cell_s(&tmp, r, "path")));
+        if (n)
+            td_run_label(&b, ins, paths, n);
         td_sum_set_str(s, k->key, k->title, b.n ? td_buf_cstr(&b) : "");
         td_buf_free(&b);
-        free(tmp.cells);
+        free(ins);
+        free(paths);
+        free(v);
         return;
     }
     if (!strcmp(k->key, "date")) {

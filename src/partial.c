@@ -26,6 +26,7 @@ const td_rtype td_rtypes[TD_R__N] = {
     [TD_R_PHASE] = {"phase", 1, "s"},
     [TD_R_XCOLL] = {"xcoll", 5, "sssws"},
     [TD_R_XDEV] = {"xdev", 1, "x"},
+    [TD_R_INPUT] = {"input", 1, "x"},
 };
 
 td_partial *td_partial_new(void)

@@ -39,6 +39,7 @@ enum {
     TD_R_PHASE,   /* compile phase -> non-child time */
     TD_R_XCOLL,   /* type, bytes, group, dtype -> calls, total, hidden, wait, parts */
     TD_R_XDEV,    /* device id -> 1 */
+    TD_R_INPUT,   /* trace path, input (archive or directory it came from) -> rank */
     TD_R__N
 };
 #define TD_R_NV 7

@@ -5,7 +5,8 @@ text; medians (median_ns, "Med (ns)") within the DDSketch bound (relative 0.005,
 rounding to whole ns); sample standard deviations within 1 ns (the merge computes them
 from exact sums of squares, the report in two passes over doubles); other reals within
 1e-6 relative. Keys named in --null must be null in the merge (not mergeable) and are
-otherwise skipped. Exit 1 and a list of the differences when they differ."""
+otherwise skipped; keys named in --absent must be absent from the merge (not merged) and
+are otherwise skipped; keys named in --skip are not compared. Exit 1 and a list of the differences when they differ."""
 import json, sys
 
 ALPHA = 0.005
@@ -30,9 +31,10 @@ def close(k, x, y):
 
 def main():
     args = sys.argv[1:]
-    nulls = set()
-    if args and args[0] == "--null":
-        nulls = set(args[1].split(","))
+    nulls, absent = set(), set()
+    skip = set()
+    while args and args[0] in ("--null", "--absent", "--skip"):
+        {"--null": nulls, "--absent": absent, "--skip": skip}[args[0]].update(args[1].split(","))
         args = args[2:]
     a = json.load(open(args[0]))
     b = json.load(open(args[1]))
@@ -41,6 +43,12 @@ def main():
     def walk(x, y, path):
         if isinstance(x, dict) and isinstance(y, dict):
             for k in sorted(set(x) | set(y)):
+                if k in skip:
+                    continue
+                if k in absent:
+                    if k in y:
+                        errs.append(f"{path}.{k}: in the merge, expected absent")
+                    continue
                 if k in nulls:
                     if y.get(k) is not None:
                         errs.append(f"{path}.{k}: merge has {y.get(k)!r}, expected null")

@@ -52,7 +52,7 @@ check 2 "partial summaries (.tds) and traces cannot be mixed" \
     "$TD" report "$WORK/a.tds" "$WORK/b.json" -o "$WORK/out"
 check 2 "merge: expected -o" "$TD" merge "$WORK/a.tds"
 check 2 "summarize: expected -o FILE.tds" "$TD" summarize "$WORK/a.json"
-check 2 "analysis options are those the parts were made with" \
+check 2 "warmup" \
     "$TD" merge --warmup 2 "$WORK/a.tds" -o "$WORK/out"
 check 2 "not partial summaries" "$TD" merge "$WORK/a.json" -o "$WORK/out"
 exit 0

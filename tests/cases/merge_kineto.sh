@@ -13,7 +13,7 @@ for f in "$D"/*.json; do
 done
 set -- "$WORK"/worker*.tds
 [ $# = 8 ] || die "expected 8 partials, got $#"
-"$TD" report --format json,folded -o "$WORK/all" "$D" || die "report"
+"$TD" report --format json,folded -o "$WORK/all" "$D"/*.json || die "report"
 "$TD" merge "$@" -o "$WORK/flat" --format json,folded || die "merge"
 $PY "$ROOT/tests/merge_cmp.py" "$WORK/all/summary.json" "$WORK/flat/summary.json" || die "merge != report"
 for k in cpu device; do

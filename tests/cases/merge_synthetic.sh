@@ -27,7 +27,7 @@ PYEOF
 ls "$WORK"/t/*.json | xargs -P 2 -I{} sh -c '"$0" summarize "$1" -o "$2/p/$(basename "$1" .json).tds"' "$TD" {} "$WORK" ||
     die "summarize"
 [ "$(ls "$WORK"/p/*.tds | wc -l)" = $N ] || die "missing partials"
-"$TD" summary --format json "$WORK/t" >"$WORK/all.json" || die "summary of all"
+"$TD" summary --format json "$WORK"/t/*.json >"$WORK/all.json" || die "summary of all"
 "$TD" summary --format json "$WORK"/p/*.tds >"$WORK/flat.json" || die "flat merge"
 $PY "$ROOT/tests/merge_cmp.py" "$WORK/all.json" "$WORK/flat.json" || die "merge != report"
 for g in $(seq 0 7); do
