@@ -40,4 +40,9 @@ struct td_partial;
 void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s,
                          struct td_partial *part);
 
+/* SambaTune stack-tracing views (analyse_samba.c): hyperfunctions, hypersections, host
+ * breakdown, the `sections` flame and findings. Called by td_analyse for traces with
+ * stack-tracing data (td_trace.samba). */
+void td_analyse_samba(td_traceset *set, const td_opts *o, td_summary *s);
+
 #endif
