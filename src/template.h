@@ -34,6 +34,8 @@ typedef struct td_template {
     char paper[16];       /* "" = default */
     double minwidth;      /* < 0 = unset */
     int icicle;
+    double tolerance;     /* regression minimum effect (`tolerance = F`); < 0 = unset */
+    struct td_tolerance *tols; size_t ntols, tols_cap; /* `tolerance.PREFIX = F` */
     td_section *pdf; size_t npdf, pdf_cap;
     td_section *xlsx; size_t nxlsx, xlsx_cap;
 } td_template;
