@@ -107,6 +107,18 @@ static void timeline_metrics(td_metrics *ms, const td_summary *s)
 }
 
 /* Per-name metrics of a table: total and mean; std and count when the table has them. */
+static int is_step_name(const td_summary *s, const char *nm)
+{
+    const td_table *st = td_sum_find_table(s, "steps");
+    int cn = st ? td_table_col(st, "name") : -1;
+    for (size_t r = 0; cn >= 0 && r < st->nrows; r++) {
+        const char *x = td_table_cell(st, r, cn)->s;
+        if (x && !strcmp(x, nm))
+            return 1;
+    }
+    return 0;
+}
+
 static void named_metrics(td_metrics *ms, const td_summary *s, const char *table,
                           const char *prefix, const char *mean_col, const char *count_col,
                           const char *share_col)
@@ -114,6 +126,7 @@ static void named_metrics(td_metrics *ms, const td_summary *s, const char *table
     const td_table *t = td_sum_find_table(s, table);
     if (!t)
         return;
+    int ops = strcmp(prefix, "op") == 0;
     int cn = td_table_col(t, "name"), ct = td_table_col(t, "total_ns");
     int cm = td_table_col(t, mean_col), csd = td_table_col(t, "std_ns");
     int cc = count_col ? td_table_col(t, count_col) : -1;
@@ -129,7 +142,7 @@ static void named_metrics(td_metrics *ms, const td_summary *s, const char *table
     }
     for (size_t r = 0; r < t->nrows; r++) {
         const char *nm = td_table_cell(t, r, cn)->s;
-        if (!nm)
+        if (!nm || (ops && is_step_name(s, nm))) /* a numbered step range is not a metric */
             continue;
         char key[1200];
         if (cb >= 0) {
@@ -343,7 +356,8 @@ static void push(chgset *cs, const char *metric, const char *dir, double before,
 
 static int dir_rank(const char *d)
 {
-    return !strcmp(d, "regressed") ? 0 : !strcmp(d, "new") ? 1 : !strcmp(d, "vanished") ? 2 : 3;
+    return !strcmp(d, "regressed") ? 0 : !strcmp(d, "new") ? 1 : !strcmp(d, "vanished") ? 2
+           : !strcmp(d, "improved") ? 3 : 4;
 }
 
 static int cmp_chg(const void *a, const void *b)
@@ -372,16 +386,23 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
                   double min_effect)
 {
     qsort(cs->c, cs->n, sizeof *cs->c, cmp_chg);
-    td_table *t = td_sum_table(s, "changes", "Changes");
-    if (!t->ncols)
-        td_table_cols(t, "metric:text:Metric", "direction:text:Direction", "before:ns:Before",
-                      "after:ns:After", "change:share:Change", "noise:share:Noise",
-                      "confidence:share:Confidence", "since:text:Since", "unit:text:Unit",
-                      "rule:text:Rule", NULL);
-    int n[4] = {0};
-    for (size_t i = 0; i < cs->n; i++) {
-        const chg *c = &cs->c[i];
-        n[dir_rank(c->dir)]++;
+    td_table *tc = td_sum_table(s, "changes", "Changes");
+    td_table *ta = td_sum_table(s, "comparisons", "Every judged metric");
+    td_table *tabs[2] = {tc, ta};
+    for (int k = 0; k < 2; k++)
+        if (!tabs[k]->ncols)
+            td_table_cols(tabs[k], "metric:text:Metric", "direction:text:Direction",
+                          "before:ns:Before", "after:ns:After", "change:share:Change",
+                          "noise:share:Noise", "confidence:share:Confidence",
+                          "since:text:Since", "unit:text:Unit", "rule:text:Rule", NULL);
+    int n[5] = {0};
+    for (size_t i = 0; i < cs->n * 2; i++) {
+        const chg *c = &cs->c[i % cs->n];
+        td_table *t = i < cs->n ? ta : tc;
+        if (i < cs->n)
+            n[dir_rank(c->dir)]++;
+        else if (dir_rank(c->dir) == 4)
+            continue; /* "same" rows: counted, listed only in comparisons */
         size_t r = td_table_add_row(t);
         td_row_str(s, t, r, "metric", c->metric);
         td_row_str(s, t, r, "direction", c->dir);
@@ -398,6 +419,7 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
     td_sum_set_int(s, "change_counts.improved", "Improved", TD_T_INT, n[3]);
     td_sum_set_int(s, "change_counts.new", "New kernels", TD_T_INT, n[1]);
     td_sum_set_int(s, "change_counts.vanished", "Vanished kernels", TD_T_INT, n[2]);
+    cs->same = n[4];
     td_sum_set_int(s, "change_counts.same", "Same", TD_T_INT, cs->same);
     td_sum_set_int(s, "change_counts.not_judged", "Not judged (under 1% of time)", TD_T_INT,
                    cs->notcmp);
@@ -531,11 +553,9 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
         snprintf(full, sizeof full, "%s < %.2g and |change| >= %.1f%%", how, o->max_p, 100 * eff);
         if (isnan(p) && isnan(noise))
             snprintf(full, sizeof full, "no noise estimate: |change| >= %.1f%%", 100 * eff);
-        if (sig && !isnan(ch) && fabs(ch) >= eff)
-            push(&cs, metric, ch > 0 ? "regressed" : "improved", b->value, c->value, noise,
-                 isnan(p) ? NAN : 1 - p, td_arena_strdup(cur->a, full), since);
-        else
-            cs.same++;
+        int hit = sig && !isnan(ch) && fabs(ch) >= eff;
+        push(&cs, metric, !hit ? "same" : ch > 0 ? "regressed" : "improved", b->value,
+             c->value, noise, isnan(p) ? NAN : 1 - p, td_arena_strdup(cur->a, full), since);
     }
     for (size_t i = 0; i < mb->n; i++) {
         const td_metric *b = &mb->m[i];
@@ -673,8 +693,20 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
                  1 - pv[k - 1], td_arena_strdup(cur->a, rule),
                  idx[at] < h->nruns ? h->label[idx[at]] : cur_label);
             reported = 1;
-        } else
-            cs.same++;
+        } else {
+            size_t lo = k ? cp[k - 1] : 0;
+            if (lo >= n - 1)
+                lo = 0;
+            double before = 0;
+            for (size_t j = lo; j < n - 1; j++)
+                before += x[j];
+            before /= (double)(n - 1 - lo);
+            char rule[200];
+            snprintf(rule, sizeof rule, "no recent E-divisive change point (p < %.2g, "
+                     "|change| >= %.1f%%)", o->max_p, 100 * eff);
+            push(&cs, metric, "same", before, x[n - 1], cov(x + lo, n - 1 - lo), NAN,
+                 td_arena_strdup(cur->a, rule), cur_label);
+        }
         if (reported || is_key_metric(c->name))
             trend_rows(cur, tr, h, metric, x, idx, n, (size_t)o->trend_runs, cur_label);
     }

@@ -8,6 +8,8 @@
 #include "template.h"
 #include "folded.h"
 #include "baseline.h"
+#include "analyse_changes.h"
+#include "history.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -155,12 +157,18 @@ typedef struct cli {
     int ninputs;
     const char *meta[64]; /* --meta KEY=VALUE, in order */
     int nmeta;
+    const char *history;  /* --history runs.db */
+    const char *metric;   /* history: --metric NAME */
+    long keep;            /* history: --keep N */
+    double older_days;    /* history: --older-than DAYS */
+    int tol_set;          /* --tolerance given */
 } cli;
 
 enum {
     OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
     OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
-    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META
+    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META, OPT_HISTORY, OPT_METRIC,
+    OPT_KEEP, OPT_OLDER
 };
 
 static double parse_fraction(const char *opt, const char *v)
@@ -196,6 +204,10 @@ static void parse_cli(int argc, char **argv, cli *c)
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"tolerance", required_argument, 0, OPT_TOLERANCE},
         {"meta", required_argument, 0, OPT_META},
+        {"history", required_argument, 0, OPT_HISTORY},
+        {"metric", required_argument, 0, OPT_METRIC},
+        {"keep", required_argument, 0, OPT_KEEP},
+        {"older-than", required_argument, 0, OPT_OLDER},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     td_opts_default(&c->o);
@@ -252,7 +264,30 @@ static void parse_cli(int argc, char **argv, cli *c)
             break;
         case OPT_TITLE: c->title = optarg; break;
         case OPT_BASELINE: c->baseline = optarg; break;
-        case OPT_TOLERANCE: c->tolerance = parse_fraction("--tolerance", optarg); break;
+        case OPT_TOLERANCE:
+            c->tolerance = parse_fraction("--tolerance", optarg);
+            c->tol_set = 1;
+            break;
+        case OPT_HISTORY: c->history = optarg; break;
+        case OPT_METRIC: c->metric = optarg; break;
+        case OPT_KEEP: {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || end == optarg || n < 1 || n > 100000000)
+                die(TD_EXIT_USAGE, "--keep: expected a positive number of runs, got '%s'", optarg);
+            c->keep = n;
+            break;
+        }
+        case OPT_OLDER: {
+            char *end;
+            errno = 0;
+            double d = strtod(optarg, &end);
+            if (errno || *end || end == optarg || !(d > 0 && d < 1e6))
+                die(TD_EXIT_USAGE, "--older-than: expected a positive number of days, got '%s'",
+                    optarg);
+            c->older_days = d;
+            break;
+        }
         case OPT_META: {
             if (c->nmeta >= (int)(sizeof c->meta / sizeof c->meta[0]))
                 die(TD_EXIT_USAGE, "--meta: at most %d pairs",
@@ -356,9 +391,15 @@ static void apply_meta(const cli *c, td_summary *s)
     }
 }
 
+static td_summary *summary_of(const cli *c, char *input);
+
+/* One summary.json input is loaded as it is (report and summary from a stored run);
+ * traces are read and analysed. */
 static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
 {
-    td_summary *s = analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
+    td_summary *s = c->ninputs == 1 && td_is_summary_json(c->inputs[0])
+                        ? summary_of(c, c->inputs[0])
+                        : analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
     apply_meta(c, s);
     return s;
 }
@@ -389,6 +430,13 @@ static td_status write_folded_cb(FILE *f, void *ctx, td_err *e)
 static td_status write_csv_cb(FILE *f, void *ctx, td_err *e)
 {
     return td_table_write_csv(ctx, f, e);
+}
+
+static td_status write_text_cb(FILE *f, void *ctx, td_err *e)
+{
+    (void)e;
+    td_table_write_text(ctx, f, 0);
+    return TD_OK;
 }
 
 static void need_inputs(const cli *c, const char *cmd)
@@ -569,9 +617,11 @@ static unsigned parse_formats(const char *v)
         else if (!strcmp(tok, "json")) m |= TD_DOC_JSON;
         else if (!strcmp(tok, "csv")) m |= TD_DOC_CSV;
         else if (!strcmp(tok, "folded")) m |= TD_DOC_FOLDED;
+        else if (!strcmp(tok, "md")) m |= TD_DOC_MD;
+        else if (!strcmp(tok, "junit")) m |= TD_DOC_JUNIT;
         else
             die(TD_EXIT_USAGE, "--format: unknown document '%s' (expected pdf, xlsx, svg, json, "
-                "csv, folded)", tok);
+                "csv, folded, md, junit)", tok);
     }
     if (!m)
         die(TD_EXIT_USAGE, "--format: expected a list such as pdf,xlsx");
@@ -618,6 +668,20 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
         }
         timing(timings, "render csv", td_now_ns() - t0);
     }
+    if (mask & TD_DOC_MD) {
+        t0 = td_now_ns();
+        snprintf(path, sizeof path, "%s/report.md", out);
+        if ((st = td_render_md(s, path, e)) != TD_OK)
+            return st;
+        timing(timings, "render md", td_now_ns() - t0);
+    }
+    if (mask & TD_DOC_JUNIT) {
+        t0 = td_now_ns();
+        snprintf(path, sizeof path, "%s/junit.xml", out);
+        if ((st = td_render_junit(s, path, e)) != TD_OK)
+            return st;
+        timing(timings, "render junit", td_now_ns() - t0);
+    }
     if (mask & TD_DOC_FOLDED) {
         t0 = td_now_ns();
         for (size_t i = 0; i < s->nflames; i++) {
@@ -648,6 +712,39 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
     return TD_OK;
 }
 
+/* Detection options: --tolerance, else the template's `tolerance`, else 5%; the
+ * template's per-metric tolerances. */
+static td_detect_opts detect_opts(const cli *c, const td_template *t)
+{
+    td_detect_opts o;
+    td_detect_opts_default(&o);
+    o.min_effect = c->tol_set ? c->tolerance : (t && t->tolerance >= 0) ? t->tolerance : 0.05;
+    if (t) {
+        o.tols = t->tols;
+        o.ntols = t->ntols;
+    }
+    return o;
+}
+
+static int exit_for_changes(int r)
+{
+    return r == TD_CHG_REGRESSED ? TD_EXIT_REGRESSED
+           : r == TD_CHG_NOT_COMPARABLE ? TD_EXIT_NOT_COMPARABLE
+                                        : TD_EXIT_OK;
+}
+
+/* The template's name for comparability: NAME, or the file's base name without .tdt. */
+static void set_template_name(td_summary *s, const char *tpl)
+{
+    char name[256];
+    const char *b = strrchr(tpl, '/');
+    snprintf(name, sizeof name, "%s", b ? b + 1 : tpl);
+    size_t n = strlen(name);
+    if (n > 4 && !strcmp(name + n - 4, ".tdt"))
+        name[n - 4] = 0;
+    td_sum_set_str(s, "report.template", "Template", name);
+}
+
 static int cmd_report(int argc, char **argv)
 {
     cli c;
@@ -668,10 +765,27 @@ static int cmd_report(int argc, char **argv)
         if (td_summary_load_json(c.baseline, &base, &e) != TD_OK)
             fail(&e);
     }
+    if (c.baseline && c.history)
+        die(TD_EXIT_USAGE, "report: give --baseline or --history, not both");
+    td_histdb *hdb = NULL;
+    if (c.history && td_history_open(c.history, 1, &hdb, &e) != TD_OK)
+        fail(&e);
     td_summary *s = read_and_analyse(&c, &t_read, &t_an);
+    set_template_name(s, c.tpl ? c.tpl : "bug-report");
+    td_detect_opts dopt = detect_opts(&c, t);
+    int verdict = TD_CHG_OK;
     if (base) {
-        td_regression(base, c.baseline, s, c.tolerance);
+        td_regression(base, c.baseline, s, dopt.min_effect);
+        verdict = td_changes_two(base, c.baseline, s, &dopt);
         td_summary_free(base);
+    }
+    if (hdb) {
+        td_hist *h = NULL;
+        if (td_history_load(hdb, s, 100, &h, &e) != TD_OK)
+            fail(&e);
+        dopt.max_p = 0.001;
+        verdict = td_changes_series(h, c.history, s, &dopt);
+        td_hist_free(h);
     }
     if (mkdir(out, 0777) != 0 && errno != EEXIST)
         die(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", out, strerror(errno));
@@ -683,7 +797,8 @@ static int cmd_report(int argc, char **argv)
     /* Two cores share the rendering (the summary is read-only from here on): a child
      * process writes the workbook and the text outputs while this one writes the SVGs
      * and the PDF, the costliest document. If fork fails, everything is written here. */
-    const unsigned in_child = TD_DOC_XLSX | TD_DOC_JSON | TD_DOC_CSV | TD_DOC_FOLDED;
+    const unsigned in_child = TD_DOC_XLSX | TD_DOC_JSON | TD_DOC_CSV | TD_DOC_FOLDED | TD_DOC_MD |
+                              TD_DOC_JUNIT;
     pid_t kid = -1;
     if ((docs & in_child) && (docs & ~in_child)) {
         fflush(stdout);
@@ -708,9 +823,17 @@ static int cmd_report(int argc, char **argv)
             exit(WIFEXITED(status) ? WEXITSTATUS(status) : TD_EXIT_INTERNAL);
     }
     timing(c.timings, "render (all)", td_now_ns() - t_render);
+    if (hdb) { /* recorded once its documents are written */
+        if (td_history_append(hdb, s, &e) != TD_OK)
+            fail(&e);
+        td_history_close(hdb);
+    }
+    const td_kv *v = td_sum_get(s, "verdict"); /* one line for the CI log */
+    if (v && v->type == TD_T_TEXT && v->v.s)
+        printf("%s\n", v->v.s);
     td_template_free(t);
     td_summary_free(s);
-    return 0;
+    return exit_for_changes(verdict);
 }
 
 static int cmd_diff(int argc, char **argv)
@@ -719,15 +842,28 @@ static int cmd_diff(int argc, char **argv)
     parse_cli(argc, argv, &c);
     if (c.ninputs != 2)
         die(TD_EXIT_USAGE, "diff: expected BASE and CURRENT (summary.json files or traces)");
+    td_err e = {0};
+    td_template *tp = NULL;
+    if (c.tpl) {
+        char tdir[PATH_MAX + 16];
+        snprintf(tdir, sizeof tdir, "%s/templates", datadir);
+        if (td_template_load(c.tpl, tdir, &tp, &e) != TD_OK)
+            fail(&e);
+    }
     td_summary *base = summary_of(&c, c.inputs[0]);
     td_summary *cur = summary_of(&c, c.inputs[1]);
     apply_meta(&c, cur);
-    int regressed = td_regression(base, c.inputs[0], cur, c.tolerance);
-    td_err e = {0};
+    td_detect_opts dopt = detect_opts(&c, tp);
+    td_regression(base, c.inputs[0], cur, dopt.min_effect);
+    int verdict = td_changes_two(base, c.inputs[0], cur, &dopt);
     td_table *t = td_sum_find_table(cur, "regression.metrics");
-    td_table_write_text(t, stdout, 0);
-    printf("%d regressed, %lld improved (tolerance %.1f%%)\n", regressed,
-           (long long)td_sum_get(cur, "regression.improved")->v.i, c.tolerance * 100);
+    const td_table *ch = td_sum_find_table(cur, "changes");
+    if (ch && ch->nrows)
+        td_table_write_text(ch, stdout, 0);
+    const td_table *cmpt = td_sum_find_table(cur, "comparability");
+    if (verdict == TD_CHG_NOT_COMPARABLE && cmpt)
+        td_table_write_text(cmpt, stdout, 0);
+    printf("%s\n", td_sum_get(cur, "verdict")->v.s);
     if (c.out) {
         if (mkdir(c.out, 0777) != 0 && errno != EEXIST)
             die(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", c.out, strerror(errno));
@@ -738,10 +874,73 @@ static int cmd_diff(int argc, char **argv)
         snprintf(path, sizeof path, "%s/summary.json", c.out);
         if (td_write_atomic_cb(path, write_json_cb, cur, &e) != TD_OK)
             fail(&e);
+        if (ch) {
+            snprintf(path, sizeof path, "%s/changes.csv", c.out);
+            if (td_write_atomic_cb(path, write_csv_cb, (void *)ch, &e) != TD_OK)
+                fail(&e);
+        }
+        snprintf(path, sizeof path, "%s/report.md", c.out);
+        if (td_render_md(cur, path, &e) != TD_OK)
+            fail(&e);
+        snprintf(path, sizeof path, "%s/junit.xml", c.out);
+        if (td_render_junit(cur, path, &e) != TD_OK)
+            fail(&e);
     }
+    td_template_free(tp);
     td_summary_free(base);
     td_summary_free(cur);
-    return regressed ? TD_EXIT_REGRESSED : TD_EXIT_OK;
+    return exit_for_changes(verdict);
+}
+
+/* tracedoc history DB: list runs, export a metric's series as CSV, prune. */
+static int cmd_history(int argc, char **argv)
+{
+    cli c;
+    parse_cli(argc, argv, &c);
+    if (c.ninputs != 1)
+        die(TD_EXIT_USAGE, "history: expected one database file (tracedoc history runs.db)");
+    const char *fmt = c.format ? c.format : (c.metric ? "csv" : "text");
+    if (strcmp(fmt, "text") && strcmp(fmt, "csv"))
+        die(TD_EXIT_USAGE, "history: --format: expected text or csv, got '%s'", fmt);
+    td_err e = {0};
+    td_histdb *db = NULL;
+    if (access(c.inputs[0], F_OK) != 0)
+        die(TD_EXIT_INPUT, "%s: %s", c.inputs[0], strerror(errno));
+    if (td_history_open(c.inputs[0], 0, &db, &e) != TD_OK)
+        fail(&e);
+    if (c.keep || c.older_days > 0) {
+        long removed = 0;
+        if (td_history_prune(db, c.keep, c.older_days, &removed, &e) != TD_OK)
+            fail(&e);
+        fprintf(stderr, "%s: history: removed %ld run%s\n", prog, removed, removed == 1 ? "" : "s");
+        if (!c.metric) {
+            td_history_close(db);
+            return 0;
+        }
+    }
+    td_summary *s = td_summary_new();
+    td_status st = c.metric ? td_history_series(db, c.metric, s, &e) : td_history_runs(db, s, &e);
+    td_history_close(db);
+    if (st != TD_OK)
+        fail(&e);
+    td_table *t = td_sum_find_table(s, c.metric ? "history.series" : "history.runs");
+    if (c.metric && !t->nrows) {
+        td_summary_free(s);
+        die(TD_EXIT_USAGE, "history: no metric '%s' in %s (list the runs, then see summary.json "
+            "`comparisons` for the names)", c.metric, c.inputs[0]);
+    }
+    if (c.out)
+        st = td_write_atomic_cb(c.out, !strcmp(fmt, "csv") ? write_csv_cb : write_text_cb, t, &e);
+    else if (!strcmp(fmt, "csv"))
+        st = td_table_write_csv(t, stdout, &e);
+    else
+        td_table_write_text(t, stdout, 0);
+    if (!c.out && fflush(stdout) != 0 && st == TD_OK)
+        st = td_fail(&e, TD_E_OUTPUT, "stdout: write error");
+    td_summary_free(s);
+    if (st != TD_OK)
+        fail(&e);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -771,7 +970,9 @@ int main(int argc, char **argv)
         return cmd_flame(argc, argv);
     if (!strcmp(cmd, "diff"))
         return cmd_diff(argc, argv);
-    fprintf(stderr, "%s: unknown command '%s' (expected report, summary, fold, flame, diff)\n", prog,
+    if (!strcmp(cmd, "history"))
+        return cmd_history(argc, argv);
+    fprintf(stderr, "%s: unknown command '%s' (expected report, summary, fold, flame, diff, history)\n", prog,
             cmd);
     fprintf(stderr, "Try 'tracedoc --help'.\n");
     return TD_EXIT_USAGE;

@@ -87,7 +87,8 @@ static int parse_docs(const char *v, unsigned *mask, char *bad, size_t cap)
 {
     static const struct { const char *n; unsigned m; } d[] = {
         {"pdf", TD_DOC_PDF}, {"xlsx", TD_DOC_XLSX}, {"svg", TD_DOC_SVG},
-        {"json", TD_DOC_JSON}, {"csv", TD_DOC_CSV}, {"folded", TD_DOC_FOLDED}};
+        {"json", TD_DOC_JSON}, {"csv", TD_DOC_CSV}, {"folded", TD_DOC_FOLDED},
+        {"md", TD_DOC_MD}, {"junit", TD_DOC_JUNIT}};
     *mask = 0;
     const char *p = v;
     char w[64];
@@ -173,7 +174,7 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
                 char bad[64];
                 if (parse_docs(val, &t->documents, bad, sizeof bad) < 0) {
                     td_fail(e, TD_E_USAGE, "%s:%d: unknown document '%s' (expected pdf, xlsx, "
-                            "svg, json, csv, folded)", path, lineno, bad);
+                            "svg, json, csv, folded, md, junit)", path, lineno, bad);
                     goto fail;
                 }
             } else if (strcmp(key, "minwidth") == 0) {

@@ -14,7 +14,7 @@
 
 enum {
     TD_DOC_PDF = 1, TD_DOC_XLSX = 2, TD_DOC_SVG = 4, TD_DOC_JSON = 8, TD_DOC_CSV = 16,
-    TD_DOC_FOLDED = 32
+    TD_DOC_FOLDED = 32, TD_DOC_MD = 64, TD_DOC_JUNIT = 128
 };
 
 typedef struct td_section {

@@ -104,6 +104,13 @@ int td_unxz(const uint8_t *in, size_t n, size_t guess, size_t max, uint8_t **out
  * truncated or over-long varint sets *bad = 1 and returns 0. */
 uint64_t td_varint(const uint8_t **p, const uint8_t *end, int *bad);
 
+/* Decode one UTF-8 sequence strictly; returns bytes consumed (>= 1); invalid input gives
+ * U+FFFD per maximal invalid subpart. */
+size_t td_utf8_next(const unsigned char *s, uint32_t *cp);
+/* Append s as escaped XML text (valid in character data and attributes; invalid UTF-8
+ * and characters XML forbids become U+FFFD; tabs/newlines become spaces), at most maxcp
+ * code points (0 = all; when cut, the last two shown become ".."). */
+void td_buf_xml(td_buf *b, const char *s, size_t maxcp);
 /* Length of a UTF-8 string in code points (continuation bytes not counted). */
 size_t td_utf8_len(const char *s);
 
