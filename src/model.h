@@ -131,6 +131,8 @@ const char *td_format_name(td_format f); /* "chrome-json", "nsys-sqlite", "nsys-
 
 typedef struct td_trace {
     const char *path;        /* as given (member path for archive members: "a.tar.gz:x.json") */
+    const char *input;       /* the command-line argument it came from (a file, directory
+                                or archive; "-" for stdin); titles multi-file runs */
     td_format format;
     int gzip;                /* input was gzip-compressed */
     uint64_t bytes;          /* input size (compressed size as on disk) */
