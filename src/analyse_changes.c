@@ -15,6 +15,7 @@ void td_detect_opts_default(td_detect_opts *o)
     o->min_effect = 0.05;
     o->max_p = 0.01;
     o->recent = 5;
+    o->confirm = 2;
     o->trend_runs = 20;
 }
 
@@ -676,6 +677,11 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
         double eff = min_effect_for(o, c->name);
         size_t k = td_edivisive(x, n, o->max_p, eff, cp, pv, 64);
         int reported = 0;
+        /* the latest change point, when recent and confirmed by o->confirm runs (a single
+         * slow night is an outlier, not yet a change) */
+        size_t conf = o->confirm > 1 ? (size_t)o->confirm : 1;
+        while (k && cp[k - 1] + conf > n)
+            k--;
         if (k && cp[k - 1] + (size_t)o->recent >= n) {
             size_t at = cp[k - 1], lo = k >= 2 ? cp[k - 2] : 0;
             double before = 0, after = 0;

@@ -56,6 +56,7 @@ typedef struct td_detect_opts {
     size_t ntols;
     double max_p;               /* significance: 0.01 two runs, 0.001 series */
     int recent;                 /* series: change points in the last N runs are reported */
+    int confirm;                /* series: ... once the new level held for N runs (>= 1) */
     int trend_runs;             /* series: points per metric in `trends` */
 } td_detect_opts;
 void td_detect_opts_default(td_detect_opts *o);
