@@ -13,7 +13,7 @@ BUILD_PKGS="build-essential pkg-config libxlsxwriter-dev libcairo2-dev libpango1
   libcsv-dev libisal-dev libdeflate-dev libsqlite3-dev liblzma-dev libarchive-dev
   libsnappy-dev libzstd-dev zlib1g-dev libfontconfig-dev libssl-dev libjansson-dev"
 TEST_PKGS="poppler-utils qpdf python3 python3-openpyxl libreoffice-calc-nogui chromium xz-utils time sqlite3
-  zip unzip"
+  zip unzip python3-scipy"
 
 deps() {
     local want="$BUILD_PKGS"

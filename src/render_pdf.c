@@ -772,7 +772,13 @@ static void draw_doc(pdoc *d, const td_template *t)
         else if (!strcmp(k, "flame"))
             drew = pd_flame(d, sec->arg, title);
         else if (!strcmp(k, "regression"))
-            drew = sec_regression(d, sec);
+            drew = td_sum_find_table(d->s, "changes") || td_sum_get(d->s, "verdict")
+                       ? pd_changes(d, sec)
+                       : sec_regression(d, sec);
+        else if (!strcmp(k, "verdict"))
+            drew = pd_verdict(d);
+        else if (!strcmp(k, "trends"))
+            drew = pd_trends(d, sec);
         else if (!strcmp(k, "warnings"))
             drew = sec_warnings(d, title);
         else if (!strcmp(k, "pagebreak"))

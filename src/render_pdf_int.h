@@ -75,6 +75,11 @@ int pd_steps(pdoc *d, const char *title);
 int pd_collectives(pdoc *d, const td_section *sec);
 int pd_variability(pdoc *d, const td_section *sec);
 int pd_flame(pdoc *d, const char *kind, const char *title);
+/* render_pdf_trend.c: the verdict line, the changes (with counts and comparability), the
+ * trend charts. */
+int pd_verdict(pdoc *d);
+int pd_changes(pdoc *d, const td_section *sec);
+int pd_trends(pdoc *d, const td_section *sec);
 
 /* The gpu_timeline row for all devices (device -1, "trace" scope preferred, positive
  * total), or NULL. */

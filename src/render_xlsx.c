@@ -803,8 +803,18 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
             summary_sheet(&x, t, sec);
         else if (strcmp(sec->kind, "table") == 0)
             table_sheet(&x, td_sum_find_table(s, sec->arg), sec);
-        else if (strcmp(sec->kind, "regression") == 0)
-            table_sheet(&x, td_sum_find_table(s, "regression.metrics"), sec);
+        else if (strcmp(sec->kind, "regression") == 0) {
+            /* the changes by severity when there are any, else the plain comparison */
+            const td_table *ch = td_sum_find_table(s, "changes");
+            table_sheet(&x, ch ? ch : td_sum_find_table(s, "regression.metrics"), sec);
+            const td_table *cp = td_sum_find_table(s, "comparability");
+            if (cp) {
+                td_section cs = *sec;
+                snprintf(cs.title, sizeof cs.title, "Comparability");
+                table_sheet(&x, cp, &cs);
+            }
+        } else if (strcmp(sec->kind, "trends") == 0)
+            table_sheet(&x, td_sum_find_table(s, "trends"), sec);
     }
     contents(&x);
     if (x.nsheets == 0) { /* a workbook needs one sheet; say why it is empty */

@@ -8,8 +8,9 @@
 
 const char *const td_pdf_sections[] = {
     "header", "findings", "keyfigures", "breakdown", "steps", "table", "collectives",
-    "variability", "compile", "flame", "regression", "warnings", "pagebreak", NULL};
-const char *const td_xlsx_sections[] = {"summary", "table", "regression", NULL};
+    "variability", "compile", "flame", "regression", "warnings", "pagebreak", "verdict",
+    "trends", NULL};
+const char *const td_xlsx_sections[] = {"summary", "table", "regression", "trends", NULL};
 
 void td_template_free(td_template *t)
 {
