@@ -195,8 +195,10 @@ static void set_top(void *ctx, const td_cli_opt *opt, const char *v)
 
 static void set_stacks(void *ctx, const td_cli_opt *opt, const char *v)
 {
-    if (strcmp(v, "cpu") && strcmp(v, "device") && strcmp(v, "ops") && strcmp(v, "compile"))
-        td_cli_bad_value(opt, "expected cpu, device, ops or compile, got '%s'", v);
+    if (strcmp(v, "cpu") && strcmp(v, "device") && strcmp(v, "ops") && strcmp(v, "compile") &&
+        strcmp(v, "source") && strcmp(v, "opname"))
+        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source or opname, got '%s'",
+                         v);
     ((cli *)ctx)->stacks = v;
 }
 
@@ -347,7 +349,8 @@ static const td_cli_opt opts[] = {
     {"format", 0, "text|csv", HISTORY, "run list format (default text; csv with --metric)",
      set_history_format, 0},
     {"output", 'o', "FILE", HISTORY, "output file (default stdout)", td_cli_set_str, OFF(out)},
-    {"stacks", 0, "KIND", FOLD | FLAME, "cpu, device, ops or compile (default cpu)", set_stacks, 0},
+    {"stacks", 0, "KIND", FOLD | FLAME, "cpu, device, ops, compile, source or opname (XLA:\n"
+     "the notebook's Python source and HLO op_name views) (default cpu)", set_stacks, 0},
     {"title", 0, "TEXT", FLAME, "SVG title", td_cli_set_str, OFF(title)},
     {"paper", 0, "a4|letter", REPORT, "PDF paper size (default a4, or the template's)", set_paper,
      0},
@@ -362,6 +365,8 @@ static const td_cli_opt opts[] = {
      set_warmup, 0},
     {"threshold", 0, "F", ANALYSIS, "top-module cut-off, fraction of time (default 0.01)",
      td_cli_set_fraction, OFF(o.threshold)},
+    {"compile-passes", 0, NULL, ANALYSIS, "XLA compile phases: keep XlaPass ranges apart",
+     td_cli_set_flag, OFF(o.compile_passes)},
     {"step-pattern", 0, "REGEX", ANALYSIS, "user iteration ranges (default ProfilerStep#N,\n"
      "iteration_N)", td_cli_set_str, OFF(o.step_pattern)},
     {"module-pattern", 0, "REGEX", ANALYSIS, "Kineto module ranges (default: the steps)",
