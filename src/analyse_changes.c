@@ -195,7 +195,8 @@ td_metrics *td_metrics_of(const td_summary *s)
     named_metrics(ms, s, "ops", "op", "avg_ns", "calls", "total_share");
     named_metrics(ms, s, "modules", "module", "mean_ns", "executions", "share");
     named_metrics(ms, s, "collectives", "collective", "mean_ns", "calls", NULL);
-    qsort(ms->m, ms->n, sizeof *ms->m, cmp_metric);
+    if (ms->n)
+        qsort(ms->m, ms->n, sizeof *ms->m, cmp_metric);
     return ms;
 }
 
@@ -220,7 +221,7 @@ const td_metric *td_metrics_find(const td_metrics *ms, const char *name)
 static const td_metric *find_sorted(const td_metrics *ms, const char *name)
 {
     td_metric key = {.name = name};
-    return bsearch(&key, ms->m, ms->n, sizeof *ms->m, cmp_metric);
+    return ms->n ? bsearch(&key, ms->m, ms->n, sizeof *ms->m, cmp_metric) : NULL;
 }
 
 /* ---- comparability ---- */
@@ -386,7 +387,8 @@ static void fmt_pct(char *dst, size_t cap, double f)
 static int finish(td_summary *s, chgset *cs, const char *against, const char *rule_text,
                   double min_effect)
 {
-    qsort(cs->c, cs->n, sizeof *cs->c, cmp_chg);
+    if (cs->n)
+        qsort(cs->c, cs->n, sizeof *cs->c, cmp_chg);
     td_table *tc = td_sum_table(s, "changes", "Changes");
     td_table *ta = td_sum_table(s, "comparisons", "Every judged metric");
     td_table *tabs[2] = {tc, ta};

@@ -289,7 +289,8 @@ td_status td_history_load(td_histdb *h, const td_summary *cur, size_t max_runs, 
         td_hist_free(hs);
         return dberr(h, e, "cannot read the metrics");
     }
-    qsort(tr, ntr, sizeof *tr, cmp_trip);
+    if (ntr)
+        qsort(tr, ntr, sizeof *tr, cmp_trip);
     size_t mcap = 0;
     for (size_t i = 0; i < ntr;) {
         size_t j = i;

@@ -804,14 +804,14 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
         else if (strcmp(sec->kind, "table") == 0)
             table_sheet(&x, td_sum_find_table(s, sec->arg), sec);
         else if (strcmp(sec->kind, "regression") == 0) {
-            /* the changes by severity when there are any, else the plain comparison */
-            const td_table *ch = td_sum_find_table(s, "changes");
-            table_sheet(&x, ch ? ch : td_sum_find_table(s, "regression.metrics"), sec);
-            const td_table *cp = td_sum_find_table(s, "comparability");
-            if (cp) {
+            /* the plain comparison, then the changes by severity and comparability */
+            table_sheet(&x, td_sum_find_table(s, "regression.metrics"), sec);
+            static const char *const more[][2] = {{"changes", "Changes"},
+                                                  {"comparability", "Comparability"}};
+            for (size_t k = 0; k < 2; k++) {
                 td_section cs = *sec;
-                snprintf(cs.title, sizeof cs.title, "Comparability");
-                table_sheet(&x, cp, &cs);
+                snprintf(cs.title, sizeof cs.title, "%s", more[k][1]);
+                table_sheet(&x, td_sum_find_table(s, more[k][0]), &cs);
             }
         } else if (strcmp(sec->kind, "trends") == 0)
             table_sheet(&x, td_sum_find_table(s, "trends"), sec);
