@@ -458,7 +458,7 @@ static int not_comparable(td_summary *s, const char *against, const char *why)
     return TD_CHG_NOT_COMPARABLE;
 }
 
-const char *td_run_label(const td_summary *s)
+const char *td_run_since(const td_summary *s)
 {
     const td_kv *kv = td_sum_get(s, "meta.commit");
     if (kv && kv->type == TD_T_TEXT && kv->v.s && *kv->v.s)
@@ -491,14 +491,14 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
     td_runkey_of(cur, &kc);
     char why[800];
     char against[600];
-    const char *bl = td_run_label(base);
+    const char *bl = td_run_since(base);
     snprintf(against, sizeof against, "the baseline %s (%s)", base_label, bl);
     td_sum_set_str(cur, "regression.baseline", "Baseline", base_label);
     td_sum_set_str(cur, "regression.baseline_run", "Baseline run", bl);
     if (!comparability(cur, &kb, &kc, why, sizeof why))
         return not_comparable(cur, against, why);
     td_metrics *mb = td_metrics_of(base), *mc = td_metrics_of(cur);
-    const char *since = td_arena_strdup(cur->a, td_run_label(cur));
+    const char *since = td_arena_strdup(cur->a, td_run_since(cur));
     /* the per-step noise of the two runs: the larger step CoV */
     const td_metric *sb = find_sorted(mb, "step.median_ns"), *sc = find_sorted(mc, "step.median_ns");
     double step_noise = NAN;
@@ -647,7 +647,7 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
         return TD_CHG_FIRST;
     }
     td_metrics *mc = td_metrics_of(cur);
-    const char *cur_label = td_arena_strdup(cur->a, td_run_label(cur));
+    const char *cur_label = td_arena_strdup(cur->a, td_run_since(cur));
     size_t N = h->nruns + 1;
     double *x = td_xmalloc(N * sizeof *x);
     size_t *idx = td_xmalloc(N * sizeof *idx);

@@ -90,6 +90,6 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
                       const td_detect_opts *o);
 
 /* The run's label for `since`: meta.commit, else trace.captured's date, else date. */
-const char *td_run_label(const td_summary *s);
+const char *td_run_since(const td_summary *s);
 
 #endif

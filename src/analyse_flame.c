@@ -92,7 +92,8 @@ static void path(td_actx *a, const trie *t, int32_t i, td_buf *b)
 static const char *thread_label(td_actx *a, const td_trace *t, uint32_t track)
 {
     const td_track *k = &t->tracks[track];
-    const char *r = a->n > 1 ? td_arena_printf(a->s->a, "rank %d ", t->rank) : "";
+    /* a partial (summarize) names the rank too: the job it joins has several */
+    const char *r = a->n > 1 || a->part ? td_arena_printf(a->s->a, "rank %d ", t->rank) : "";
     if (k->thread_name)
         return td_arena_printf(a->s->a, "%s%s", r, td_name(a, k->thread_name));
     if (k->tid_str)

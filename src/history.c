@@ -141,7 +141,7 @@ td_status td_history_append(td_histdb *h, const td_summary *cur, td_err *e)
         goto fail;
     sqlite3_bind_int64(st, 1, cap ? cap : rec);
     sqlite3_bind_int64(st, 2, rec);
-    sqlite3_bind_text(st, 3, td_run_label(cur), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, td_run_since(cur), -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 4, commit ? commit : "", -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 5, k.device, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st, 6, k.world, -1, SQLITE_TRANSIENT);

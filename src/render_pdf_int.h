@@ -40,6 +40,8 @@ typedef struct pdoc {
     size_t nrec, rec_cap;
     cairo_status_t cst;   /* first drawing error of any page */
     int pending_break;    /* "section pagebreak": break before the next thing drawn */
+    int brief;            /* the section being drawn was given "brief" (plain-language
+                             one-page documents: no hashes, rules or per-device detail) */
     const char *title;    /* filled template title */
     const char *date;     /* shown date */
     const char *version;
@@ -80,6 +82,7 @@ int pd_flame(pdoc *d, const char *kind, const char *title);
 int pd_verdict(pdoc *d);
 int pd_changes(pdoc *d, const td_section *sec);
 int pd_trends(pdoc *d, const td_section *sec);
+int pd_stacktrace(pdoc *d, const td_section *sec); /* render_pdf_samba.c */
 
 /* The gpu_timeline row for all devices (device -1, "trace" scope preferred, positive
  * total), or NULL. */

@@ -23,10 +23,12 @@ static int importance(const char *key)
     static const char *hi[] = {"total_ns", "self_ns", "share", "calls", "busbw_gbps", "bytes",
                                "wall_ns", "non_child_ns", "cov", "executions", "device_self_ns",
                                "Total Time (ns)", "Time (%)", "Instances", "status", "change",
-                               "current", "base", "self_share", "wait_ns", "op_name", NULL};
+                               "current", "base", "self_share", "wait_ns", "op_name", "measured_ns",
+                               "est_ns", "est_error", "tflop_util", NULL};
     static const char *lo[] = {"std_ns", "min_ns", "max_ns", "thunks_std", "program_id",
                                "hidden_ns", "group_size", "dtype", "device_avg_ns",
-                               "StdDev (ns)", "Min (ns)", "Max (ns)", "sha256", "events", NULL};
+                               "StdDev (ns)", "Min (ns)", "Max (ns)", "sha256", "events", "global_id",
+                               "est_pmus", "est_pcus", "ddr_req_bytes", "hyperfunction", NULL};
     if (!strcmp(key, "metric"))
         return 80;
     for (const char **k = hi; *k; k++)
@@ -364,7 +366,9 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
             else if (v[0])
                 pd_text(d, x + TPAD / 2, d->y + 1.5, v, font, TFS, c[k].w - TPAD,
                         c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
-                        PANGO_ELLIPSIZE_END, color);
+                        /* an XLA op_name path tells most at its end */
+                        !strcmp(col->key, "op_name") ? PANGO_ELLIPSIZE_START
+                                                     : PANGO_ELLIPSIZE_END, color);
             x += c[k].w;
         }
         d->y += rh[r];

@@ -1,6 +1,7 @@
 /* summary.c - summary container, JSON/CSV/text/folded writers. See summary.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "summary.h"
+#include "flame.h"
 #include <ctype.h>
 #include <csv.h>
 #include <math.h>
@@ -22,8 +23,10 @@ void td_summary_free(td_summary *s)
         return;
     for (size_t i = 0; i < s->ntables; i++)
         free(s->tables[i]->cells);
-    for (size_t i = 0; i < s->nflames; i++)
+    for (size_t i = 0; i < s->nflames; i++) {
         free(s->flames[i]->st);
+        td_flametree_free(s->flames[i]->tree);
+    }
     free(s->kv);
     free(s->tables);
     free(s->findings);
@@ -121,8 +124,9 @@ const char *const td_table_names[] = {
     "inputs", "ops", "kernels", "kernels_by_device", "cuda_gpu_kern_sum", "steps",
     "outlier_steps", "modules", "thunks", "hlo_ops", "collectives", "gpu_timeline",
     "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
-    "collective_wait_histogram", "changes", "comparisons", "comparability", "trends",
-    "history.runs", "history.series", NULL};
+    "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown",
+    "changes", "comparisons", "comparability", "trends", "history.runs", "history.series",
+    NULL};
 
 int td_table_name_known(const char *name)
 {
@@ -409,6 +413,11 @@ static void json_str(FILE *f, const char *s)
         }
     }
     fputc('"', f);
+}
+
+void td_json_str(FILE *f, const char *s)
+{
+    json_str(f, s);
 }
 
 static void json_double(FILE *f, double v)
