@@ -364,6 +364,7 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         td_an_ops(&a);
         trim();
         td_an_kernels(&a);
+        td_an_nsys_stats(&a);
         trim();
         td_an_timeline(&a);
         trim();
