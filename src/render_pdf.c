@@ -776,6 +776,8 @@ static void draw_doc(pdoc *d, const td_template *t)
             drew = pd_variability(d, sec);
         else if (!strcmp(k, "compile"))
             drew = sec_compile(d, sec);
+        else if (!strcmp(k, "stacktrace"))
+            drew = pd_stacktrace(d, sec);
         else if (!strcmp(k, "flame"))
             drew = pd_flame(d, sec->arg, title);
         else if (!strcmp(k, "regression"))

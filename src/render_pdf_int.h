@@ -77,6 +77,7 @@ int pd_steps(pdoc *d, const char *title);
 int pd_collectives(pdoc *d, const td_section *sec);
 int pd_variability(pdoc *d, const td_section *sec);
 int pd_flame(pdoc *d, const char *kind, const char *title);
+int pd_stacktrace(pdoc *d, const td_section *sec); /* render_pdf_samba.c */
 
 /* The gpu_timeline row for all devices (device -1, "trace" scope preferred, positive
  * total), or NULL. */

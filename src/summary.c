@@ -121,8 +121,9 @@ const char *const td_table_names[] = {
     "inputs", "ops", "kernels", "kernels_by_device", "cuda_gpu_kern_sum", "steps",
     "outlier_steps", "modules", "thunks", "hlo_ops", "collectives", "gpu_timeline",
     "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
-    "collective_wait_histogram", "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum",
-    "nvtx_sum", "osrt_sum", NULL};
+    "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown",
+    "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum",
+    NULL};
 
 int td_table_name_known(const char *name)
 {
@@ -409,6 +410,11 @@ static void json_str(FILE *f, const char *s)
         }
     }
     fputc('"', f);
+}
+
+void td_json_str(FILE *f, const char *s)
+{
+    json_str(f, s);
 }
 
 static void json_double(FILE *f, double v)

@@ -8,6 +8,7 @@
 const char *const td_pdf_sections[] = {
     "header", "findings", "keyfigures", "breakdown", "steps", "table", "collectives",
     "variability", "compile", "flame", "regression", "warnings", "pagebreak", "xlacollectives",
+    "stacktrace",
     NULL};
 const char *const td_xlsx_sections[] = {"summary", "table", "regression", NULL};
 
