@@ -1,6 +1,7 @@
 /* summary.c - summary container, JSON/CSV/text/folded writers. See summary.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "summary.h"
+#include "flame.h"
 #include <ctype.h>
 #include <csv.h>
 #include <math.h>
@@ -22,8 +23,10 @@ void td_summary_free(td_summary *s)
         return;
     for (size_t i = 0; i < s->ntables; i++)
         free(s->tables[i]->cells);
-    for (size_t i = 0; i < s->nflames; i++)
+    for (size_t i = 0; i < s->nflames; i++) {
         free(s->flames[i]->st);
+        td_flametree_free(s->flames[i]->tree);
+    }
     free(s->kv);
     free(s->tables);
     free(s->findings);
