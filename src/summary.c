@@ -124,7 +124,9 @@ const char *const td_table_names[] = {
     "inputs", "ops", "kernels", "kernels_by_device", "cuda_gpu_kern_sum", "steps",
     "outlier_steps", "modules", "thunks", "hlo_ops", "collectives", "gpu_timeline",
     "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
-    "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown", NULL};
+    "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown",
+    "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum",
+    NULL};
 
 int td_table_name_known(const char *name)
 {
