@@ -378,6 +378,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         td_an_ops(&a);
         trim();
         td_an_kernels(&a);
+        td_an_nsys_stats(&a);
         trim();
         td_an_timeline(&a);
         trim();

@@ -100,6 +100,7 @@ void td_an_nest(td_actx *a, td_tctx *c);          /* analyse_nest.c: isop/parent
 td_status td_an_steps(td_actx *a, td_err *e);     /* analyse_steps.c: steps + warm-up + table */
 void td_an_ops(td_actx *a);                       /* analyse_ops.c */
 void td_an_kernels(td_actx *a);                   /* analyse_device.c */
+void td_an_nsys_stats(td_actx *a);                /* analyse_nsys_stats.c */
 void td_an_timeline(td_actx *a);                  /* analyse_timeline.c */
 void td_an_coll(td_actx *a);                      /* analyse_coll.c */
 void td_an_modules(td_actx *a);                   /* analyse_modules.c */
@@ -133,5 +134,10 @@ static inline const char *td_name(const td_actx *a, td_str id)
 {
     return td_strget(a->set->strs, id);
 }
+
+/* Flamegraph stacks are cut at this depth (frames below the thread); deeper frames are
+ * merged into one frame of this name, with a warning (README "Limits"). */
+#define TD_FLAME_MAX_DEPTH 512
+#define TD_FLAME_DEEPER "(deeper frames merged)"
 
 #endif

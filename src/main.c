@@ -82,9 +82,18 @@ static void fail(const td_err *e)
     die(exit_for(e->code), "%s", e->msg);
 }
 
-/* Where templates/ and fonts/ are: $TRACEDOC_DATA, else the directory above the
- * executable (build/tracedoc -> repo root), else the tree it was built from. */
+/* Where templates/ and fonts/ are: $TRACEDOC_DATA; else beside the executable as
+ * installed (PREFIX/bin/tracedoc -> PREFIX/share/tracedoc) or as built (build/tracedoc ->
+ * the source tree); else the source tree it was built from. */
 static char datadir[PATH_MAX];
+static int has_templates(const char *dir)
+{
+    char cand[PATH_MAX + 32];
+    struct stat st;
+    snprintf(cand, sizeof cand, "%s/templates", dir);
+    return stat(cand, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void find_datadir(void)
 {
     const char *env = getenv("TRACEDOC_DATA");
@@ -96,13 +105,12 @@ static void find_datadir(void)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = 0;
-        char *d = dirname(exe);
-        char cand[PATH_MAX + 32];
-        snprintf(cand, sizeof cand, "%s/../templates", d);
-        struct stat st;
-        if (stat(cand, &st) == 0 && S_ISDIR(st.st_mode)) {
-            snprintf(datadir, sizeof datadir, "%.*s/..", (int)(sizeof datadir - 4), d);
-            return;
+        const char *d = dirname(exe);
+        static const char *const rel[] = {"/../share/tracedoc", "/.."};
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            snprintf(datadir, sizeof datadir, "%.*s%s", (int)(sizeof datadir - 32), d, rel[i]);
+            if (has_templates(datadir))
+                return;
         }
     }
 #ifdef TD_DATADIR
@@ -468,9 +476,17 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     td_summary *s = td_summary_new();
     progress("analysing %zu trace%s", set->n, set->n == 1 ? "" : "s");
     st = td_analyse(set, &c->o, s, &e);
-    td_traceset_free(set);
     if (st != TD_OK)
         fail(&e);
+    /* the analysis's own warnings (limits reached...), not the reader's again */
+    for (size_t i = 0; i < s->nwarnings; i++) {
+        size_t k = 0;
+        while (k < set->warnings.n && strcmp(set->warnings.msg[k], s->warnings[i]))
+            k++;
+        if (k == set->warnings.n)
+            say("warning: %s", s->warnings[i]);
+    }
+    td_traceset_free(set);
     int64_t t2 = td_now_ns();
     if (t_read)
         *t_read = t1 - t0;

@@ -126,6 +126,7 @@ const char *const td_table_names[] = {
     "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
     "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown",
     "changes", "comparisons", "comparability", "trends", "history.runs", "history.series",
+    "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum",
     NULL};
 
 int td_table_name_known(const char *name)
