@@ -1065,6 +1065,8 @@ static int cmd_diff(void *ctx, char **args, int nargs)
     int verdict = td_changes_two(base, c.inputs[0], cur, &dopt);
     td_table *t = td_sum_find_table(cur, "regression.metrics");
     const td_table *ch = td_sum_find_table(cur, "changes");
+    if (t) /* the README's contract: diff prints regression.metrics, then the changes */
+        td_table_write_text(t, stdout, 0);
     if (ch && ch->nrows)
         td_table_write_text(ch, stdout, 0);
     const td_table *cmpt = td_sum_find_table(cur, "comparability");
