@@ -6,6 +6,7 @@
  * with NVTX ranges) -> collectives and modules from Kineto kernels/steps (only when XLA
  * made none) -> variability -> flames -> findings. */
 #include "analyse_int.h"
+#include "analyse_ipu.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -269,6 +270,7 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
          * ranges; the Kineto passes then only fill tables it left absent */
         if (xla)
             td_analyse_xla(set, o, s);
+        td_analyse_ipu(set, o, s); /* IPU exports (no-op without) */
         if (!td_sum_find_table(s, "collectives"))
             td_an_coll(&a);
         trim();

@@ -40,13 +40,15 @@ static void usage(FILE *f)
         "                               files or traces; exit 1 when a metric regressed\n"
         "\n"
         "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
-        "nsys-jax .zip), '-' for stdin, a directory, or a .tar/.tar.gz of traces.\n"
+        "nsys-jax .zip; tracedoc.ipu/1 export of a Graphcore PopVision report), '-' for\n"
+        "stdin, a directory, or a .tar/.tar.gz of traces.\n"
         "\n"
         "Analysis options (report, summary, fold):\n"
         "  --warmup auto|N|none     drop warm-up steps/executions (default auto)\n"
         "  --threshold F            top-module cut-off, fraction of time (default 0.01)\n"
         "  --step-pattern REGEX     user iteration ranges (default ProfilerStep#N, iteration_N)\n"
         "  --module-pattern REGEX   Kineto module ranges (default: the steps)\n"
+        "  --show-flushes           IPU lightweight profiling: keep buffer-flush blocks\n"
         "report options:\n"
         "  -o, --output DIR         output directory (default out)\n"
         "  --template NAME|FILE     bug-report (default), nightly, manager, or a .tdt file\n"
@@ -64,7 +66,7 @@ static void usage(FILE *f)
         "                           gpu_timeline, ...)\n"
         "  --top N                  rows per table in text output (default 15)\n"
         "fold/flame options:\n"
-        "  --stacks cpu|device|ops|compile   which stacks (default cpu)\n"
+        "  --stacks cpu|device|ops|compile|ipu   which stacks (default cpu)\n"
         "  -o FILE                  output file\n"
         "  --title TEXT             flame: SVG title\n"
         "\n"
@@ -156,7 +158,7 @@ typedef struct cli {
 enum {
     OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
     OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
-    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE
+    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_SHOW_FLUSHES
 };
 
 static double parse_fraction(const char *opt, const char *v)
@@ -191,6 +193,7 @@ static void parse_cli(int argc, char **argv, cli *c)
         {"version", no_argument, 0, OPT_VERSION},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"tolerance", required_argument, 0, OPT_TOLERANCE},
+        {"show-flushes", no_argument, 0, OPT_SHOW_FLUSHES},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
     td_opts_default(&c->o);
@@ -240,14 +243,15 @@ static void parse_cli(int argc, char **argv, cli *c)
         }
         case OPT_STACKS:
             if (strcmp(optarg, "cpu") && strcmp(optarg, "device") && strcmp(optarg, "ops") &&
-                strcmp(optarg, "compile"))
-                die(TD_EXIT_USAGE, "--stacks: expected cpu, device, ops or compile, got '%s'",
+                strcmp(optarg, "compile") && strcmp(optarg, "ipu"))
+                die(TD_EXIT_USAGE, "--stacks: expected cpu, device, ops, compile or ipu, got '%s'",
                     optarg);
             c->stacks = optarg;
             break;
         case OPT_TITLE: c->title = optarg; break;
         case OPT_BASELINE: c->baseline = optarg; break;
         case OPT_TOLERANCE: c->tolerance = parse_fraction("--tolerance", optarg); break;
+        case OPT_SHOW_FLUSHES: c->o.show_flushes = 1; break;
         case 'h': usage(stdout); exit(0);
         case OPT_VERSION: printf("tracedoc %s\n", TD_VERSION); exit(0);
         default:
@@ -430,7 +434,7 @@ static td_flame *pick_flame(const td_summary *s, const char *asked)
     td_flame *fl = td_sum_find_flame(s, asked ? asked : "cpu");
     if ((fl && fl->n) || asked)
         return fl && fl->n ? fl : NULL;
-    static const char *const order[] = {"device", "compile", "ops"};
+    static const char *const order[] = {"device", "compile", "ops", "ipu"};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if ((fl = td_sum_find_flame(s, order[i])) && fl->n) {
             fprintf(stderr, "%s: no cpu stacks in this input; using the %s stacks "

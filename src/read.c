@@ -10,6 +10,7 @@
 #include "read.h"
 #include "instream.h"
 #include "read_chrome.h"
+#include "read_ipu.h"
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
@@ -184,6 +185,17 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
     case C_ZIP:
         return read_whole(set, in, name, cls, found, e);
     case C_JSON: {
+        if (td_ipu_sniff(p, (size_t)n)) {
+            td_trace *t = td_traceset_add(set, name);
+            t->rank = -1;
+            t->gzip = td_in_is_gzip(in);
+            td_status st = td_read_ipu(set, t, in, e);
+            if (st == TD_OK)
+                st = td_in_finish(in, &t->bytes, t->sha256, e);
+            if (st == TD_OK)
+                (*found)++;
+            return st;
+        }
         td_trace *t = td_traceset_add(set, name);
         t->rank = -1;
         t->gzip = td_in_is_gzip(in);
