@@ -116,6 +116,19 @@ static void run_scalars(td_actx *a)
             if (c->t->devices[d].name)
                 devname = td_name(a, c->t->devices[d].name);
     }
+    /* wall-clock capture time: the trace's time base (Kineto baseTimeNanoseconds, nsys
+     * session start) plus its first event, earliest over the inputs */
+    int64_t cap = INT64_MAX;
+    for (size_t i = 0; i < a->n; i++) {
+        const td_tctx *c = &a->tc[i];
+        if (c->t->base_time_ns > 0 && c->t->nev && c->t->base_time_ns + c->t0 < cap)
+            cap = c->t->base_time_ns + c->t0;
+    }
+    time_t ct = (time_t)(cap / 1000000000);
+    char capbuf[40];
+    if (cap != INT64_MAX && gmtime_r(&ct, &tm) &&
+        strftime(capbuf, sizeof capbuf, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        td_sum_set_str(s, "trace.captured", "Captured", capbuf);
     td_sum_set_int(s, "trace.span_ns", "Traced time", TD_T_NS, span);
     td_sum_set_int(s, "trace.ranks", "Ranks", TD_T_INT, (int64_t)a->n);
     td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, (int64_t)ndev);

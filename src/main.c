@@ -60,6 +60,8 @@ static void usage(FILE *f)
         "  --timings                print read/analyse/render times on stderr\n"
         "  --baseline SUMMARY.json  add a regression section against a baseline summary\n"
         "  --tolerance F            regression tolerance, fraction (default 0.05)\n"
+        "  --meta KEY=VALUE         run metadata (commit, branch, workload...), repeatable;\n"
+        "                           report, summary, diff (the CURRENT side)\n"
         "summary options:\n"
         "  --format text|json|csv   (default text); csv needs --table NAME\n"
         "  --table NAME             one table (ops, kernels, steps, modules, collectives,\n"
@@ -153,12 +155,14 @@ typedef struct cli {
     int icicle, timings, top_set;
     char **inputs;
     int ninputs;
+    const char *meta[64]; /* --meta KEY=VALUE, in order */
+    int nmeta;
 } cli;
 
 enum {
     OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
     OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
-    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_SHOW_FLUSHES
+    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META, OPT_SHOW_FLUSHES
 };
 
 static double parse_fraction(const char *opt, const char *v)
@@ -193,6 +197,7 @@ static void parse_cli(int argc, char **argv, cli *c)
         {"version", no_argument, 0, OPT_VERSION},
         {"baseline", required_argument, 0, OPT_BASELINE},
         {"tolerance", required_argument, 0, OPT_TOLERANCE},
+        {"meta", required_argument, 0, OPT_META},
         {"show-flushes", no_argument, 0, OPT_SHOW_FLUSHES},
         {0, 0, 0, 0}};
     memset(c, 0, sizeof *c);
@@ -252,6 +257,19 @@ static void parse_cli(int argc, char **argv, cli *c)
         case OPT_BASELINE: c->baseline = optarg; break;
         case OPT_TOLERANCE: c->tolerance = parse_fraction("--tolerance", optarg); break;
         case OPT_SHOW_FLUSHES: c->o.show_flushes = 1; break;
+        case OPT_META: {
+            if (c->nmeta >= (int)(sizeof c->meta / sizeof c->meta[0]))
+                die(TD_EXIT_USAGE, "--meta: at most %d pairs",
+                    (int)(sizeof c->meta / sizeof c->meta[0]));
+            td_summary *chk = td_summary_new(); /* checked now, before any reading */
+            td_err me = {0};
+            td_status ms = td_sum_set_meta(chk, optarg, &me);
+            td_summary_free(chk);
+            if (ms != TD_OK)
+                fail(&me);
+            c->meta[c->nmeta++] = optarg;
+            break;
+        }
         case 'h': usage(stdout); exit(0);
         case OPT_VERSION: printf("tracedoc %s\n", TD_VERSION); exit(0);
         default:
@@ -332,9 +350,21 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     return s;
 }
 
+/* --meta pairs become meta.KEY scalars (validated by parse_cli). */
+static void apply_meta(const cli *c, td_summary *s)
+{
+    for (int i = 0; i < c->nmeta; i++) {
+        td_err e = {0};
+        if (td_sum_set_meta(s, c->meta[i], &e) != TD_OK)
+            fail(&e);
+    }
+}
+
 static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
 {
-    return analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
+    td_summary *s = analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
+    apply_meta(c, s);
+    return s;
 }
 
 /* A summary.json is loaded as it is; anything else is read as a trace and analysed. */
@@ -695,6 +725,7 @@ static int cmd_diff(int argc, char **argv)
         die(TD_EXIT_USAGE, "diff: expected BASE and CURRENT (summary.json files or traces)");
     td_summary *base = summary_of(&c, c.inputs[0]);
     td_summary *cur = summary_of(&c, c.inputs[1]);
+    apply_meta(&c, cur);
     int regressed = td_regression(base, c.inputs[0], cur, c.tolerance);
     td_err e = {0};
     td_table *t = td_sum_find_table(cur, "regression.metrics");

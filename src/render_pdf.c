@@ -251,7 +251,7 @@ static int sec_header(pdoc *d, const td_template *t)
 
     /* facts line: label value pairs */
     char buf[512];
-    struct { const char *label; char val[256]; } fact[8];
+    struct { const char *label; char val[256]; } fact[8 + 16];
     int nf = 0;
     const td_kv *kv;
     if ((kv = td_sum_get(s, "trace.span_ns")) && kv->type == TD_T_NS && kv->v.i != TD_NA) {
@@ -279,6 +279,16 @@ static int sec_header(pdoc *d, const td_template *t)
     snprintf(fact[nf++].val, sizeof fact[0].val, "tracedoc %s", d->version);
     fact[nf].label = "Date";
     snprintf(fact[nf++].val, sizeof fact[0].val, "%s", d->date);
+    /* when the trace was captured, and the run metadata (--meta), after the fixed facts */
+    if ((kv = td_sum_get(s, "trace.captured")) && kv->type == TD_T_TEXT && kv->v.s) {
+        fact[nf].label = "Captured";
+        snprintf(fact[nf++].val, sizeof fact[0].val, "%s", kv->v.s);
+    }
+    for (size_t i = 0; i < s->nkv && nf < (int)(sizeof fact / sizeof fact[0]); i++)
+        if (strncmp(s->kv[i].key, "meta.", 5) == 0 && s->kv[i].type == TD_T_TEXT) {
+            fact[nf].label = s->kv[i].title;
+            snprintf(fact[nf++].val, sizeof fact[0].val, "%s", s->kv[i].v.s ? s->kv[i].v.s : "");
+        }
     double x = d->x0, rowh = 0;
     for (int i = 0; i < nf; i++) {
         double wl = pd_text_w(d, fact[i].label, PF_SANS, 7);

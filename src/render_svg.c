@@ -363,6 +363,13 @@ static void build(td_buf *b, const svgjob *j)
         td_buf_puts(b, " \xe2\x80\x94 ");
     }
     td_buf_printf(b, "total %s \xe2\x80\x94 %s", tot, date);
+    for (size_t i = 0; i < j->s->nkv; i++) /* run metadata (--meta) */
+        if (strncmp(j->s->kv[i].key, "meta.", 5) == 0 && j->s->kv[i].v.s) {
+            td_buf_puts(b, " \xe2\x80\x94 ");
+            put_text(b, j->s->kv[i].title, 0);
+            td_buf_puts(b, " ");
+            put_text(b, j->s->kv[i].v.s, 0);
+        }
     if (j->minwidth > 0) {
         td_buf_puts(b, " \xe2\x80\x94 frames under ");
         put_pct(b, 100 * j->minwidth);

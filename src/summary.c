@@ -1,6 +1,7 @@
 /* summary.c - summary container, JSON/CSV/text/folded writers. See summary.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "summary.h"
+#include <ctype.h>
 #include <csv.h>
 #include <math.h>
 #include <stdarg.h>
@@ -64,6 +65,24 @@ void td_sum_set_f64(td_summary *s, const char *key, const char *title, td_type t
 void td_sum_set_str(td_summary *s, const char *key, const char *title, const char *v)
 {
     kv_slot(s, key, title, TD_T_TEXT)->v.s = v ? td_arena_strdup(s->a, v) : NULL;
+}
+
+td_status td_sum_set_meta(td_summary *s, const char *arg, td_err *e)
+{
+    const char *eq = strchr(arg, '=');
+    size_t kl = eq ? (size_t)(eq - arg) : 0;
+    if (!eq || kl == 0 || kl > 64 || strlen(eq + 1) > 1024)
+        return td_fail(e, TD_E_USAGE, "--meta: expected KEY=VALUE (KEY 1-64 letters, digits, "
+                       "'_' or '-'; VALUE at most 1024 bytes), got '%.80s'", arg);
+    for (size_t i = 0; i < kl; i++)
+        if (!(isalnum((unsigned char)arg[i]) || arg[i] == '_' || arg[i] == '-'))
+            return td_fail(e, TD_E_USAGE, "--meta: key '%.*s': only letters, digits, '_' "
+                           "and '-' are allowed", (int)kl, arg);
+    char key[80], title[72];
+    snprintf(key, sizeof key, "meta.%.*s", (int)kl, arg);
+    snprintf(title, sizeof title, "%.*s", (int)kl, arg);
+    td_sum_set_str(s, key, title, eq + 1);
+    return TD_OK;
 }
 
 static int64_t kv_ns_or(const td_summary *s, const char *key)

@@ -88,6 +88,10 @@ void td_sum_set_int(td_summary *s, const char *key, const char *title, td_type t
 void td_sum_set_f64(td_summary *s, const char *key, const char *title, td_type t, double v);
 void td_sum_set_str(td_summary *s, const char *key, const char *title, const char *v);
 const td_kv *td_sum_get(const td_summary *s, const char *key); /* NULL if absent */
+/* Run metadata (--meta KEY=VALUE): sets the text scalar "meta.KEY" (title KEY).
+ * KEY is 1-64 of [A-Za-z0-9_-]; VALUE any text up to 1024 bytes. Returns TD_E_USAGE
+ * with a message naming the argument when it is not KEY=VALUE. */
+td_status td_sum_set_meta(td_summary *s, const char *arg, td_err *e);
 
 /* Tables. td_sum_table creates (or returns the existing) table by name. Columns are
  * given as "key:type:Title" strings, type one of text,int,ns,share,bytes,f64,gbps,
