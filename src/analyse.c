@@ -85,16 +85,111 @@ static size_t count_devices(const td_tctx *c)
     return u;
 }
 
+/* When the profile was captured, as wall-clock ns since the epoch, or 0 when the traces
+ * do not say: a time base the trace states (Kineto baseTimeNanoseconds, nsys session
+ * start) plus the first event, or a first event that is itself a plausible wall-clock
+ * time (Kineto writes epoch microseconds when it has no time base). Earliest input. */
+static int64_t capture_ns(const td_actx *a)
+{
+    const int64_t lo = 1262304000LL * 1000000000LL;  /* 2010-01-01 */
+    const int64_t hi = 4102444800LL * 1000000000LL;  /* 2100-01-01 */
+    int64_t best = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const td_tctx *c = &a->tc[i];
+        if (!c->t->nev)
+            continue;
+        int64_t t = 0;
+        if (c->t->base_time_ns > 0 && c->t0 >= 0 && c->t0 < lo)
+            t = c->t->base_time_ns + c->t0;
+        else if (c->t0 >= lo && c->t0 < hi)
+            t = c->t0;
+        if (t >= lo && t < hi && (!best || t < best))
+            best = t;
+    }
+    return best;
+}
+
+/* Base name of a command-line input: a directory keeps a trailing '/'. */
+static void input_base(td_buf *b, const char *in)
+{
+    if (!in || !strcmp(in, "-")) {
+        td_buf_puts(b, "stdin");
+        return;
+    }
+    size_t n = strlen(in);
+    while (n > 1 && in[n - 1] == '/')
+        n--;
+    size_t i = n;
+    while (i > 0 && in[i - 1] != '/')
+        i--;
+    td_buf_put(b, in + i, n - i);
+    if (n < strlen(in))
+        td_buf_putc(b, '/');
+}
+
+/* The run's name for titles: one input by its base name; several by the archive or
+ * directory they came from ("param_dlrm_8ranks.tar.gz, 8 ranks"), else by the common
+ * part of the files' names ("pax_fsdp4_4proc_proc*.zip, 4 ranks") or the first name
+ * and a count. Never a comma list of every file. */
+static void run_label(const td_actx *a, td_buf *b)
+{
+    if (a->n == 1) {
+        td_buf_puts(b, base_name(a->tc[0].t->path));
+        return;
+    }
+    const char **in = td_xmalloc(a->n * sizeof *in);
+    size_t k = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const char *x = a->tc[i].t->input ? a->tc[i].t->input : a->tc[i].t->path;
+        size_t j = 0;
+        while (j < k && strcmp(in[j], x))
+            j++;
+        if (j == k)
+            in[k++] = x;
+    }
+    if (k == 1)
+        input_base(b, in[0]);
+    else {
+        td_buf first = {0}, other = {0};
+        input_base(&first, in[0]);
+        const char *f = td_buf_cstr(&first);
+        size_t pre = strlen(f), suf = strlen(f);
+        for (size_t j = 1; j < k; j++) {
+            other.n = 0;
+            input_base(&other, in[j]);
+            const char *o = td_buf_cstr(&other);
+            size_t on = strlen(o), p = 0, q = 0;
+            while (p < pre && o[p] == f[p])
+                p++;
+            while (q < suf && q < on && q < strlen(f) && o[on - 1 - q] == f[strlen(f) - 1 - q])
+                q++;
+            pre = p;
+            suf = q;
+        }
+        size_t fn = strlen(f);
+        if (pre + suf > fn)
+            suf = fn - pre;
+        if (pre + suf >= 4)
+            td_buf_printf(b, "%.*s*%s", (int)pre, f, f + fn - suf);
+        else
+            td_buf_printf(b, "%s and %zu more", f, k - 1);
+        td_buf_free(&first);
+        td_buf_free(&other);
+    }
+    free(in);
+    td_buf_printf(b, ", %zu ranks", a->n);
+}
+
 static void run_scalars(td_actx *a)
 {
     td_summary *s = a->s;
     td_buf b = {0};
-    for (size_t i = 0; i < a->n; i++)
-        td_buf_printf(&b, "%s%s", i ? ", " : "", base_name(a->tc[i].t->path));
+    run_label(a, &b);
     td_sum_set_str(s, "inputs_label", "Inputs", b.n ? td_buf_cstr(&b) : "");
     td_buf_free(&b);
     time_t ep = (time_t)td_source_date_epoch();
     struct tm tm;
+    memset(&tm, 0, sizeof tm);
     char date[32];
     if (gmtime_r(&ep, &tm) && strftime(date, sizeof date, "%Y-%m-%d", &tm))
         td_sum_set_str(s, "date", "Date", date);
@@ -116,18 +211,11 @@ static void run_scalars(td_actx *a)
             if (c->t->devices[d].name)
                 devname = td_name(a, c->t->devices[d].name);
     }
-    /* wall-clock capture time: the trace's time base (Kineto baseTimeNanoseconds, nsys
-     * session start) plus its first event, earliest over the inputs */
-    int64_t cap = INT64_MAX;
-    for (size_t i = 0; i < a->n; i++) {
-        const td_tctx *c = &a->tc[i];
-        if (c->t->base_time_ns > 0 && c->t->nev && c->t->base_time_ns + c->t0 < cap)
-            cap = c->t->base_time_ns + c->t0;
-    }
+    /* wall-clock capture time (see capture_ns) */
+    int64_t cap = capture_ns(a);
     time_t ct = (time_t)(cap / 1000000000);
     char capbuf[40];
-    if (cap != INT64_MAX && gmtime_r(&ct, &tm) &&
-        strftime(capbuf, sizeof capbuf, "%Y-%m-%dT%H:%M:%SZ", &tm))
+    if (cap > 0 && gmtime_r(&ct, &tm) && strftime(capbuf, sizeof capbuf, "%Y-%m-%dT%H:%M:%SZ", &tm))
         td_sum_set_str(s, "trace.captured", "Captured", capbuf);
     td_sum_set_int(s, "trace.span_ns", "Traced time", TD_T_NS, span);
     td_sum_set_int(s, "trace.ranks", "Ranks", TD_T_INT, (int64_t)a->n);

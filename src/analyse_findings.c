@@ -128,28 +128,33 @@ void td_an_findings(td_actx *a)
             xcomm += ci(tl, r, "exposed_comm_ns");
             comm += ci(tl, r, "total_comm_ns");
         }
-        const char *across = nranks > 1 ? td_arena_printf(s->a, " across %zu ranks", nranks) : "";
+        /* the shares are of the device timeline (formats.md sec. 5: each device's first
+         * to last activity), not of the traced time: say so */
+        const char *of = nranks > 1
+            ? td_arena_printf(s->a, "the device timeline (first to last device activity, "
+                              "summed over %zu ranks)", nranks)
+            : "the device timeline (first to last device activity)";
         if (total > 0) {
-            td_sum_finding(s, "GPU idle %.0f%% of the traced time%s%s.",
-                           100.0 * (double)idle / (double)total, steady ? " after warm-up" : "",
-                           *across && steady ? td_arena_printf(s->a, ",%s", across) : across);
+            td_sum_finding(s, "GPU idle %.0f%% of %s%s.", 100.0 * (double)idle / (double)total,
+                           of, steady ? " after warm-up" : "");
             nf++;
             if (comm > 0) {
-                td_sum_finding(s, "Exposed communication is %.0f%% of the traced time%s.",
-                               100.0 * (double)xcomm / (double)total, across);
+                td_sum_finding(s, "Exposed communication (not overlapped with computation) is "
+                               "%.0f%% of the same timeline.",
+                               100.0 * (double)xcomm / (double)total);
                 nf++;
             }
         }
     }
     const td_table *tk = td_sum_find_table(s, "kernels");
     if (tk && tk->nrows) {
-        td_sum_finding(s, "The top kernel (%s) is %.0f%% of device time.",
+        td_sum_finding(s, "The top kernel (%s) is %.0f%% of all kernel time.",
                        shorten(s, cs(tk, 0, "name")), 100.0 * cf(tk, 0, "share"));
         nf++;
     }
     const td_table *to = td_sum_find_table(s, "ops");
     if (to && to->nrows) {
-        td_sum_finding(s, "The top op by self CPU time (%s) is %.0f%% of CPU time.",
+        td_sum_finding(s, "The top op by self CPU time (%s) is %.0f%% of the self CPU time of all ops.",
                        shorten(s, cs(to, 0, "name")), 100.0 * cf(to, 0, "self_share"));
         nf++;
     }

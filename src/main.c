@@ -8,6 +8,7 @@
 #include "template.h"
 #include "folded.h"
 #include "baseline.h"
+#include "outdir.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -612,11 +613,8 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
         t0 = td_now_ns();
         for (size_t i = 0; i < s->ntables; i++) {
             char name[256];
-            snprintf(name, sizeof name, "%s", s->tables[i]->name);
-            for (char *p = name; *p; p++)
-                if (*p == '.')
-                    *p = '_';
-            snprintf(path, sizeof path, "%s/%s.csv", out, name);
+            td_outdir_csv_name(s->tables[i]->name, name, sizeof name);
+            snprintf(path, sizeof path, "%s/%s", out, name);
             if ((st = td_write_atomic_cb(path, write_csv_cb, s->tables[i], e)) != TD_OK)
                 return st;
         }
@@ -711,6 +709,14 @@ static int cmd_report(int argc, char **argv)
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
             exit(WIFEXITED(status) ? WEXITSTATUS(status) : TD_EXIT_INTERNAL);
     }
+    /* the directory now holds this run's documents: what an earlier run left there
+     * and this one did not write again goes (outdir.h) */
+    size_t nnames;
+    char **names = td_outdir_names(s, docs, &nnames);
+    st = td_outdir_sweep(out, names, nnames, &e);
+    td_outdir_names_free(names, nnames);
+    if (st != TD_OK)
+        fail(&e);
     timing(c.timings, "render (all)", td_now_ns() - t_render);
     td_template_free(t);
     td_summary_free(s);

@@ -137,6 +137,8 @@ void td_ipu_free(td_ipu *p);
 
 typedef struct td_trace {
     const char *path;        /* as given (member path for archive members: "a.tar.gz:x.json") */
+    const char *input;       /* the command-line argument it came from (a file, directory
+                                or archive; "-" for stdin); titles multi-file runs */
     td_format format;
     int gzip;                /* input was gzip-compressed */
     uint64_t bytes;          /* input size (compressed size as on disk) */

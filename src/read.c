@@ -278,7 +278,7 @@ static td_status read_dir(td_traceset *set, const char *dir, td_err *e)
     return st;
 }
 
-td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
+static td_status read_input(td_traceset *set, const char *arg, td_err *e)
 {
     int found = 0;
     if (strcmp(arg, "-") == 0)
@@ -289,6 +289,16 @@ td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
     if (S_ISDIR(sb.st_mode))
         return read_dir(set, arg, e);
     return read_file(set, arg, arg, 0, &found, e);
+}
+
+td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
+{
+    size_t before = set->n;
+    td_status st = read_input(set, arg, e);
+    const char *in = td_arena_strdup(set->arena, arg);
+    for (size_t i = before; i < set->n; i++)
+        set->tr[i]->input = in;
+    return st;
 }
 
 /* ---- after reading ---- */

@@ -69,8 +69,15 @@ PangoLayout *pd_layout(pdoc *d, const char *text, int font, double size, double 
         pango_layout_set_alignment(l, al);
         if (ell != PANGO_ELLIPSIZE_NONE)
             pango_layout_set_ellipsize(l, ell);
-        else
+        else {
             pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+            /* a name broken inside a word gets no hyphen: copied from the PDF it reads
+             * as it is in the trace (pango would add "-" that is not part of it) */
+            PangoAttrList *al2 = pango_attr_list_new();
+            pango_attr_list_insert(al2, pango_attr_insert_hyphens_new(FALSE));
+            pango_layout_set_attributes(l, al2);
+            pango_attr_list_unref(al2);
+        }
     }
     return l;
 }
@@ -222,6 +229,31 @@ static void fmt_kv(const td_kv *kv, char *dst, size_t cap)
 
 /* ---- text sections ---- */
 
+/* Length of the leading part of every input path up to a '/' or ':' (directory,
+ * archive), when every row has a path and something is left after it. */
+static size_t common_dir(const td_table *in, int cp)
+{
+    const char *p0 = td_table_cell(in, 0, cp)->s;
+    if (!p0)
+        return 0;
+    size_t n = strlen(p0);
+    for (size_t r = 1; r < in->nrows; r++) {
+        const char *p = td_table_cell(in, r, cp)->s;
+        if (!p)
+            return 0;
+        size_t k = 0;
+        while (k < n && p[k] == p0[k])
+            k++;
+        n = k;
+    }
+    while (n > 0 && p0[n - 1] != '/' && p0[n - 1] != ':')
+        n--;
+    for (size_t r = 0; r < in->nrows; r++)
+        if (!td_table_cell(in, r, cp)->s[n])
+            return 0;
+    return n;
+}
+
 static int sec_header(pdoc *d, const td_template *t)
 {
     pending_break(d);
@@ -318,12 +350,21 @@ static int sec_header(pdoc *d, const td_template *t)
                 PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT);
         d->y += 13;
         size_t shown = in->nrows > 8 ? 6 : in->nrows;
+        /* several inputs: the part of the paths they share (directory, archive) is
+         * said once, so that each line keeps what distinguishes it (worker3_...) */
+        size_t common = in->nrows > 1 && cp >= 0 ? common_dir(in, cp) : 0;
         /* more than four inputs: one line each (path, rank, SHA-256 as sha256sum prints
          * it) and what they share on one line below, so that page 1 keeps room */
         int compact = in->nrows > 4;
+        if (common) {
+            snprintf(buf, sizeof buf, "in %.*s", (int)common, td_table_cell(in, 0, cp)->s);
+            pd_text(d, d->x0, d->y, buf, PF_SANS, 7.5, W, PANGO_ALIGN_LEFT,
+                    PANGO_ELLIPSIZE_MIDDLE, C_MUTED);
+            d->y += 11;
+        }
         for (size_t r = 0; compact && r < shown; r++) {
             const char *path = cp >= 0 && td_table_cell(in, r, cp)->s
-                                   ? td_table_cell(in, r, cp)->s : "";
+                                   ? td_table_cell(in, r, cp)->s + common : "";
             const char *sha = ch >= 0 ? td_table_cell(in, r, ch)->s : NULL;
             char rk[48] = "";
             if (cr >= 0 && td_table_cell(in, r, cr)->i != TD_NA)
@@ -412,7 +453,7 @@ static int sec_header(pdoc *d, const td_template *t)
 #undef INFO
             const char *info = td_buf_cstr(&b);
             const char *path = cp >= 0 && td_table_cell(in, r, cp)->s
-                                   ? td_table_cell(in, r, cp)->s : "";
+                                   ? td_table_cell(in, r, cp)->s + common : "";
             pd_need(d, 22);
             double wi = pd_text_w(d, info, PF_SANS, 7.5);
             if (wi > W * 0.62)
@@ -520,13 +561,13 @@ static int sec_keyfigures(pdoc *d, const char *title)
         for (size_t r = 0; r < tl->nrows; r++)
             if (td_table_cell(tl, r, cdev)->i == -1)
                 nall++;
-        char who[64] = "of the GPU timeline";
+        char who[64] = "of the device timeline";
         if (nall > 1 && crank >= 0 && td_table_cell(tl, row, crank)->i != TD_NA)
-            snprintf(who, sizeof who, "of rank %lld's GPU timeline",
+            snprintf(who, sizeof who, "of rank %lld's device timeline",
                      (long long)td_table_cell(tl, row, crank)->i);
         else if (nall > 1 && crank >= 0)
             /* the job-wide row: times summed over ranks, not wall time */
-            snprintf(who, sizeof who, "of all ranks' GPU time");
+            snprintf(who, sizeof who, "of the device timeline, ranks summed");
         for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
             int ci = td_table_col(tl, g[k].key);
             if (ci < 0 || td_table_cell(tl, row, ci)->i == TD_NA)

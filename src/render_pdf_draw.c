@@ -343,17 +343,18 @@ int pd_breakdown(pdoc *d, const char *title)
         if (td_table_cell(t, r, cdev)->i == -1 && (!scope || (sc && strcmp(sc, scope) == 0)))
             nall++;
     }
-    char note[256] = "";
+    char note[512] = "";
     if (nall > 1 && crank >= 0 && td_table_cell(t, row, crank)->i == TD_NA)
-        snprintf(note, sizeof note, "Top bar: all ranks, GPU time summed over ranks. ");
+        snprintf(note, sizeof note, "Top bar: all ranks, device time summed over ranks. ");
     else if (nall > 1 && crank >= 0)
         snprintf(note, sizeof note, "Top bar: rank %lld, all its devices. ",
                  (long long)td_table_cell(t, row, crank)->i);
     size_t nl = strlen(note);
-    snprintf(note + nl, sizeof note - nl, "%s Exposed = not overlapped with computation.",
-             scope && strcmp(scope, "steady") == 0
-                 ? "Shares of the GPU timeline after warm-up removal."
-                 : scope ? "Shares of the traced GPU timeline." : "Shares of the GPU timeline.");
+    snprintf(note + nl, sizeof note - nl,
+             "Shares of the device timeline%s: for each device, the time from its first to "
+             "its last activity (idle time between them included, time before and after "
+             "not). Exposed = not overlapped with computation.",
+             scope && strcmp(scope, "steady") == 0 ? " after warm-up removal" : "");
     pd_note(d, note);
     return 1;
 }

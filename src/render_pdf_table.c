@@ -1,7 +1,9 @@
 /* render_pdf_table.c - the PDF's generic table: any summary table, numbers right-aligned
  * with units (td_cell_format), shares with a mini bar, zebra rows, the header repeated
  * on every page, columns chosen to fit the width (the least important dropped, the name
- * column shrunk and ellipsized in the middle). */
+ * column shrunk and its long names wrapped over up to three lines; a name longer than
+ * that keeps its head and tail around a "..." that is part of the text, so that copying
+ * from the PDF gives what is shown). */
 #define _POSIX_C_SOURCE 200809L
 #include "render_pdf_int.h"
 #include <math.h>
@@ -105,18 +107,20 @@ static void table_header(pdoc *d, const td_table *t, const tcol *c, int n)
 
 /* The row index at which the table continues on the next page, starting at row r on
  * this page: as many rows as fit, but never fewer than 3 rows (or all the rest) alone
- * on the next page. */
-static size_t page_rows(const pdoc *d, size_t r, size_t shown, double tail)
+ * on the next page. rh: each row's height. */
+static size_t page_rows(const pdoc *d, size_t r, size_t shown, const double *rh, double tail)
 {
-    double room = d->ybot - d->y;
-    size_t fit = room > 0 ? (size_t)(room / TROW) : 0;
+    double room = d->ybot - d->y, used = 0;
+    size_t fit = 0;
+    while (r + fit < shown && used + rh[r + fit] <= room)
+        used += rh[r + fit++];
     if (fit < 1)
         fit = 1;
     if (r + fit >= shown) {
         /* the rest fits, but the rule and the note below it must fit too: a note never
          * starts a page alone, it goes with the last rows */
         size_t rest = shown - r;
-        if ((double)rest * TROW + tail <= room || rest <= 3)
+        if (used + tail <= room || rest <= 3)
             return shown;
         return shown - 3;
     }
@@ -124,6 +128,52 @@ static size_t page_rows(const pdoc *d, size_t r, size_t shown, double tail)
     if (left < 3 && fit > 3 - left)
         fit -= 3 - left;
     return r + fit;
+}
+
+#define NAME_LINES 3 /* a name wraps over at most this many lines */
+
+static int layout_lines(pdoc *d, const char *text, double width)
+{
+    PangoLayout *l = pd_layout(d, text, PF_SANS, TFS, width, PANGO_ALIGN_LEFT,
+                               PANGO_ELLIPSIZE_NONE);
+    int n = pango_layout_get_line_count(l);
+    g_object_unref(l);
+    return n;
+}
+
+/* name's first and last bytes, k in all, around "\u2026", into out (n + 4 bytes) */
+static void cut_middle(char *out, const char *name, size_t n, size_t k)
+{
+    size_t head = k * 3 / 5, tail = k - head;
+    while (head > 0 && (name[head] & 0xc0) == 0x80)
+        head--;
+    while (tail > 0 && (name[n - tail] & 0xc0) == 0x80)
+        tail--;
+    snprintf(out, n + 4, "%.*s\xe2\x80\xa6%s", (int)head, name, name + n - tail);
+}
+
+/* The name as drawn in a column of the given width: itself when it wraps into
+ * NAME_LINES lines, else its head and tail around "\u2026" (the longest that fit).
+ * malloc'd; *lines: the lines it takes. */
+static char *fit_name(pdoc *d, const char *name, double width, int *lines)
+{
+    *lines = layout_lines(d, name, width);
+    if (*lines <= NAME_LINES)
+        return td_xstrdup(name);
+    size_t n = strlen(name);
+    char *out = td_xmalloc(n + 4);
+    size_t lo = 0, hi = n; /* bytes kept, head + tail */
+    while (lo < hi) {
+        size_t k = (lo + hi + 1) / 2;
+        cut_middle(out, name, n, k);
+        if (layout_lines(d, out, width) <= NAME_LINES)
+            lo = k;
+        else
+            hi = k - 1;
+    }
+    cut_middle(out, name, n, lo);
+    *lines = layout_lines(d, out, width);
+    return out;
 }
 
 int pd_table(pdoc *d, const td_table *t, int top, const char *title)
@@ -250,23 +300,41 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         snprintf(note + bl, sizeof note - bl, "The workbook has every row and column.");
     }
     double tail = 4 + (note[0] ? pd_text_h(d, note, PF_SANS, 7, W) : 0);
+    /* the name column wraps: each row is as tall as its name */
+    double *rh = td_xmalloc((shown + 1) * sizeof *rh);
+    char **names = td_xcalloc(shown + 1, sizeof *names);
+    double lh = pd_text_h(d, "Ag", PF_SANS, TFS, 0);
+    for (size_t r = 0; r < shown; r++) {
+        rh[r] = TROW;
+        if (flex < 0)
+            continue;
+        cell_text(t, r, c[flex].ci, v, sizeof v);
+        int lines = 1;
+        names[r] = fit_name(d, v, c[flex].w - TPAD, &lines);
+        if (lines > 1)
+            rh[r] = TROW + (lines - 1) * lh;
+    }
     /* at least three rows (or the whole short table with its note) on the first page */
-    double keep = THEAD + (shown <= 3 ? (double)shown * TROW + tail : 3 * TROW);
+    double keep = THEAD;
+    for (size_t r = 0; r < shown && r < 3; r++)
+        keep += rh[r];
+    if (shown <= 3)
+        keep += tail;
     if (title)
         pd_heading(d, title, keep);
     else
         pd_need(d, keep);
     table_header(d, t, c, n);
-    size_t brk = page_rows(d, 0, shown, tail);
+    size_t brk = page_rows(d, 0, shown, rh, tail);
     for (size_t r = 0; r < shown; r++) {
         if (r == brk) {
             pd_break(d);
             table_header(d, t, c, n);
-            brk = page_rows(d, r, shown, tail);
+            brk = page_rows(d, r, shown, rh, tail);
         }
         if (r % 2 == 1) {
             pd_rgb(d, C_ZEBRA);
-            cairo_rectangle(d->cr, d->x0, d->y, W, TROW);
+            cairo_rectangle(d->cr, d->x0, d->y, W, rh[r]);
             cairo_fill(d->cr);
         }
         double x = d->x0;
@@ -290,14 +358,21 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
                 color = C_BAD;
             } else if (!strcmp(col->key, "status") && !strcmp(v, "improved"))
                 color = C_GOOD;
-            if (v[0])
+            if (k == flex && names[r])
+                pd_text(d, x + TPAD / 2, d->y + 1.5, names[r], font, TFS, c[k].w - TPAD,
+                        PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, color);
+            else if (v[0])
                 pd_text(d, x + TPAD / 2, d->y + 1.5, v, font, TFS, c[k].w - TPAD,
                         c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
-                        PANGO_ELLIPSIZE_MIDDLE, color);
+                        PANGO_ELLIPSIZE_END, color);
             x += c[k].w;
         }
-        d->y += TROW;
+        d->y += rh[r];
     }
+    for (size_t r = 0; r < shown; r++)
+        free(names[r]);
+    free(names);
+    free(rh);
     pd_hline(d, d->x0, d->x1, d->y + 0.5, 0.5, C_RULE);
     d->y += 4;
     if (note[0])

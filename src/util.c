@@ -565,15 +565,18 @@ int64_t td_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The reproducible-builds convention: SOURCE_DATE_EPOCH when set (documents are then
+ * byte-identical run to run), else the current time. A malformed value is ignored. */
 int64_t td_source_date_epoch(void)
 {
     const char *s = getenv("SOURCE_DATE_EPOCH");
-    if (!s || !*s)
-        return 0;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || v < 0 || v > 253402300799LL)
-        return 0;
-    return v;
+    if (s && *s) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (!errno && !*end && v >= 0 && v <= 253402300799LL)
+            return v;
+    }
+    time_t now = time(NULL);
+    return now < 0 ? 0 : (int64_t)now;
 }

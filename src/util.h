@@ -136,7 +136,8 @@ void td_fmt_bytes(char *dst, size_t cap, int64_t bytes); /* "1.50 MiB" */
 /* Monotonic clock in ns, for --timings. */
 int64_t td_now_ns(void);
 
-/* Deterministic epoch: SOURCE_DATE_EPOCH, or 0 (1970-01-01) when unset/invalid. */
+/* Date of the documents: SOURCE_DATE_EPOCH (reproducible builds), or the current time
+ * when it is unset or invalid. */
 int64_t td_source_date_epoch(void);
 
 #endif

@@ -30,7 +30,7 @@ assert j["busy_ns"] + j["idle_ns"] == j["total_ns"], j
 f = s["findings"]
 assert 3 <= len(f) <= 6, f
 idle = sum(r["idle_ns"] for r in ranks) / sum(r["total_ns"] for r in ranks)
-want = "GPU idle %.0f%% of the traced time across 8 ranks." % (100 * idle)
+want = "GPU idle %.0f%% of the device timeline (first to last device activity, summed over 8 ranks)." % (100 * idle)
 assert want in f, (want, f)
 # straggler, from the raw traces
 def ns(v):

@@ -559,8 +559,10 @@ static void test_ranks(void)
     CHECK(s->nfindings >= 3 && s->nfindings <= 6);
     int idle = 0, comm = 0, strag = 0;
     for (size_t k = 0; k < s->nfindings; k++) {
-        idle += !strcmp(s->findings[k], "GPU idle 27% of the traced time after warm-up, across 3 ranks.");
-        comm += !strcmp(s->findings[k], "Exposed communication is 24% of the traced time across 3 ranks.");
+        idle += !strcmp(s->findings[k], "GPU idle 27% of the device timeline (first to last device "
+                                              "activity, summed over 3 ranks) after warm-up.");
+        comm += !strcmp(s->findings[k], "Exposed communication (not overlapped with computation) is "
+                                              "24% of the same timeline.");
         strag += !strcmp(s->findings[k], "Rank 2's steps are 30% slower than the median rank.");
     }
     CHECK(idle == 1 && comm == 1 && strag == 1);
