@@ -437,6 +437,7 @@ static void flame(ictx *x)
 {
     const td_ipu *m = x->m;
     td_flame *f = td_sum_flame(x->s, "ipu", "IPU steps by debug name (cycles)");
+    f->cycles = 1;
     td_buf b = {0};
     for (size_t i = 0; i < m->nsteps; i++) {
         const td_ipu_step *st = &m->steps[i];
@@ -631,9 +632,27 @@ void td_analyse_ipu(td_traceset *set, const td_opts *o, td_summary *s)
     if (m->synthetic)
         td_sum_set_str(s, "ipu.synthetic", "Synthetic data",
                        "yes: this export was generated, not measured");
+    /* the run-level facts the documents' headers show */
+    td_sum_set_int(s, "trace.devices", "IPUs", TD_T_INT, m->nipus);
+    td_sum_set_str(s, "trace.device_name", "Device",
+                   td_arena_printf(s->a, "Graphcore IPU (%d tiles, %.3g GHz)",
+                                   m->tiles_per_ipu, m->clock_hz / 1e9));
+    td_sum_set_str(s, "warmup.rule", "Warm-up rule",
+                   "IPU exports: no warm-up removal, every run is kept.");
     if (m->nsteps) {
         step_types(&x);
         runs_table(&x);
+        const td_table *rt = td_sum_find_table(s, "ipu_runs");
+        int64_t span = 0;
+        int measured = 1;
+        for (size_t r = 0; r < rt->nrows; r++)
+            measured &= td_table_cell(rt, r, td_table_col(rt, "time_ns"))->i != TD_NA;
+        for (size_t r = 0; r < rt->nrows; r++)
+            span = sat_add(span, td_table_cell(rt, r, td_table_col(rt, measured ? "time_ns"
+                                                                                : "cycles_ns"))->i);
+        td_sum_set_int(s, "trace.span_ns", measured ? "Run time (measured, all runs)"
+                                                    : "Run time (cycles at the clock)",
+                       TD_T_NS, span);
         steps_table(&x);
         exchanges_table(&x);
         stream_copies_table(&x);

@@ -321,6 +321,14 @@ void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summ
         }
     stats_table(s, m, v, n);
     timeline(s, m, v, n);
+    if (!m->nsteps) { /* LWP only: the header's span is the longest IPU's block span */
+        int64_t span = 0;
+        for (size_t i = 0; i < n; i++)
+            if (v[i].to > span)
+                span = v[i].to;
+        td_sum_set_int(s, "trace.span_ns", "Block span (cycles at the clock)", TD_T_NS,
+                       td_ipu_cycles_ns(m, span));
+    }
     if (dropped || noend || unknown)
         td_sum_finding(s, "The LWP buffer overflowed %lld time%s: %lld block%s not recorded, "
                           "%lld with no end, %lld Unknown.",

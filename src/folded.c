@@ -101,6 +101,7 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
         return st;
     td_summary *sum = td_summary_new();
     td_flame *flame = td_sum_flame(sum, kind, path);
+    flame->cycles = strcmp(kind, "ipu") == 0; /* IPU stacks count cycles */
     st = td_folded_parse(path, text, n, sum, flame, e);
     free(text);
     if (st != TD_OK) {
