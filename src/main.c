@@ -8,7 +8,9 @@
 #include "template.h"
 #include "folded.h"
 #include "baseline.h"
+#include "cli.h"
 #include "outdir.h"
+#include <stddef.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
@@ -27,59 +29,26 @@
 
 static const char *prog = "tracedoc";
 
-static void usage(FILE *f)
+/* One message on stderr in one write (another process may be writing there too). */
+static void vsay(const char *fmt, va_list ap)
 {
-    fputs(
-        "usage: tracedoc COMMAND [OPTIONS] TRACE...\n"
-        "\n"
-        "Commands:\n"
-        "  report TRACE... [-o DIR]     PDF, workbook, SVG flamegraphs, summary.json, folded\n"
-        "  summary TRACE...             readable tables on stdout (or --format json|csv)\n"
-        "  fold TRACE...                folded stacks on stdout (or -o FILE)\n"
-        "  flame FOLDED|TRACE -o F.svg  one interactive SVG flamegraph\n"
-        "  diff BASE CURRENT [-o DIR]   regression report; BASE and CURRENT are summary.json\n"
-        "                               files or traces; exit 1 when a metric regressed\n"
-        "\n"
-        "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
-        "nsys-jax .zip; tracedoc.ipu/1 export of a Graphcore PopVision report), '-' for\n"
-        "stdin, a directory, or a .tar/.tar.gz of traces.\n"
-        "\n"
-        "Analysis options (report, summary, fold):\n"
-        "  --warmup auto|N|none     drop warm-up steps/executions (default auto)\n"
-        "  --threshold F            top-module cut-off, fraction of time (default 0.01)\n"
-        "  --step-pattern REGEX     user iteration ranges (default ProfilerStep#N, iteration_N)\n"
-        "  --module-pattern REGEX   Kineto module ranges (default: the steps)\n"
-        "  --show-flushes           IPU lightweight profiling: keep buffer-flush blocks\n"
-        "report options:\n"
-        "  -o, --output DIR         output directory (default out)\n"
-        "  --template NAME|FILE     bug-report (default), nightly, manager, or a .tdt file\n"
-        "  --format LIST            subset of pdf,xlsx,svg,json,csv,folded (default: template's)\n"
-        "  --paper a4|letter        PDF paper size (default a4)\n"
-        "  --minwidth F             prune flamegraph frames narrower than F of the total\n"
-        "                           (default 0.001)\n"
-        "  --icicle                 SVG flamegraphs top-down\n"
-        "  --timings                print read/analyse/render times on stderr\n"
-        "  --baseline SUMMARY.json  add a regression section against a baseline summary\n"
-        "  --tolerance F            regression tolerance, fraction (default 0.05)\n"
-        "  --meta KEY=VALUE         run metadata (commit, branch, workload...), repeatable;\n"
-        "                           report, summary, diff (the CURRENT side)\n"
-        "summary options:\n"
-        "  --format text|json|csv   (default text); csv needs --table NAME\n"
-        "  --table NAME             one table (ops, kernels, steps, modules, collectives,\n"
-        "                           gpu_timeline, ...)\n"
-        "  --top N                  rows per table in text output (default 15)\n"
-        "fold/flame options:\n"
-        "  --stacks cpu|device|ops|compile|ipu   which stacks (default cpu)\n"
-        "  -o FILE                  output file\n"
-        "  --title TEXT             flame: SVG title\n"
-        "\n"
-        "  -h, --help               this help\n"
-        "  --version                print the version\n"
-        "\n"
-        "Exit status: 0 ok, 1 diff found a regression, 2 usage error or bad template,\n"
-        "3 unreadable or invalid input, "
-"4 cannot write output, 5 internal error.\n",
-        f);
+    char msg[2048];
+    int n = snprintf(msg, sizeof msg, "%s: ", prog);
+    vsnprintf(msg + n, sizeof msg - (size_t)n - 1, fmt, ap);
+    size_t len = strlen(msg);
+    msg[len++] = '\n';
+    fflush(stderr);
+    if (write(STDERR_FILENO, msg, len) < 0)
+        return;
+}
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(fmt, ap);
+    va_end(ap);
 }
 
 static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -87,9 +56,7 @@ static void die(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsay(fmt, ap);
     va_end(ap);
     exit(code);
 }
@@ -160,129 +127,199 @@ typedef struct cli {
     int nmeta;
 } cli;
 
-enum {
-    OPT_WARMUP = 256, OPT_THRESHOLD, OPT_STEP, OPT_MODULE, OPT_TEMPLATE, OPT_FORMAT, OPT_PAPER,
-    OPT_MINWIDTH, OPT_ICICLE, OPT_TIMINGS, OPT_TABLE, OPT_TOP, OPT_STACKS, OPT_TITLE,
-    OPT_VERSION, OPT_BASELINE, OPT_TOLERANCE, OPT_META, OPT_SHOW_FLUSHES
+static unsigned parse_formats(const td_cli_opt *opt, const char *v)
+{
+    unsigned m = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
+        if (!strcmp(tok, "pdf")) m |= TD_DOC_PDF;
+        else if (!strcmp(tok, "xlsx")) m |= TD_DOC_XLSX;
+        else if (!strcmp(tok, "svg")) m |= TD_DOC_SVG;
+        else if (!strcmp(tok, "json")) m |= TD_DOC_JSON;
+        else if (!strcmp(tok, "csv")) m |= TD_DOC_CSV;
+        else if (!strcmp(tok, "folded")) m |= TD_DOC_FOLDED;
+        else
+            td_cli_bad_value(opt, "unknown document '%s' (expected pdf, xlsx, svg, json, csv, "
+                             "folded)", tok);
+    }
+    if (!m)
+        td_cli_bad_value(opt, "expected a list such as pdf,xlsx");
+    return m;
+}
+
+/* ---- option values (each setter checks its value; td_cli_bad_value exits 2) ---- */
+
+static void set_warmup(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    cli *c = ctx;
+    if (strcmp(v, "auto") == 0)
+        c->o.warmup = TD_WARMUP_AUTO;
+    else if (strcmp(v, "none") == 0)
+        c->o.warmup = TD_WARMUP_NONE;
+    else {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (*end || end == v || n < 0 || n > 1000000)
+            td_cli_bad_value(opt, "expected auto, none or a step count, got '%s'", v);
+        c->o.warmup = (int)n;
+    }
+}
+
+static void set_paper(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    if (strcmp(v, "a4") && strcmp(v, "letter"))
+        td_cli_bad_value(opt, "expected a4 or letter, got '%s'", v);
+    ((cli *)ctx)->paper = v;
+}
+
+static void set_top(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    cli *c = ctx;
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || end == v || n < 1 || n > 1000000)
+        td_cli_bad_value(opt, "expected a positive number, got '%s'", v);
+    c->o.top = (int)n;
+    c->top_set = 1;
+}
+
+static void set_stacks(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    if (strcmp(v, "cpu") && strcmp(v, "device") && strcmp(v, "ops") && strcmp(v, "compile") &&
+        strcmp(v, "ipu"))
+        td_cli_bad_value(opt, "expected cpu, device, ops, compile or ipu, got '%s'", v);
+    ((cli *)ctx)->stacks = v;
+}
+
+static void set_summary_format(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "csv"))
+        td_cli_bad_value(opt, "expected text, json or csv, got '%s'", v);
+    ((cli *)ctx)->format = v;
+}
+
+static void set_report_format(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    (void)parse_formats(opt, v); /* checked now, used after the template is loaded */
+    ((cli *)ctx)->format = v;
+}
+
+static void set_meta(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    cli *c = ctx;
+    if (c->nmeta >= (int)(sizeof c->meta / sizeof c->meta[0]))
+        td_cli_bad_value(opt, "at most %d pairs", (int)(sizeof c->meta / sizeof c->meta[0]));
+    td_summary *chk = td_summary_new(); /* checked now, before any reading */
+    td_err me = {0};
+    td_status ms = td_sum_set_meta(chk, v, &me);
+    td_summary_free(chk);
+    if (ms != TD_OK)
+        fail(&me);
+    c->meta[c->nmeta++] = v;
+}
+
+static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    if (strcmp(v, "-") == 0)
+        td_cli_bad_value(opt, "this command writes several files into a directory; "
+                         "'-' (standard output) is for fold, flame and summary");
+    ((cli *)ctx)->out = v;
+}
+
+/* ---- the tables: a new command is a row in cmds (its bit is its index), a new option a
+ * row in opts (same name twice is fine when the rows apply to different commands) ---- */
+
+enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF };
+#define REPORT TD_CMD(C_REPORT)
+#define SUMMARY TD_CMD(C_SUMMARY)
+#define FOLD TD_CMD(C_FOLD)
+#define FLAME TD_CMD(C_FLAME)
+#define DIFF TD_CMD(C_DIFF)
+#define ANALYSIS (REPORT | SUMMARY | FOLD | FLAME | DIFF) /* commands that analyse traces */
+#define OFF(f) offsetof(cli, f)
+
+static int cmd_report(void *ctx, char **args, int nargs);
+static int cmd_summary(void *ctx, char **args, int nargs);
+static int cmd_fold(void *ctx, char **args, int nargs);
+static int cmd_flame(void *ctx, char **args, int nargs);
+static int cmd_diff(void *ctx, char **args, int nargs);
+
+static const td_cli_cmd cmds[] = {
+    [C_REPORT] = {"report", "TRACE... [-o DIR] [OPTIONS]",
+                  "PDF, workbook, SVG flamegraphs, summary.json, CSV and folded stacks in DIR.",
+                  "The template says which documents and sections; --format picks documents.",
+                  1, -1, "at least one TRACE", cmd_report},
+    [C_SUMMARY] = {"summary", "TRACE... [OPTIONS]",
+                   "Readable tables on stdout (or --format json|csv).", NULL, 1, -1,
+                   "at least one TRACE", cmd_summary},
+    [C_FOLD] = {"fold", "TRACE... [-o FILE] [OPTIONS]",
+                "Folded stacks ('a;b;c VALUE', ns) on stdout or in FILE.",
+                "Without --stacks: the cpu stacks, else the stacks the input has.", 1, -1,
+                "at least one TRACE", cmd_fold},
+    [C_FLAME] = {"flame", "FOLDED|TRACE -o F.svg [OPTIONS]",
+                 "One interactive SVG flamegraph from folded stacks or a trace.", NULL, 1, 1,
+                 "one FOLDED or TRACE file", cmd_flame},
+    [C_DIFF] = {"diff", "BASE CURRENT [-o DIR] [OPTIONS]",
+                "Regression report; exit 1 when a metric regressed.",
+                "BASE and CURRENT are summary.json files written by tracedoc, or traces.\n"
+                "-o DIR writes DIR/regression.csv and DIR/summary.json.",
+                2, 2, "BASE and CURRENT (summary.json files or traces)", cmd_diff},
 };
 
-static double parse_fraction(const char *opt, const char *v)
-{
-    char *end;
-    errno = 0;
-    double d = strtod(v, &end);
-    if (errno || *end || end == v || !(d >= 0 && d < 1))
-        die(TD_EXIT_USAGE, "%s: expected a fraction from 0 to 1, got '%s'", opt, v);
-    return d;
-}
+static const td_cli_opt opts[] = {
+    {"output", 'o', "DIR", REPORT, "output directory (default out)", set_out_dir, 0},
+    {"output", 'o', "DIR", DIFF, "also write regression.csv and summary.json in DIR",
+     set_out_dir, 0},
+    {"output", 'o', "FILE", FOLD | SUMMARY, "output file ('-': stdout, the default)",
+     td_cli_set_str, OFF(out)},
+    {"output", 'o', "FILE", FLAME, "output SVG file ('-': stdout)", td_cli_set_str, OFF(out)},
+    {"template", 0, "NAME|FILE", REPORT, "bug-report (default), nightly, manager, or a .tdt file",
+     td_cli_set_str, OFF(tpl)},
+    {"format", 0, "LIST", REPORT, "subset of pdf,xlsx,svg,json,csv,folded (default: the\n"
+     "template's)", set_report_format, 0},
+    {"format", 0, "text|json|csv", SUMMARY, "output format (default text); csv needs --table",
+     set_summary_format, 0},
+    {"table", 0, "NAME", SUMMARY, "one table (ops, kernels, steps, modules, collectives,\n"
+     "gpu_timeline, ...)", td_cli_set_str, OFF(table)},
+    {"top", 0, "N", SUMMARY, "rows per table in text output (default 15)", set_top, 0},
+    {"baseline", 0, "SUMMARY.json", REPORT, "add a regression section against a baseline summary",
+     td_cli_set_str, OFF(baseline)},
+    {"tolerance", 0, "F", REPORT | DIFF, "regression tolerance, fraction (default 0.05)",
+     td_cli_set_fraction, OFF(tolerance)},
+    {"stacks", 0, "KIND", FOLD | FLAME, "cpu, device, ops, compile or ipu (IPU step names,\n"
+     "cycles) (default cpu)", set_stacks, 0},
+    {"title", 0, "TEXT", FLAME, "SVG title", td_cli_set_str, OFF(title)},
+    {"paper", 0, "a4|letter", REPORT, "PDF paper size (default a4, or the template's)", set_paper,
+     0},
+    {"minwidth", 0, "F", REPORT | FLAME, "prune flamegraph frames narrower than F of the total\n"
+     "(default 0.001)", td_cli_set_fraction, OFF(minwidth)},
+    {"icicle", 0, NULL, REPORT | FLAME, "SVG flamegraphs top-down", td_cli_set_flag, OFF(icicle)},
+    {"timings", 0, NULL, REPORT, "print read/analyse/render times on stderr", td_cli_set_flag,
+     OFF(timings)},
+    {"meta", 0, "KEY=VALUE", REPORT | SUMMARY | DIFF, "run metadata (commit, branch, workload...),\n"
+     "repeatable; diff: the CURRENT side", set_meta, 0},
+    {"warmup", 0, "auto|N|none", ANALYSIS, "drop warm-up steps/executions (default auto)",
+     set_warmup, 0},
+    {"threshold", 0, "F", ANALYSIS, "top-module cut-off, fraction of time (default 0.01)",
+     td_cli_set_fraction, OFF(o.threshold)},
+    {"step-pattern", 0, "REGEX", ANALYSIS, "user iteration ranges (default ProfilerStep#N,\n"
+     "iteration_N)", td_cli_set_str, OFF(o.step_pattern)},
+    {"module-pattern", 0, "REGEX", ANALYSIS, "Kineto module ranges (default: the steps)",
+     td_cli_set_str, OFF(o.module_pattern)},
+    {"show-flushes", 0, NULL, ANALYSIS, "IPU lightweight profiling: keep buffer-flush blocks",
+     td_cli_set_flag, OFF(o.show_flushes)},
+    {"help", 'h', NULL, TD_ALL_CMDS, "this help", NULL, 0},
+    {"version", 0, NULL, TD_ALL_CMDS, "print the version", NULL, 0},
+};
 
-static void parse_cli(int argc, char **argv, cli *c)
-{
-    static const struct option lo[] = {
-        {"warmup", required_argument, 0, OPT_WARMUP},
-        {"threshold", required_argument, 0, OPT_THRESHOLD},
-        {"step-pattern", required_argument, 0, OPT_STEP},
-        {"module-pattern", required_argument, 0, OPT_MODULE},
-        {"output", required_argument, 0, 'o'},
-        {"template", required_argument, 0, OPT_TEMPLATE},
-        {"format", required_argument, 0, OPT_FORMAT},
-        {"paper", required_argument, 0, OPT_PAPER},
-        {"minwidth", required_argument, 0, OPT_MINWIDTH},
-        {"icicle", no_argument, 0, OPT_ICICLE},
-        {"timings", no_argument, 0, OPT_TIMINGS},
-        {"table", required_argument, 0, OPT_TABLE},
-        {"top", required_argument, 0, OPT_TOP},
-        {"stacks", required_argument, 0, OPT_STACKS},
-        {"title", required_argument, 0, OPT_TITLE},
-        {"help", no_argument, 0, 'h'},
-        {"version", no_argument, 0, OPT_VERSION},
-        {"baseline", required_argument, 0, OPT_BASELINE},
-        {"tolerance", required_argument, 0, OPT_TOLERANCE},
-        {"meta", required_argument, 0, OPT_META},
-        {"show-flushes", no_argument, 0, OPT_SHOW_FLUSHES},
-        {0, 0, 0, 0}};
-    memset(c, 0, sizeof *c);
-    td_opts_default(&c->o);
-    c->minwidth = -1;
-    c->tolerance = 0.05;
-    int ch;
-    optind = 2; /* argv[1] is the command */
-    while ((ch = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
-        switch (ch) {
-        case OPT_WARMUP:
-            if (strcmp(optarg, "auto") == 0)
-                c->o.warmup = TD_WARMUP_AUTO;
-            else if (strcmp(optarg, "none") == 0)
-                c->o.warmup = TD_WARMUP_NONE;
-            else {
-                char *end;
-                long n = strtol(optarg, &end, 10);
-                if (*end || end == optarg || n < 0 || n > 1000000)
-                    die(TD_EXIT_USAGE, "--warmup: expected auto, none or a step count, got '%s'",
-                        optarg);
-                c->o.warmup = (int)n;
-            }
-            break;
-        case OPT_THRESHOLD: c->o.threshold = parse_fraction("--threshold", optarg); break;
-        case OPT_STEP: c->o.step_pattern = optarg; break;
-        case OPT_MODULE: c->o.module_pattern = optarg; break;
-        case 'o': c->out = optarg; break;
-        case OPT_TEMPLATE: c->tpl = optarg; break;
-        case OPT_FORMAT: c->format = optarg; break;
-        case OPT_PAPER:
-            if (strcmp(optarg, "a4") && strcmp(optarg, "letter"))
-                die(TD_EXIT_USAGE, "--paper: expected a4 or letter, got '%s'", optarg);
-            c->paper = optarg;
-            break;
-        case OPT_MINWIDTH: c->minwidth = parse_fraction("--minwidth", optarg); break;
-        case OPT_ICICLE: c->icicle = 1; break;
-        case OPT_TIMINGS: c->timings = 1; break;
-        case OPT_TABLE: c->table = optarg; break;
-        case OPT_TOP: {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (*end || end == optarg || n < 1 || n > 1000000)
-                die(TD_EXIT_USAGE, "--top: expected a positive number, got '%s'", optarg);
-            c->o.top = (int)n;
-            c->top_set = 1;
-            break;
-        }
-        case OPT_STACKS:
-            if (strcmp(optarg, "cpu") && strcmp(optarg, "device") && strcmp(optarg, "ops") &&
-                strcmp(optarg, "compile") && strcmp(optarg, "ipu"))
-                die(TD_EXIT_USAGE, "--stacks: expected cpu, device, ops, compile or ipu, got '%s'",
-                    optarg);
-            c->stacks = optarg;
-            break;
-        case OPT_TITLE: c->title = optarg; break;
-        case OPT_BASELINE: c->baseline = optarg; break;
-        case OPT_TOLERANCE: c->tolerance = parse_fraction("--tolerance", optarg); break;
-        case OPT_SHOW_FLUSHES: c->o.show_flushes = 1; break;
-        case OPT_META: {
-            if (c->nmeta >= (int)(sizeof c->meta / sizeof c->meta[0]))
-                die(TD_EXIT_USAGE, "--meta: at most %d pairs",
-                    (int)(sizeof c->meta / sizeof c->meta[0]));
-            td_summary *chk = td_summary_new(); /* checked now, before any reading */
-            td_err me = {0};
-            td_status ms = td_sum_set_meta(chk, optarg, &me);
-            td_summary_free(chk);
-            if (ms != TD_OK)
-                fail(&me);
-            c->meta[c->nmeta++] = optarg;
-            break;
-        }
-        case 'h': usage(stdout); exit(0);
-        case OPT_VERSION: printf("tracedoc %s\n", TD_VERSION); exit(0);
-        default:
-            fprintf(stderr, "Try 'tracedoc --help'.\n");
-            exit(TD_EXIT_USAGE);
-        }
-    }
-    c->inputs = argv + optind;
-    c->ninputs = argc - optind;
-    if (c->minwidth >= 0)
-        c->o.minwidth = c->minwidth;
-}
+static const td_cli the_cli = {
+    "tracedoc", TD_VERSION, cmds, sizeof cmds / sizeof cmds[0], opts, sizeof opts / sizeof opts[0],
+    "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
+    "nsys-jax .zip; tracedoc.ipu/1 export of a Graphcore PopVision report), '-' for\n"
+    "stdin, a directory, or a .tar/.tar.gz of traces.\n"
+    "Exit status: 0 ok, 1 diff found a regression, 2 usage error or bad template,\n"
+    "3 unreadable or invalid input, 4 cannot write output, 5 internal error.\n"};
 
 /* Progress for long work, only when stderr is a terminal (quiet in scripts and CI). */
 static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -295,9 +332,7 @@ static void progress(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsay(fmt, ap);
     va_end(ap);
 }
 
@@ -320,9 +355,9 @@ static void print_warnings(const td_traceset *set)
 {
     size_t shown = set->warnings.n < 20 ? set->warnings.n : 20;
     for (size_t i = 0; i < shown; i++)
-        fprintf(stderr, "%s: warning: %s\n", prog, set->warnings.msg[i]);
+        say("warning: %s", set->warnings.msg[i]);
     if (set->warnings.n > shown)
-        fprintf(stderr, "%s: warning: %zu more warnings (see summary.json)\n", prog,
+        say("warning: %zu more warnings (see summary.json)",
                 set->warnings.n - shown);
 }
 
@@ -351,7 +386,7 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     return s;
 }
 
-/* --meta pairs become meta.KEY scalars (validated by parse_cli). */
+/* --meta pairs become meta.KEY scalars (validated by set_meta). */
 static void apply_meta(const cli *c, td_summary *s)
 {
     for (int i = 0; i < c->nmeta; i++) {
@@ -396,22 +431,50 @@ static td_status write_csv_cb(FILE *f, void *ctx, td_err *e)
     return td_table_write_csv(ctx, f, e);
 }
 
-static void need_inputs(const cli *c, const char *cmd)
+typedef struct summary_out {
+    const td_summary *s;
+    const cli *c;
+    const char *fmt;
+} summary_out;
+
+/* summary's output: JSON, one table as CSV, or the readable text (scalar key figures
+ * first, then the findings and the tables). */
+static td_status write_summary_cb(FILE *f, void *ctx, td_err *e)
 {
-    if (c->ninputs < 1)
-        die(TD_EXIT_USAGE, "%s: expected at least one TRACE (try 'tracedoc --help')", cmd);
+    const summary_out *so = ctx;
+    const td_summary *s = so->s;
+    const cli *c = so->c;
+    if (strcmp(so->fmt, "json") == 0)
+        return td_summary_write_json(s, f, e);
+    if (strcmp(so->fmt, "csv") == 0)
+        return td_table_write_csv(td_sum_find_table(s, c->table), f, e);
+    for (size_t i = 0; i < s->nkv; i++) {
+        char v[256];
+        td_col col = {s->kv[i].key, s->kv[i].title, s->kv[i].type};
+        td_cell_format(&col, &s->kv[i].v, v, sizeof v);
+        if (strcmp(s->kv[i].key, "schema") != 0)
+            fprintf(f, "%-32s %s\n", s->kv[i].title, v);
+    }
+    for (size_t i = 0; i < s->nfindings; i++)
+        fprintf(f, "%s %s\n", i ? "  " : "\nFindings:\n  ", s->findings[i]);
+    for (size_t i = 0; i < s->ntables; i++) {
+        const td_table *t = s->tables[i];
+        if ((c->table && strcmp(t->name, c->table)) || !t->nrows)
+            continue;
+        fputc('\n', f);
+        td_table_write_text(t, f, c->table ? 0 : (size_t)c->o.top);
+    }
+    return TD_OK;
 }
 
-static int cmd_summary(int argc, char **argv)
+static int cmd_summary(void *ctx, char **args, int nargs)
 {
-    cli c;
-    parse_cli(argc, argv, &c);
-    need_inputs(&c, "summary");
+    cli c = *(cli *)ctx;
+    c.inputs = args;
+    c.ninputs = nargs;
     const char *fmt = c.format ? c.format : "text";
-    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "csv"))
-        die(TD_EXIT_USAGE, "summary: --format: expected text, json or csv, got '%s'", fmt);
     if (strcmp(fmt, "csv") == 0 && !c.table)
-        die(TD_EXIT_USAGE, "summary: --format csv needs --table NAME");
+        td_cli_usage_error("summary: --format csv needs --table NAME");
     td_summary *s = read_and_analyse(&c, NULL, NULL);
     td_err e = {0};
     td_status st = TD_OK;
@@ -419,39 +482,14 @@ static int cmd_summary(int argc, char **argv)
         td_buf b = {0};
         for (size_t i = 0; i < s->ntables; i++)
             td_buf_printf(&b, "%s%s", i ? ", " : "", s->tables[i]->name);
-        fprintf(stderr, "%s: summary: no table '%s' for this input (tables: %s)\n", prog, c.table,
+        say("summary: no table '%s' for this input (tables: %s)", c.table,
                 td_buf_cstr(&b));
         td_buf_free(&b);
         td_summary_free(s);
         return TD_EXIT_USAGE;
     }
-    if (strcmp(fmt, "json") == 0)
-        st = td_summary_write_json(s, stdout, &e);
-    else if (strcmp(fmt, "csv") == 0)
-        st = td_table_write_csv(td_sum_find_table(s, c.table), stdout, &e);
-    else {
-        /* scalar key figures first, then the tables */
-        for (size_t i = 0; i < s->nkv; i++) {
-            char v[256];
-            td_col col = {s->kv[i].key, s->kv[i].title, s->kv[i].type};
-            td_cell_format(&col, &s->kv[i].v, v, sizeof v);
-            if (strcmp(s->kv[i].key, "schema") != 0)
-                printf("%-32s %s\n", s->kv[i].title, v);
-        }
-        for (size_t i = 0; i < s->nfindings; i++)
-            printf("%s %s\n", i ? "  " : "\nFindings:\n  ", s->findings[i]);
-        for (size_t i = 0; i < s->ntables; i++) {
-            const td_table *t = s->tables[i];
-            if (c.table && strcmp(t->name, c.table))
-                continue;
-            if (!t->nrows)
-                continue;
-            putchar('\n');
-            td_table_write_text(t, stdout, c.table ? 0 : (size_t)c.o.top);
-        }
-    }
-    if (fflush(stdout) != 0 && st == TD_OK)
-        st = td_fail(&e, TD_E_OUTPUT, "stdout: write error");
+    summary_out so = {s, &c, fmt};
+    st = td_write_atomic_cb(c.out ? c.out : "-", write_summary_cb, &so, &e);
     td_summary_free(s);
     if (st != TD_OK)
         fail(&e);
@@ -468,8 +506,7 @@ static td_flame *pick_flame(const td_summary *s, const char *asked)
     static const char *const order[] = {"device", "compile", "ops", "ipu"};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if ((fl = td_sum_find_flame(s, order[i])) && fl->n) {
-            fprintf(stderr, "%s: no cpu stacks in this input; using the %s stacks "
-                    "(--stacks chooses)\n", prog, order[i]);
+            say("no cpu stacks in this input; using the %s stacks (--stacks chooses)", order[i]);
             return fl;
         }
     return NULL;
@@ -481,16 +518,16 @@ static void no_stacks(const td_summary *s, const char *asked)
     for (size_t i = 0; i < s->nflames; i++)
         if (s->flames[i]->n)
             td_buf_printf(&b, "%s%s", b.n ? ", " : "", s->flames[i]->kind);
-    fprintf(stderr, "%s: warning: no %s stacks in this input (it has: %s)\n", prog,
+    say("warning: no %s stacks in this input (it has: %s)",
             asked ? asked : "cpu", b.n ? td_buf_cstr(&b) : "none");
     td_buf_free(&b);
 }
 
-static int cmd_fold(int argc, char **argv)
+static int cmd_fold(void *ctx, char **args, int nargs)
 {
-    cli c;
-    parse_cli(argc, argv, &c);
-    need_inputs(&c, "fold");
+    cli c = *(cli *)ctx;
+    c.inputs = args;
+    c.ninputs = nargs;
     td_summary *s = read_and_analyse(&c, NULL, NULL);
     const char *kind = c.stacks ? c.stacks : "cpu";
     td_flame *fl = pick_flame(s, c.stacks);
@@ -501,13 +538,7 @@ static int cmd_fold(int argc, char **argv)
     }
     td_err e = {0};
     td_status st;
-    if (c.out)
-        st = td_write_atomic_cb(c.out, write_folded_cb, fl, &e);
-    else {
-        st = td_flame_write_folded(fl, stdout, &e);
-        if (fflush(stdout) != 0 && st == TD_OK)
-            st = td_fail(&e, TD_E_OUTPUT, "stdout: write error");
-    }
+    st = td_write_atomic_cb(c.out ? c.out : "-", write_folded_cb, fl, &e);
     td_summary_free(s);
     if (st != TD_OK)
         fail(&e);
@@ -529,14 +560,13 @@ static td_render_opts render_opts(const cli *c, const td_template *t)
     return r;
 }
 
-static int cmd_flame(int argc, char **argv)
+static int cmd_flame(void *ctx, char **args, int nargs)
 {
-    cli c;
-    parse_cli(argc, argv, &c);
-    if (c.ninputs != 1)
-        die(TD_EXIT_USAGE, "flame: expected one FOLDED or TRACE file");
+    cli c = *(cli *)ctx;
+    c.inputs = args;
+    c.ninputs = nargs;
     if (!c.out)
-        die(TD_EXIT_USAGE, "flame: expected -o FILE.svg");
+        td_cli_usage_error("flame: expected -o FILE.svg ('-o -' for stdout)");
     td_err e = {0};
     td_summary *s = NULL;
     td_flame *fl = NULL;
@@ -562,31 +592,10 @@ static int cmd_flame(int argc, char **argv)
     return 0;
 }
 
-static unsigned parse_formats(const char *v)
-{
-    unsigned m = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", v);
-    for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
-        if (!strcmp(tok, "pdf")) m |= TD_DOC_PDF;
-        else if (!strcmp(tok, "xlsx")) m |= TD_DOC_XLSX;
-        else if (!strcmp(tok, "svg")) m |= TD_DOC_SVG;
-        else if (!strcmp(tok, "json")) m |= TD_DOC_JSON;
-        else if (!strcmp(tok, "csv")) m |= TD_DOC_CSV;
-        else if (!strcmp(tok, "folded")) m |= TD_DOC_FOLDED;
-        else
-            die(TD_EXIT_USAGE, "--format: unknown document '%s' (expected pdf, xlsx, svg, json, "
-                "csv, folded)", tok);
-    }
-    if (!m)
-        die(TD_EXIT_USAGE, "--format: expected a list such as pdf,xlsx");
-    return m;
-}
-
 static void timing(int on, const char *what, int64_t ns)
 {
     if (on)
-        fprintf(stderr, "%s: timings: %-14s %10.3f ms\n", prog, what, (double)ns / 1e6);
+        say("timings: %-14s %10.3f ms", what, (double)ns / 1e6);
 }
 
 /* Write the documents in mask (TD_DOC_*) into out, in a fixed order. */
@@ -650,11 +659,11 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
     return TD_OK;
 }
 
-static int cmd_report(int argc, char **argv)
+static int cmd_report(void *ctx, char **args, int nargs)
 {
-    cli c;
-    parse_cli(argc, argv, &c);
-    need_inputs(&c, "report");
+    cli c = *(cli *)ctx;
+    c.inputs = args;
+    c.ninputs = nargs;
     const char *out = c.out ? c.out : "out";
     td_err e = {0};
     char tdir[PATH_MAX + 16];
@@ -663,7 +672,7 @@ static int cmd_report(int argc, char **argv)
     td_status st = td_template_load(c.tpl ? c.tpl : "bug-report", tdir, &t, &e);
     if (st != TD_OK)
         fail(&e);
-    unsigned docs = c.format ? parse_formats(c.format) : t->documents;
+    unsigned docs = c.format ? parse_formats(&opts[0], c.format) : t->documents;
     int64_t t_read = 0, t_an = 0;
     td_summary *base = NULL;
     if (c.baseline) {
@@ -687,28 +696,41 @@ static int cmd_report(int argc, char **argv)
      * and the PDF, the costliest document. If fork fails, everything is written here. */
     const unsigned in_child = TD_DOC_XLSX | TD_DOC_JSON | TD_DOC_CSV | TD_DOC_FOLDED;
     pid_t kid = -1;
-    if ((docs & in_child) && (docs & ~in_child)) {
+    int pfd[2] = {-1, -1}; /* the child's error message, printed by this process */
+    if ((docs & in_child) && (docs & ~in_child) && pipe(pfd) == 0) {
         fflush(stdout);
         fflush(stderr);
         kid = fork();
         if (kid == 0) {
+            close(pfd[0]);
             st = render_docs(s, t, &r, out, docs & in_child, c.timings, &e);
-            if (st != TD_OK)
-                fprintf(stderr, "%s: %s\n", prog, e.msg);
-            fflush(stderr);
+            if (st != TD_OK && write(pfd[1], e.msg, strnlen(e.msg, sizeof e.msg)) < 0)
+                st = TD_E_INTERNAL;
             _exit(exit_for(st)); /* no atexit handlers: the parent owns the cleanup */
         }
+        close(pfd[1]);
+        if (kid < 0)
+            close(pfd[0]);
     }
-    if ((st = render_docs(s, t, &r, out, kid > 0 ? docs & ~in_child : docs, c.timings, &e)) !=
-        TD_OK)
-        fail(&e);
+    st = render_docs(s, t, &r, out, kid > 0 ? docs & ~in_child : docs, c.timings, &e);
+    int code = exit_for(st);
+    if (st != TD_OK)
+        say("%s", e.msg);
     if (kid > 0) {
         int status = 0;
         while (waitpid(kid, &status, 0) < 0 && errno == EINTR)
             ;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            exit(WIFEXITED(status) ? WEXITSTATUS(status) : TD_EXIT_INTERNAL);
+        char msg[sizeof e.msg];
+        ssize_t n = read(pfd[0], msg, sizeof msg - 1);
+        close(pfd[0]);
+        msg[n > 0 ? n : 0] = 0;
+        if (n > 0 && (st == TD_OK || strcmp(msg, e.msg)))
+            say("%s", msg);
+        if (code == TD_EXIT_OK && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+            code = WIFEXITED(status) ? WEXITSTATUS(status) : TD_EXIT_INTERNAL;
     }
+    if (code != TD_EXIT_OK)
+        exit(code);
     /* the directory now holds this run's documents: what an earlier run left there
      * and this one did not write again goes (outdir.h) */
     size_t nnames;
@@ -723,12 +745,11 @@ static int cmd_report(int argc, char **argv)
     return 0;
 }
 
-static int cmd_diff(int argc, char **argv)
+static int cmd_diff(void *ctx, char **args, int nargs)
 {
-    cli c;
-    parse_cli(argc, argv, &c);
-    if (c.ninputs != 2)
-        die(TD_EXIT_USAGE, "diff: expected BASE and CURRENT (summary.json files or traces)");
+    cli c = *(cli *)ctx;
+    c.inputs = args;
+    c.ninputs = nargs;
     td_summary *base = summary_of(&c, c.inputs[0]);
     td_summary *cur = summary_of(&c, c.inputs[1]);
     apply_meta(&c, cur);
@@ -758,31 +779,10 @@ int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "C");
     find_datadir();
-    if (argc < 2) {
-        usage(stderr);
-        return TD_EXIT_USAGE;
-    }
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        usage(stdout);
-        return 0;
-    }
-    if (!strcmp(cmd, "--version")) {
-        printf("tracedoc %s\n", TD_VERSION);
-        return 0;
-    }
-    if (!strcmp(cmd, "report"))
-        return cmd_report(argc, argv);
-    if (!strcmp(cmd, "summary"))
-        return cmd_summary(argc, argv);
-    if (!strcmp(cmd, "fold"))
-        return cmd_fold(argc, argv);
-    if (!strcmp(cmd, "flame"))
-        return cmd_flame(argc, argv);
-    if (!strcmp(cmd, "diff"))
-        return cmd_diff(argc, argv);
-    fprintf(stderr, "%s: unknown command '%s' (expected report, summary, fold, flame, diff)\n", prog,
-            cmd);
-    fprintf(stderr, "Try 'tracedoc --help'.\n");
-    return TD_EXIT_USAGE;
+    cli c;
+    memset(&c, 0, sizeof c);
+    td_opts_default(&c.o);
+    c.minwidth = -1;
+    c.tolerance = 0.05;
+    return td_cli_main(&the_cli, argc, argv, &c);
 }

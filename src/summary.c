@@ -115,6 +115,21 @@ td_table *td_sum_find_table(const td_summary *s, const char *name)
     return NULL;
 }
 
+/* Every table the analysis can write (templates name them: an unknown name is a template
+ * error). A pass that adds a table adds its name here; tests/cases/cli_tables.sh checks. */
+const char *const td_table_names[] = {
+    "inputs", "ops", "kernels", "kernels_by_device", "cuda_gpu_kern_sum", "steps",
+    "outlier_steps", "modules", "thunks", "hlo_ops", "collectives", "gpu_timeline",
+    "variability", "compile.phases", "regression.metrics", NULL};
+
+int td_table_name_known(const char *name)
+{
+    for (size_t i = 0; td_table_names[i]; i++)
+        if (strcmp(td_table_names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 td_table *td_sum_table(td_summary *s, const char *name, const char *title)
 {
     td_table *t = td_sum_find_table(s, name);

@@ -98,6 +98,9 @@ td_status td_sum_set_meta(td_summary *s, const char *arg, td_err *e);
  * given as "key:type:Title" strings, type one of text,int,ns,share,bytes,f64,gbps,
  * device,bool; e.g. td_table_cols(t, "name:text:Name", "calls:int:Calls", NULL). */
 td_table *td_sum_table(td_summary *s, const char *name, const char *title);
+/* The names of every table the analysis can write, NULL-terminated; and a lookup. */
+extern const char *const td_table_names[];
+int td_table_name_known(const char *name);
 void td_table_cols(td_table *t, ...);
 td_table *td_sum_find_table(const td_summary *s, const char *name); /* NULL if absent */
 int td_table_col(const td_table *t, const char *key);             /* index or -1 */

@@ -278,6 +278,37 @@ fail:
     return e ? e->code : TD_E_USAGE;
 }
 
+/* A table section must name a table tracedoc writes (td_table_names). */
+static td_status check_tables(const td_template *t, const td_section *secs, size_t n,
+                              td_err *e)
+{
+    for (size_t k = 0; k < n; k++) {
+        const td_section *sec = &secs[k];
+        if (strcmp(sec->kind, "table") || td_table_name_known(sec->arg))
+            continue;
+        const char *best = NULL;
+        size_t bestd = 3;
+        td_buf names = {0};
+        for (size_t i = 0; td_table_names[i]; i++) {
+            size_t d = td_edit_distance(sec->arg, td_table_names[i]);
+            if (d < bestd) {
+                bestd = d;
+                best = td_table_names[i];
+            }
+            td_buf_printf(&names, "%s%s", i ? ", " : "", td_table_names[i]);
+        }
+        if (best)
+            td_fail(e, TD_E_USAGE, "%s:%d: unknown table '%s' (did you mean '%s'?)", t->path,
+                    sec->line, sec->arg, best);
+        else
+            td_fail(e, TD_E_USAGE, "%s:%d: unknown table '%s' (tables: %s)", t->path, sec->line,
+                    sec->arg, td_buf_cstr(&names));
+        td_buf_free(&names);
+        return TD_E_USAGE;
+    }
+    return TD_OK;
+}
+
 td_status td_template_load(const char *name, const char *dir, td_template **out, td_err *e)
 {
     char path[1024];
@@ -299,6 +330,11 @@ td_status td_template_load(const char *name, const char *dir, td_template **out,
     }
     st = td_template_parse(path, text, out, e);
     free(text);
+    if (st == TD_OK && ((st = check_tables(*out, (*out)->pdf, (*out)->npdf, e)) != TD_OK ||
+                        (st = check_tables(*out, (*out)->xlsx, (*out)->nxlsx, e)) != TD_OK)) {
+        td_template_free(*out);
+        *out = NULL;
+    }
     return st;
 }
 

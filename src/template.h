@@ -43,7 +43,9 @@ extern const char *const td_pdf_sections[];
 extern const char *const td_xlsx_sections[];
 
 /* Load NAME (a template in dir, e.g. "bug-report") or a FILE path (contains '/' or
- * ends in .tdt). Errors: "FILE:LINE: expected ..." with TD_E_USAGE. Caller frees. */
+ * ends in .tdt). Errors: "FILE:LINE: expected ..." with TD_E_USAGE. Caller frees.
+ * Loading also checks that every `table NAME` is a table tracedoc writes (td_table_names);
+ * td_template_parse checks the syntax only (tests render fixture tables through it). */
 td_status td_template_load(const char *name_or_path, const char *dir, td_template **out, td_err *e);
 td_status td_template_parse(const char *path, const char *text, td_template **out, td_err *e);
 void td_template_free(td_template *t);

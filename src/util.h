@@ -106,6 +106,10 @@ uint64_t td_varint(const uint8_t **p, const uint8_t *end, int *bad);
 /* Length of a UTF-8 string in code points (continuation bytes not counted). */
 size_t td_utf8_len(const char *s);
 
+/* Edit distance between two short names (insert, delete, substitute, swap of neighbours;
+ * ASCII case ignored), for "did you mean" suggestions. Names past 63 bytes compare as far. */
+size_t td_edit_distance(const char *a, const char *b);
+
 /* Hash of bytes (FNV-1a 64); stable across runs and platforms (used for colours). */
 uint64_t td_hash64(const void *p, size_t n);
 
@@ -115,13 +119,19 @@ td_sha256 *td_sha256_new(void);
 void td_sha256_update(td_sha256 *s, const void *p, size_t n);
 void td_sha256_final(td_sha256 *s, char hex[65]); /* frees s */
 
-/* Write a whole output file atomically: data goes to PATH.tmp.PID, then rename.
- * On failure, nothing is left at PATH or the temporary name. */
+/* Write a whole output file safely. A regular file (new, or the target of a symbolic
+ * link, which is kept) is written to a temporary name beside it and renamed when
+ * complete: on failure nothing is left at PATH or the temporary name. A character device
+ * or FIFO is written directly (never replaced); "-", /dev/stdout, /dev/stderr and
+ * /dev/fd/N write to that descriptor. A directory, block device, socket or dangling
+ * symbolic link is refused (TD_E_OUTPUT). */
 td_status td_write_file_atomic(const char *path, const void *data, size_t n, td_err *e);
 /* Atomic write through a callback writing to a FILE*. cb returns TD_OK or an error. */
 td_status td_write_atomic_cb(const char *path, td_status (*cb)(FILE *f, void *ctx, td_err *e),
                              void *ctx, td_err *e);
-/* Temporary name next to path (malloc'd) and the rename that commits it. */
+/* For writers that need a file name (PDF, workbook): a temporary name (malloc'd) beside
+ * path's real file, or a private one in $TMPDIR when path is a device, FIFO or stream,
+ * and the commit: rename, or copy into the device/stream; it removes tmp either way. */
 char *td_tmp_name(const char *path);
 td_status td_commit_tmp(const char *tmp, const char *path, td_err *e);
 
