@@ -22,6 +22,7 @@ void td_opts_default(td_opts *o)
     o->threshold = 0.01;
     o->minwidth = 0.001;
     o->top = 15;
+    o->compile_passes = 0;
 }
 
 int64_t td_trailing_num(const char *name)
@@ -381,6 +382,9 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         td_an_var(&a);
         td_an_flames(&a);
         td_an_findings(&a);
+        /* every warning (reader and passes) is in summary.json too */
+        for (size_t i = 0; i < set->warnings.n; i++)
+            td_sum_warning(s, set->warnings.msg[i]);
     }
     actx_free(&a);
     return st;

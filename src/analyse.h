@@ -15,6 +15,7 @@ typedef struct td_opts {
     double threshold;           /* top-module cut-off (default 0.01) */
     double minwidth;            /* flamegraph pruning, fraction of total (default 0.001) */
     int top;                    /* rows shown in text tables (default 15) */
+    int compile_passes;         /* XLA compile phases: keep XlaPass ranges apart */
     int show_flushes;           /* IPU lightweight profiling: keep buffer-flush blocks */
 } td_opts;
 

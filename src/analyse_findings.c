@@ -97,6 +97,42 @@ static int straggler(const td_table *st, int64_t *rank, double *ratio)
     return found;
 }
 
+/* XLA: idle time of the top modules, compile share of the profile, worst straggler */
+static void xla_findings(td_actx *a, size_t *nf)
+{
+    td_summary *s = a->s;
+    const td_kv *w = td_sum_get(s, "runtime.wall_ns"), *ii = td_sum_get(s, "runtime.idle_in_modules_ns"),
+                *ib = td_sum_get(s, "runtime.idle_between_modules_ns");
+    if (w && ii && ib && w->v.i > 0 && *nf < 6) {
+        td_sum_finding(s, "Over the top modules the GPU is idle %.0f%% of the time inside modules "
+                       "and %.0f%% between them.", 100.0 * (double)ii->v.i / (double)w->v.i,
+                       100.0 * (double)ib->v.i / (double)w->v.i);
+        (*nf)++;
+    }
+    const td_kv *ct = td_sum_get(s, "compile.total_ns"), *sp = td_sum_get(s, "trace.span_ns");
+    if (ct && sp && sp->v.i > 0 && ct->v.i > 0 && *nf < 6) {
+        size_t np = 0;
+        for (size_t i = 0; i < a->n; i++) np += a->tc[i].t->ncompile > 0;
+        char buf[64];
+        td_fmt_ns(buf, sizeof buf, ct->v.i / (int64_t)(np ? np : 1));
+        td_sum_finding(s, "XLA compilation takes %s%s, %.0f%% of the profile's span.", buf,
+                       np > 1 ? " per process" : "",
+                       100.0 * (double)ct->v.i / (double)(np ? np : 1) / (double)sp->v.i);
+        (*nf)++;
+    }
+    const td_table *ti = td_sum_find_table(s, "collective_instances");
+    if (ti && ti->nrows && *nf < 6 && ci(ti, 0, "wait_ns") != TD_NA && ci(ti, 0, "wait_ns") > 0) {
+        char buf[64];
+        td_fmt_ns(buf, sizeof buf, ci(ti, 0, "wait_ns"));
+        double m = cf(ti, 0, "wait_multiple");
+        td_sum_finding(s, "The worst straggler wait is %s on %s %s (program %lld), %.1fx its "
+                       "fastest device's time.", buf, cs(ti, 0, "name"),
+                       shorten(s, cs(ti, 0, "instruction")), (long long)ci(ti, 0, "program_id"),
+                       isfinite(m) ? m : 0.0);
+        (*nf)++;
+    }
+}
+
 void td_an_findings(td_actx *a)
 {
     td_summary *s = a->s;
@@ -172,11 +208,24 @@ void td_an_findings(td_actx *a)
                        "average.", shorten(s, cs(tm, 0, "name")), 100.0 * cf(tm, 0, "share"), buf);
         nf++;
     }
-    if (xla && th && th->nrows && nf < 6) {
+    const td_table *toc = td_sum_find_table(s, "hlo_opcodes");
+    if (xla && toc && toc->nrows && nf < 6) {
+        /* the notebook's opcode view: the top opcode (not the idle row) */
+        for (size_t r = 0; r < toc->nrows; r++) {
+            const char *op = cs(toc, r, "opcode");
+            if (!op || !strcmp(op, "GPU idle during modules"))
+                continue;
+            td_sum_finding(s, "The top HLO opcode (%s) is %.0f%% of the top modules' GPU time.",
+                           shorten(s, op), 100.0 * cf(toc, r, "share"));
+            nf++;
+            break;
+        }
+    } else if (xla && th && th->nrows && nf < 6) {
         td_sum_finding(s, "The top HLO operation kind (%s) is %.0f%% of thunk time.",
                        shorten(s, cs(th, 0, "hlo_op")), 100.0 * cf(th, 0, "share"));
         nf++;
     }
+    xla_findings(a, &nf);
     const td_table *st = td_sum_find_table(s, "steps");
     int64_t srank;
     double sratio;

@@ -27,7 +27,7 @@ static void kernel_cov(td_actx *a)
     for (size_t ti = 0; ti < a->n; ti++)
         for (size_t i = 0; i < a->tc[ti].t->nev; i++)
             n += a->tc[ti].t->ev[i].kind == TD_K_KERNEL || a->tc[ti].t->ev[i].kind == TD_K_DEVICE_OTHER;
-    if (!n)
+    if (!n || td_sum_find_table(a->s, "variability")) /* XLA: thunk variability */
         return;
     kd *k = td_xmalloc(n * sizeof *k);
     int64_t *v = td_xmalloc(n * sizeof *v);

@@ -187,8 +187,9 @@ static void set_top(void *ctx, const td_cli_opt *opt, const char *v)
 static void set_stacks(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "cpu") && strcmp(v, "device") && strcmp(v, "ops") && strcmp(v, "compile") &&
-        strcmp(v, "ipu"))
-        td_cli_bad_value(opt, "expected cpu, device, ops, compile or ipu, got '%s'", v);
+        strcmp(v, "source") && strcmp(v, "opname") && strcmp(v, "ipu"))
+        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname or ipu, "
+                         "got '%s'", v);
     ((cli *)ctx)->stacks = v;
 }
 
@@ -287,8 +288,9 @@ static const td_cli_opt opts[] = {
      td_cli_set_str, OFF(baseline)},
     {"tolerance", 0, "F", REPORT | DIFF, "regression tolerance, fraction (default 0.05)",
      td_cli_set_fraction, OFF(tolerance)},
-    {"stacks", 0, "KIND", FOLD | FLAME, "cpu, device, ops, compile or ipu (IPU step names,\n"
-     "cycles) (default cpu)", set_stacks, 0},
+    {"stacks", 0, "KIND", FOLD | FLAME, "cpu, device, ops, compile, source or opname (XLA:\n"
+     "the notebook's Python source and HLO op_name views), ipu (IPU step names, cycles)\n"
+     "(default cpu)", set_stacks, 0},
     {"title", 0, "TEXT", FLAME, "SVG title", td_cli_set_str, OFF(title)},
     {"paper", 0, "a4|letter", REPORT, "PDF paper size (default a4, or the template's)", set_paper,
      0},
@@ -303,6 +305,8 @@ static const td_cli_opt opts[] = {
      set_warmup, 0},
     {"threshold", 0, "F", ANALYSIS, "top-module cut-off, fraction of time (default 0.01)",
      td_cli_set_fraction, OFF(o.threshold)},
+    {"compile-passes", 0, NULL, ANALYSIS, "XLA compile phases: keep XlaPass ranges apart",
+     td_cli_set_flag, OFF(o.compile_passes)},
     {"step-pattern", 0, "REGEX", ANALYSIS, "user iteration ranges (default ProfilerStep#N,\n"
      "iteration_N)", td_cli_set_str, OFF(o.step_pattern)},
     {"module-pattern", 0, "REGEX", ANALYSIS, "Kineto module ranges (default: the steps)",

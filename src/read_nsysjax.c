@@ -544,8 +544,22 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
         td_warn(&set->warnings, "%s: no %s: no module statistics", name, want[M_PROJ]);
     if (buf[M_THREADS]) {
         if ((st = read_threads(set, t, name, buf[M_THREADS], len[M_THREADS], e))) goto out;
-    } else
-        td_warn(&set->warnings, "%s: no %s: devices unknown", name, want[M_THREADS]);
+    } else {
+        /* archives of nsys-jax before thread-metadata.parquet (mid-2024): each thread
+         * launching modules stands for one device, numbered in order of appearance */
+        int32_t next = 0;
+        for (size_t i = 0; i < t->nranges; i++) {
+            td_track *tk = &t->tracks[t->ranges[i].track];
+            const char *nm = td_strget(set->strs, t->ranges[i].name);
+            if (tk->device >= 0 || (strncmp(nm, "TSL:XlaModule:", 14) && strncmp(nm, "XlaModule:", 10)))
+                continue;
+            tk->device = next++;
+            td_trace_device(t, tk->device);
+        }
+        td_warn(&set->warnings, "%s: no %s (an archive of nsys-jax before mid-2024): each "
+                "thread launching modules is taken as its own device (%d)", name,
+                want[M_THREADS], (int)next);
+    }
     if (buf[M_DEVICES]) read_devices(set, t, name, buf[M_DEVICES], len[M_DEVICES]);
     /* device of each projected range = its launching thread's device (the main thread
      * case is resolved by analyse_xla.c, as nsys-jax does) */

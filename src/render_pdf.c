@@ -767,6 +767,8 @@ static void draw_doc(pdoc *d, const td_template *t)
                 drew = pd_table(d, tb, top, title ? title : tb->title);
         } else if (!strcmp(k, "collectives"))
             drew = pd_collectives(d, sec);
+        else if (!strcmp(k, "xlacollectives"))
+            drew = pd_xla_collectives(d, sec);
         else if (!strcmp(k, "variability"))
             drew = pd_variability(d, sec);
         else if (!strcmp(k, "compile"))

@@ -104,11 +104,6 @@ void pd_legend(pdoc *d, const char *const *label, const uint32_t *color, int n)
     d->y += 13;
 }
 
-typedef struct spt {
-    double x, y;
-    uint32_t color;
-    int shape; /* 0 circle, 1 square, 2 triangle, 3 diamond */
-} spt;
 
 static void marker(pdoc *d, double x, double y, int shape, uint32_t color)
 {
@@ -418,10 +413,11 @@ static void axes(pdoc *d, const axis *ax, const axis *ay, double ystep, double p
 {
     char lb[48];
     cairo_t *cr = d->cr;
-    /* y grid */
-    for (double v = ay->lo; v <= ay->hi + ystep * 1e-6; v += ystep) {
+    /* y grid (log axes: one line per power of ten) */
+    for (double e = ay->lo; e <= ay->hi + ystep * 1e-6; e += ystep) {
+        double v = ay->log ? pow(10, e) : e;
         double y = axis_pos(ay, v, py1, py0);
-        pd_hline(d, px0, px1, y, 0.4, v == ay->lo ? C_MUTED : C_RULE);
+        pd_hline(d, px0, px1, y, 0.4, e == ay->lo ? C_MUTED : C_RULE);
         tick_label(ay, v, lb, sizeof lb);
         pd_text(d, px0 - 44, y - 4.5, lb, PF_SANS, 6.5, 40, PANGO_ALIGN_RIGHT,
                 PANGO_ELLIPSIZE_END, C_MUTED);
@@ -612,12 +608,37 @@ int pd_steps(pdoc *d, const char *title)
 
 /* ---- scatter plots ---- */
 
+static void scatter_y(pdoc *d, const spt *p, size_t n, const axis *axk, int ykind, int ylog,
+                      const char *xlabel, const char *ylabel);
 static void scatter(pdoc *d, const spt *p, size_t n, const axis *axk, int ykind,
                     const char *xlabel, const char *ylabel)
 {
-    double mnx = 0, mxx = 0, mxy = 0;
+    scatter_y(d, p, n, axk, ykind, 0, xlabel, ylabel);
+}
+
+void pd_scatter(pdoc *d, const spt *p, size_t n, int xkind, int ykind, int ylog,
+                const char *xlabel, const char *ylabel)
+{
+    axis ax = {0, 0, xkind == 2 ? 2 : 10, xkind};   /* bytes: powers of two */
+    scatter_y(d, p, n, &ax, ykind, ylog, xlabel, ylabel);
+}
+
+void pd_legend_shapes(pdoc *d, const char *const *label, const uint32_t *color, int n)
+{
+    legend_shapes(d, label, color, n);
+}
+
+/* ylog: log10 y axis over the positive values (the others are left out) */
+static void scatter_y(pdoc *d, const spt *p, size_t n, const axis *axk, int ykind, int ylog,
+                      const char *xlabel, const char *ylabel)
+{
+    double mnx = 0, mxx = 0, mxy = 0, mny = 0;
     int first = 1;
     for (size_t i = 0; i < n; i++) {
+        if (ylog && !(p[i].y > 0))
+            continue;
+        if (first || p[i].y < mny)
+            mny = p[i].y;
         if (first || p[i].x < mnx)
             mnx = p[i].x;
         if (first || p[i].x > mxx)
@@ -628,12 +649,18 @@ static void scatter(pdoc *d, const spt *p, size_t n, const axis *axk, int ykind,
     }
     axis ax = *axk, ay;
     log_axis(&ax, mnx, mxx, ax.log);
-    double ystep = lin_axis(&ay, mxy * 1.05);
+    double ystep = 1;
+    if (ylog && !first)
+        log_axis(&ay, mny, mxy, 10);
+    else
+        ystep = lin_axis(&ay, mxy * 1.05);
     ay.kind = ykind;
     double H = 130;
     double px0 = d->x0 + 46, px1 = d->x1 - 6, py0 = d->y + 20, py1 = d->y + 20 + H;
     axes(d, &ax, &ay, ystep, px0, px1, py0, py1, xlabel, ylabel);
     for (size_t i = 0; i < n; i++) {
+        if (ylog && !(p[i].y > 0))
+            continue;
         double x = axis_pos(&ax, p[i].x, px0, px1), y = axis_pos(&ay, p[i].y, py1, py0);
         marker(d, x, y, p[i].shape, p[i].color);
     }

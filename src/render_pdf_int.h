@@ -92,6 +92,19 @@ const td_table *pd_timeline_all(const td_summary *s, size_t *row);
  * merged), part[1] idle inside modules, part[2] idle between modules, from the runtime.*
  * scalars; they add up to runtime.wall_ns. Returns 0 when the scalars are missing. */
 
+/* Scatter plots (render_pdf_draw.c): log10 x axis; y linear from 0, or log10 (ylog,
+ * positive values only). Axis kinds: 0 plain, 1 ns, 2 bytes, 3 GB/s. */
+typedef struct spt {
+    double x, y;
+    uint32_t color;
+    int shape; /* 0 circle, 1 square, 2 triangle, 3 diamond */
+} spt;
+void pd_scatter(pdoc *d, const spt *p, size_t n, int xkind, int ykind, int ylog,
+                const char *xlabel, const char *ylabel);
+void pd_legend_shapes(pdoc *d, const char *const *label, const uint32_t *color, int n);
+/* XLA collectives per instance (render_pdf_xla.c): bus bandwidth and wait multiple
+ * against message size, the straggler-wait histogram, the worst instances. */
+int pd_xla_collectives(pdoc *d, const td_section *sec);
 /* Short axis labels: "10 ms", "4 KiB". */
 void pd_fmt_tick_ns(char *dst, size_t cap, double ns);
 void pd_fmt_tick_bytes(char *dst, size_t cap, double b);

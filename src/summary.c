@@ -120,7 +120,8 @@ td_table *td_sum_find_table(const td_summary *s, const char *name)
 const char *const td_table_names[] = {
     "inputs", "ops", "kernels", "kernels_by_device", "cuda_gpu_kern_sum", "steps",
     "outlier_steps", "modules", "thunks", "hlo_ops", "collectives", "gpu_timeline",
-    "variability", "compile.phases", "regression.metrics", NULL};
+    "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
+    "collective_wait_histogram", NULL};
 
 int td_table_name_known(const char *name)
 {

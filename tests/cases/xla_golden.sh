@@ -13,6 +13,8 @@ trim() {
 import json, sys
 d = json.load(sys.stdin)
 d["thunks"] = d["thunks"][:25]
+for k in ("variability", "collective_instances"):
+    d[k] = d[k][:25]
 json.dump(d, sys.stdout, indent=1, sort_keys=False)
 print()'
 }

@@ -2,10 +2,15 @@
 # python computation that follows formats.md sec. 4 / nsys-jax's definitions:
 # it works from the reader's dumped projected ranges (python has no Parquet reader) and
 # from the raw push/pop CSV (read here with zipfile + lzma), and never reuses tracedoc's
-# numbers. Checks: modules table, module cut, warm-up, runtime totals, hlo_ops,
-# collectives (message size, group size and element type from the archive's HLO dumps
-# decoded here with a minimal protobuf reader; calls, time, hidden, algbw/busbw,
-# straggler wait after clock alignment), compile total.
+# numbers. Checks: programs keyed by the dumps' fingerprint_before_lhs, modules table
+# (every module, below_cut marking the top-module cut), warm-up, the three runtime
+# totals over the top modules with hidden communication subtracted from (1) (and
+# nsys-jax's own figures for proc0: 371.803 / 381.636 / 389.217 ms), hlo_ops,
+# hlo_opcodes, the op_name and source-code flamegraphs (the notebook's preference
+# order and equal weights, recomputed here from the HLO metadata), collectives
+# (message size, group size and element type from the archive's HLO dumps decoded here
+# with a minimal protobuf reader; calls, time, hidden, algbw/busbw, straggler wait
+# after clock alignment), compile total.
 . "$ROOT/tests/lib.sh"
 need_traces
 T=$(dirname "$TD")/tests/test_xla
@@ -17,6 +22,9 @@ done
 "$T" json "$Z"/pax_fsdp4_4proc_proc{0,1,2,3}.zip >"$WORK/all.json" || die "json all"
 "$T" json "$Z/pax_fsdp4_4proc_proc0.zip" >"$WORK/p0.json" || die "json p0"
 "$T" json -w0 "$Z/pax_fsdp4_4proc_proc0.zip" >"$WORK/p0none.json" || die "json p0 none"
+for k in opname source; do
+    "$TD" fold --stacks $k "$Z/pax_fsdp4_4proc_proc0.zip" >"$WORK/p0.$k" 2>/dev/null || die "fold $k"
+done
 $PY - "$WORK" "$Z" <<'EOF' || exit 1
 import csv, io, json, lzma, math, re, statistics, sys, zipfile
 work, zdir = sys.argv[1], sys.argv[2]
@@ -76,28 +84,50 @@ def shape(b):
 OPS = {"all-gather-start": "allgather", "all-gather": "allgather", "all-reduce-start": "allreduce",
        "all-reduce": "allreduce", "reduce-scatter": "reducescatter", "all-to-all": "alltoall",
        "collective-permute-start": "sendrecv", "collective-permute": "sendrecv"}
-def hlo_info(i, prog):
+HLO = {}
+def hlo_dump(i, prog):
+    """every instruction of the after-optimisation dump of program prog in process i,
+    the stack frame index and the fingerprint"""
+    if (i, prog) in HLO: return HLO[(i, prog)]
     z = zipfile.ZipFile(f"{zdir}/pax_fsdp4_4proc_proc{i}.zip")
     name = [n for n in z.namelist() if n.startswith(f"dump/module_{prog:04d}.") and n.endswith("_gpu_after_optimizations.hlo.pb.xz")]
-    if not name: return {}
+    if not name:
+        HLO[(i, prog)] = None; return None
     data = lzma.decompress(z.read(name[0]))
-    insts = {}
+    insts, fp, comps = {}, None, {}
+    sfi = dict(files=[], funcs=[], locs=[], frames=[])
     for f, wt, mod in pb(data):
         if f != 1: continue
         for f2, wt2, comp in pb(mod):
+            if f2 == 19:
+                for f3, w3, e in pb(comp):
+                    kv = {a: c for a, _, c in pb(e)}
+                    if kv.get(1) == b"fingerprint_before_lhs": fp = kv[2].decode()
+            if f2 == 17:
+                for f3, w3, v in pb(comp):
+                    if f3 == 1: sfi["files"].append(v.decode())
+                    elif f3 == 2: sfi["funcs"].append(v.decode())
+                    elif f3 in (3, 4):
+                        d = {a: c for a, _, c in pb(v)}
+                        (sfi["locs"] if f3 == 3 else sfi["frames"]).append(d)
             if f2 != 3: continue
+            cid = [v for f3, w3, v in pb(comp) if f3 == 5][0]
             for f3, wt3, ins in pb(comp):
                 if f3 != 2: continue
-                d = dict(ops=[], groups=[])
+                d = dict(ops=[], groups=[], calls=[], meta=b"", comp=cid)
                 for f4, wt4, v in pb(ins):
                     if f4 == 1: d["name"] = v.decode()
                     elif f4 == 2: d["op"] = v.decode()
                     elif f4 == 3: d["bytes"], d["et"] = shape(v)
                     elif f4 == 35: d["id"] = v
                     elif f4 == 36: d["ops"] += ints(wt4, v)
+                    elif f4 == 38: d["calls"] += ints(wt4, v)
                     elif f4 == 49: d["groups"].append(sum(len(ints(w, x)) for ff, w, x in pb(v) if ff == 1))
+                    elif f4 == 7: d["meta"] = v   # OpMetadata, read when needed
                 insts[d["id"]] = d
-    out = {}
+                comps.setdefault(cid, []).append(d)
+    byname = {d["name"]: d for d in insts.values()}
+    coll = {}
     for d in insts.values():
         t = OPS.get(d["op"])
         if not t: continue
@@ -106,8 +136,40 @@ def hlo_info(i, prog):
         b = sum(insts[o]["bytes"] for o in d["ops"])
         if t == "allgather": b *= g
         ets = {insts[o]["et"] for o in d["ops"]}
-        out[d["name"]] = (t, b, g, ENAME[ets.pop()] if len(ets) == 1 else "mixed")
-    return out
+        coll[d["name"]] = (t, b, g, ENAME[ets.pop()] if len(ets) == 1 else "mixed")
+    import functools
+    @functools.lru_cache(maxsize=None)
+    def frames(fid):   # outermost first, nsys-jax's StackFrame.__str__
+        out = []
+        while fid > 0:
+            fr = sfi["frames"][fid - 1]
+            loc = sfi["locs"][fr.get(1, 0) - 1]
+            col = loc.get(4, 0)
+            out.append(f"{sfi['files'][loc.get(1) - 1]}:{loc.get(3, 0)}{':' + str(col) if col else ''}[{sfi['funcs'][loc.get(2) - 1]}]")
+            fid = fr.get(2, 0)
+        return tuple(out[::-1])
+    HLO[(i, prog)] = dict(byname=byname, comps=comps, coll=coll, fp=fp, frames=frames)
+    return HLO[(i, prog)]
+
+def fingerprint(i, prog):
+    """fingerprint_before_lhs of program prog in process i, without decoding the rest"""
+    if (i, prog) in HLO: return (HLO[(i, prog)] or {}).get("fp")
+    z = zipfile.ZipFile(f"{zdir}/pax_fsdp4_4proc_proc{i}.zip")
+    name = [n for n in z.namelist() if n.startswith(f"dump/module_{prog:04d}.") and n.endswith("_gpu_after_optimizations.hlo.pb.xz")]
+    if not name: return None
+    data = memoryview(lzma.decompress(z.read(name[0])))
+    for f, wt, mod in pb(data):
+        if f != 1: continue
+        for f2, wt2, v in pb(mod):
+            if f2 == 19:
+                for f3, w3, e in pb(v):
+                    kv = {a: bytes(c) for a, _, c in pb(e)}
+                    if kv.get(1) == b"fingerprint_before_lhs": return kv[2].decode()
+    return None
+
+def hlo_info(i, prog):
+    h = hlo_dump(i, prog)
+    return h["coll"] if h else {}
 
 def compiled_ids(i):
     z = zipfile.ZipFile(f"{zdir}/pax_fsdp4_4proc_proc{i}.zip")
@@ -143,13 +205,20 @@ def load(i):
             mids.remove(same[-1]); ths = {k for k in ths if modof[k] != same[-1]}
     execs, out, nth = {}, [], {}
     for k in ths: nth[modof[k]] = nth.get(modof[k], 0) + 1
+    # programs keyed by fingerprint: the smallest program id with the same fingerprint
+    names = {}
+    for m in mids:
+        g = re.match(r"^TSL:XlaModule:#(?:prefix=(.*?),|)hlo_module=([a-z0-9._-]+)(?:,program_id=(\d+)|)#$", by[m]["name"])
+        if g.group(3): names[int(g.group(3))] = g.group(2)
+    fps = {p: fingerprint(i, p) for p in names}
+    keyof = {p: min(q for q in names if fps[q] == fps[p]) if fps[p] else p for p in names}
     for m in mids:
         r = by[m]
         g = re.match(r"^TSL:XlaModule:#(?:prefix=(.*?),|)hlo_module=([a-z0-9._-]+)(?:,program_id=(\d+)|)#$", r["name"])
         pid = int(g.group(3)) if g.group(3) else -1
-        key = (r["tid"], pid)
-        e = execs.get(key, 0); execs[key] = e + 1
-        out.append(dict(rid=m, name=g.group(2), pid=pid, exec=e, dev=i,
+        key = keyof.get(pid, pid)
+        e = execs.get(key, 0); execs[key] = e + 1     # per (device, program key)
+        out.append(dict(rid=m, name=g.group(2), pid=pid, key=key, exec=e, dev=i,
                         s=int(r["proj_start"]), d=int(r["proj_dur"]),
                         nth=nth[m]))
     mrec = {o["rid"]: o for o in out}
@@ -164,12 +233,15 @@ def load(i):
         if comm_of(t["kind"]):
             p = t["mod"]["pid"]
             if p not in hinfo: hinfo[p] = hlo_info(i, p)
-            t["key"] = hinfo[p][t["op"]]
-    return out, thunks
+            t["ckey"] = hinfo[p][t["op"]]
+    return out, thunks, keyof
 
 CACHE = {}
 def load_cached(i):
-    if i not in CACHE: CACHE[i] = (load(i), compiled_ids(i))
+    if i not in CACHE:
+        m, t, keyof = load(i)
+        ids, tot = compiled_ids(i)
+        CACHE[i] = ((m, t), ({keyof.get(p, p) for p in ids}, tot))
     import copy
     return copy.deepcopy(CACHE[i])
 
@@ -182,16 +254,16 @@ def analyse(procs, warm):
     ths = [t for t in ths if t["mod"]["pid"] >= 0]
     anycomm = any(comm_of(t["kind"]) for t in ths)
     for m in mods:
-        if warm == "auto": m["steady"] = m["pid"] not in seen or m["exec"] > (1 if anycomm else 0)
+        if warm == "auto": m["steady"] = m["key"] not in seen or m["exec"] > (1 if anycomm else 0)
         else: m["steady"] = m["exec"] >= warm
     dropped = sum(1 for m in mods if not m["steady"])
     st = [m for m in mods if m["steady"]]
     prog = {}
-    for m in st: prog.setdefault(m["pid"], []).append(m)
+    for m in st: prog.setdefault(m["key"], []).append(m)
     rows = []
-    for pid, ms in prog.items():
+    for key, ms in prog.items():
         d = [m["d"] for m in ms]; n = [m["nth"] for m in ms]
-        rows.append(dict(name=ms[0]["name"], program_id=pid, executions=len(ms),
+        rows.append(dict(name=ms[0]["name"], program_id=key, executions=len(ms),
                          thunks_mean=statistics.fmean(n), mean=statistics.fmean(d),
                          std=statistics.stdev(d) if len(d) > 1 else None, total=sum(d)))
     rows.sort(key=lambda r: (-r["total"], r["program_id"]))
@@ -199,27 +271,78 @@ def analyse(procs, warm):
     keep, cut = len(rows), 0
     while keep and cut + rows[keep - 1]["total"] < 0.01 * tot:
         cut += rows[keep - 1]["total"]; keep -= 1
-    sth = [t for t in ths if t["mod"]["steady"]]
-    thunks_ns = sum(t["e"] - t["s"] for t in sth)
-    modules_ns = sum(m["d"] for m in st)
-    wall = 0
-    for dev in {t["mod"]["dev"] for t in sth}:
-        dt = [t for t in sth if t["mod"]["dev"] == dev]
-        wall += max(t["e"] for t in dt) - min(t["s"] for t in dt)
-    hlo = {}
-    for t in sth:
-        h = hlo.setdefault(t["kind"], [0, 0]); h[0] += 1; h[1] += t["e"] - t["s"]
-    # collectives: hidden = overlap with compute thunks of the same program and device
-    coll = {}
+    topkeys = {r["program_id"] for r in rows[:keep]}
+    for m in mods: m["top"] = m["steady"] and m["key"] in topkeys
+    # hidden communication: overlap with compute thunks of the same program key and
+    # device, over every thunk (nsys-jax computes it before the warm-up split)
+    import bisect
     byk = {}
-    for t in ths: byk.setdefault((t["mod"]["pid"], t["mod"]["dev"]), []).append(t)
+    for t in ths:
+        if not comm_of(t["kind"]): byk.setdefault((t["mod"]["key"], t["mod"]["dev"]), []).append(t)
+    starts, longest = {}, {}
+    for k, v in byk.items():
+        v.sort(key=lambda q: q["s"]); starts[k] = [q["s"] for q in v]
+        longest[k] = max(q["e"] - q["s"] for q in v)
+    for t in ths:
+        t["hid"] = 0
+        k = (t["mod"]["key"], t["mod"]["dev"])
+        if comm_of(t["kind"]) and k in byk:
+            lo = bisect.bisect_left(starts[k], t["s"] - longest[k])
+            hi = bisect.bisect_left(starts[k], t["e"])
+            t["hid"] = sum(min(q["e"], t["e"]) - max(q["s"], t["s"]) for q in byk[k][lo:hi]
+                           if q["e"] > t["s"])
+    top = [t for t in ths if t["mod"]["top"]]
+    thunks_ns = sum(t["e"] - t["s"] - t["hid"] for t in top)
+    tm = [m for m in mods if m["top"]]
+    modules_ns = sum(m["d"] for m in tm)
+    wall = 0
+    for dev in {m["dev"] for m in tm}:
+        dm = [m for m in tm if m["dev"] == dev]
+        wall += max(m["s"] + m["d"] for m in dm) - min(m["s"] for m in dm)
+    hlo = {}
+    for t in top:
+        h = hlo.setdefault(t["kind"], [0, 0]); h[0] += 1; h[1] += t["e"] - t["s"]
+    # the notebook's views, per (program, instruction) of the top modules
+    pi = {}
+    for t in top:
+        k = (t["mod"]["dev"], t["mod"]["pid"], t["mod"]["key"], t["op"])
+        pi[k] = pi.get(k, 0) + t["e"] - t["s"] - t["hid"]
+    agg = {}
+    for (dev, pid, key, op), v in pi.items():
+        a = agg.setdefault((key, op), [0, dev, pid]); a[0] += v
+    opcodes, src, opn = {}, {}, {}
+    for (key, op), (v, dev, pid) in agg.items():
+        h = hlo_dump(dev, pid)
+        inst = h["byname"][op]
+        opcodes[inst["op"]] = opcodes.get(inst["op"], 0) + v
+        insts = [inst] + [c for cid in inst["calls"] for c in h["comps"][cid]]
+        sp = (set(), set(), {("[GPU active]", "[Unknown]")})
+        op_p = (set(), {("[GPU active]", "[Unknown]")})
+        for c in insts:
+            md = {f5: x for f5, w5, x in pb(c["meta"])}
+            on = [md[2].decode().replace(";", ":")] if md.get(2) else []
+            fr = list(h["frames"](md.get(15, 0)))
+            if fr: sp[0].add(tuple(["[GPU active]"] + fr + on))
+            if on:
+                sp[1].add(("[GPU active]", "[Unknown]", on[0]))
+                op_p[0].add(tuple(["[GPU active]"] + on[0].split("/")))
+        for prefs, acc in ((sp, src), (op_p, opn)):
+            for locs in prefs:
+                if locs:
+                    for l in locs: acc[";".join(l)] = acc.get(";".join(l), 0) + v / len(locs)
+                    break
+    opcodes["GPU idle during modules"] = modules_ns - thunks_ns
+    for acc in (src, opn):
+        acc["[GPU idle during module execution]"] = max(0, modules_ns - thunks_ns)
+        acc["[GPU idle between module executions]"] = max(0, wall - modules_ns)
+    # collectives: thunks of the steady state
+    sth = [t for t in ths if t["mod"]["steady"]]
+    coll = {}
     for t in sth:
         c = comm_of(t["kind"])
         if not c: continue
-        hid = sum(min(q["e"], t["e"]) - max(q["s"], t["s"]) for q in byk[(t["mod"]["pid"], t["mod"]["dev"])]
-                  if not comm_of(q["kind"]) and q["e"] > t["s"] and q["s"] < t["e"])
-        a = coll.setdefault(t["key"], dict(calls=0, total=0, hidden=0, wait=0))
-        a["calls"] += 1; a["total"] += t["e"] - t["s"]; a["hidden"] += min(hid, t["e"] - t["s"])
+        a = coll.setdefault(t["ckey"], dict(calls=0, total=0, hidden=0, wait=0))
+        a["calls"] += 1; a["total"] += t["e"] - t["s"]; a["hidden"] += min(t["hid"], t["e"] - t["s"])
     # straggler wait: instances (program, execution, instruction, n-th run) over devices,
     # after aligning each device by its median collective end skew
     inst = {}
@@ -227,7 +350,7 @@ def analyse(procs, warm):
     for t in sorted(sth, key=lambda t: t["s"]):
         if not comm_of(t["kind"]): continue
         rk = (id(t["mod"]), t["op"]); n = runs.get(rk, 0); runs[rk] = n + 1
-        inst.setdefault((t["mod"]["pid"], t["mod"]["exec"], t["op"], n), []).append(t)
+        inst.setdefault((t["mod"]["key"], t["mod"]["exec"], t["op"], n), []).append(t)
     devs = sorted({m["dev"] for m in mods})
     skews = {d: [] for d in devs}
     for ts in inst.values():
@@ -240,15 +363,30 @@ def analyse(procs, warm):
         fs = min(t["s"] - corr[t["mod"]["dev"]] for t in ts)
         le = max(t["e"] - corr[t["mod"]["dev"]] for t in ts)
         ts.sort(key=lambda t: t["mod"]["dev"])
-        coll[ts[0]["key"]]["wait"] += le - fs - min(t["e"] - t["s"] for t in ts)
-    return dict(rows=rows[:keep], cut=(len(rows) - keep, cut), dropped=dropped,
-                runtime=(thunks_ns, modules_ns, wall), hlo=hlo, coll=coll, ctot=ctot)
+        coll[ts[0]["ckey"]]["wait"] += le - fs - min(t["e"] - t["s"] for t in ts)
+    return dict(rows=rows, keep=keep, cut=(len(rows) - keep, cut), dropped=dropped,
+                runtime=(thunks_ns, modules_ns, wall), hlo=hlo, coll=coll, ctot=ctot,
+                opcodes=opcodes, src=src, opn=opn, npieces=len(agg))
+
+def folded(path):
+    out = {}
+    for line in open(path):
+        k, v = line.rstrip("\n").rsplit(" ", 1)
+        out[k] = int(v)
+    return out
+
+def check_flame(path, exp, npieces):
+    got = folded(path)
+    assert set(got) == set(exp), sorted(set(got) ^ set(exp))[:5]
+    for k, v in exp.items():   # each stack is a sum of rounded equal shares
+        assert abs(got[k] - v) <= 1 + npieces, (k, got[k], v)
 
 def check(jfile, exp, waits):
     d = json.load(open(jfile))
     got = d["modules"]
     assert len(got) == len(exp["rows"]), (len(got), len(exp["rows"]))
-    for g, e in zip(got, exp["rows"]):
+    for n, (g, e) in enumerate(zip(got, exp["rows"])):
+        assert g["below_cut"] == (n >= exp["keep"]), (g, n, exp["keep"])
         assert g["name"] == e["name"] and g["program_id"] == e["program_id"], (g, e)
         assert g["executions"] == e["executions"], (g, e)
         assert abs(g["thunks_mean"] - e["thunks_mean"]) < 1e-6, (g, e)
@@ -262,6 +400,11 @@ def check(jfile, exp, waits):
     assert r["idle_between_modules_ns"] == r["wall_ns"] - r["modules_ns"]
     hl = {h["hlo_op"]: (h["calls"], h["total_ns"]) for h in d["hlo_ops"]}
     assert hl == {k: tuple(v) for k, v in exp["hlo"].items()}, "hlo_ops differ"
+    oc = {h["opcode"]: h for h in d["hlo_opcodes"]}
+    assert set(oc) == set(exp["opcodes"]), set(oc) ^ set(exp["opcodes"])
+    for k, v in exp["opcodes"].items():
+        assert oc[k]["total_ns"] == v, (k, oc[k], v)
+        assert abs(oc[k]["share"] - v / r["modules_ns"]) < 1e-6, (k, oc[k])
     cl = {(c["name"], c["bytes"], c["group_size"], c["dtype"]): c for c in d.get("collectives", [])}
     assert set(cl) == set(exp["coll"]), (set(cl) ^ set(exp["coll"]))
     for k, e in exp["coll"].items():
@@ -277,7 +420,13 @@ def check(jfile, exp, waits):
 
 p0 = analyse([0], "auto")
 assert p0["rows"][0]["name"] == "pjit__wrapped_step_fn" and p0["rows"][0]["executions"] == 3
+# nsys-jax's own figures for proc0 (the issue): (1) / (2) / (3) in ms
+assert tuple(round(v / 1e3) for v in p0["runtime"]) == (371803, 381636, 389217), p0["runtime"]
+# jit__psum is compiled twice (program ids 1 and 38) with one fingerprint: one series
+assert [r["executions"] for r in p0["rows"] if r["name"] == "jit__psum"] == [3]
 check(f"{work}/p0.json", p0, False)
+check_flame(f"{work}/p0.opname", p0["opn"], p0["npieces"])
+check_flame(f"{work}/p0.source", p0["src"], p0["npieces"])
 check(f"{work}/p0none.json", analyse([0], 0), False)
 check(f"{work}/all.json", analyse([0, 1, 2, 3], "auto"), True)
 print("ok")

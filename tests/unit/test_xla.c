@@ -267,9 +267,10 @@ static void test_synthetic(void)
         CHECK_EQ_INT(int_cell(m, 0, "mean_ns"), 120);
     }
     KV_I(s, "warmup.dropped", 2);
-    KV_I(s, "runtime.thunks_ns", 90);           /* 40 + 30 + 20 */
+    /* (1) 40 + 30 + 20 less the 10 of the all-gather hidden behind fusion.1 */
+    KV_I(s, "runtime.thunks_ns", 80);
     KV_I(s, "runtime.modules_ns", 120);
-    KV_I(s, "runtime.wall_ns", 90);             /* first thunk start .. last thunk end */
+    KV_I(s, "runtime.wall_ns", 120);            /* first module start .. last module end */
     KV_I(s, "runtime.idle_in_modules_ns", 40);  /* 120 - |[0,60) u [70,90)| */
     KV_I(s, "runtime.busy_in_modules_ns", 80); /* |[0,60) u [70,90)| */
     KV_I(s, "runtime.idle_between_modules_ns", 0);
@@ -291,11 +292,14 @@ static void test_synthetic(void)
     }
     /* compile: XlaCompile 1000 = 200 own + Backend 300 (800 - 100 - 400; cuBLAS folded
      * in) + pass 100 + EmitLlvmIr 400 - 320 parallel region [310, 630) shared by worker
-     * non-child time: GpuAsm (200 + 100) / 500 * 320 = 192, OptimizeLlvmIr 128 */
+     * non-child time: GpuAsm (200 + 100) / 500 * 320 = 192, OptimizeLlvmIr 128; the
+     * notebook's groups: the first XlaCompile's own time is library loading, passes
+     * are lumped as XlaPass */
     KV_I(s, "compile.total_ns", 1000);
     const td_table *p = td_sum_find_table(s, "compile.phases");
-    static const char *names[] = { "XlaCompileBackend", "XlaCompile", "XlaCompileGpuAsm",
-                                   "XlaOptimizeLlvmIr", "XlaPass:#name=p#", "XlaEmitLlvmIr" };
+    static const char *names[] = { "XlaCompileBackend", "[non-leaf time in 0th XlaCompile range]",
+                                   "XlaCompileGpuAsm", "XlaOptimizeLlvmIr", "XlaPass",
+                                   "XlaEmitLlvmIr" };
     static const int64_t vals[] = { 300, 200, 192, 128, 100, 80 };
     CHECK(p && p->nrows == 6);
     for (size_t r = 0; p && r < p->nrows && r < 6; r++) {
