@@ -121,7 +121,8 @@ const char *const td_table_names[] = {
     "inputs", "ops", "kernels", "kernels_by_device", "cuda_gpu_kern_sum", "steps",
     "outlier_steps", "modules", "thunks", "hlo_ops", "collectives", "gpu_timeline",
     "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
-    "collective_wait_histogram", NULL};
+    "collective_wait_histogram", "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges",
+    "ipu_stream_copies", "ipu_timeline", "lwp_blocks", NULL};
 
 int td_table_name_known(const char *name)
 {
