@@ -307,8 +307,10 @@ static int sec_header(pdoc *d, const td_template *t)
         else
             fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
     }
-    fact[nf].label = "Tool";
-    snprintf(fact[nf++].val, sizeof fact[0].val, "tracedoc %s", d->version);
+    if (!d->brief) {
+        fact[nf].label = "Tool";
+        snprintf(fact[nf++].val, sizeof fact[0].val, "tracedoc %s", d->version);
+    }
     fact[nf].label = "Date";
     snprintf(fact[nf++].val, sizeof fact[0].val, "%s", d->date);
     /* when the trace was captured, and the run metadata (--meta), after the fixed facts */
@@ -340,7 +342,9 @@ static int sec_header(pdoc *d, const td_template *t)
     d->y += rowh + 10;
 
     /* inputs: one line each with path and facts, the SHA-256 below in mono */
-    const td_table *in = td_sum_find_table(s, "inputs");
+    /* brief: the run's name in the title says what was read; paths and hashes are in
+     * the workbook and summary.json */
+    const td_table *in = d->brief ? NULL : td_sum_find_table(s, "inputs");
     if (in && in->nrows) {
         int cp = td_table_col(in, "path"), cf = td_table_col(in, "format");
         int cb = td_table_col(in, "bytes"), ch = td_table_col(in, "sha256");
@@ -561,13 +565,13 @@ static int sec_keyfigures(pdoc *d, const char *title)
         for (size_t r = 0; r < tl->nrows; r++)
             if (td_table_cell(tl, r, cdev)->i == -1)
                 nall++;
-        char who[64] = "of the device timeline";
+        char who[64] = "of device timeline";
         if (nall > 1 && crank >= 0 && td_table_cell(tl, row, crank)->i != TD_NA)
-            snprintf(who, sizeof who, "of rank %lld's device timeline",
+            snprintf(who, sizeof who, "of rank %lld's timeline",
                      (long long)td_table_cell(tl, row, crank)->i);
         else if (nall > 1 && crank >= 0)
             /* the job-wide row: times summed over ranks, not wall time */
-            snprintf(who, sizeof who, "of the device timeline, ranks summed");
+            snprintf(who, sizeof who, "of all ranks' timelines");
         for (size_t k = 0; k < sizeof g / sizeof g[0]; k++) {
             int ci = td_table_col(tl, g[k].key);
             if (ci < 0 || td_table_cell(tl, row, ci)->i == TD_NA)
@@ -617,9 +621,9 @@ static int sec_keyfigures(pdoc *d, const char *title)
     if (!n && !(rule && rule->v.s && rule->v.s[0]))
         return 0;
     char n1[1024] = "", n2[256] = "";
-    if (rule && rule->type == TD_T_TEXT && rule->v.s && rule->v.s[0])
+    if (rule && rule->type == TD_T_TEXT && rule->v.s && rule->v.s[0] && !d->brief)
         snprintf(n1, sizeof n1, "Warm-up: %s", rule->v.s);
-    if (cut && cut->type == TD_T_F64)
+    if (cut && cut->type == TD_T_F64 && !d->brief)
         snprintf(n2, sizeof n2, "Modules below %.2g%% of device time are left out of the "
                  "module tables.", cut->v.f * 100.0);
     double W = d->x1 - d->x0;
@@ -741,6 +745,7 @@ static void draw_doc(pdoc *d, const td_template *t)
         const char *title = sec->title[0] ? sec->title : NULL;
         const char *k = sec->kind;
         int drew = 0;
+        d->brief = !strcmp(sec->arg, "brief");
         if (!strcmp(k, "header"))
             drew = sec_header(d, t);
         else if (!strcmp(k, "findings"))

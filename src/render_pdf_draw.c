@@ -272,6 +272,8 @@ int pd_breakdown(pdoc *d, const char *title)
             nrows_dev++;
     if (nrows_dev > 16)
         nrows_dev = 16;
+    if (d->brief)
+        nrows_dev = 0;
     pd_heading(d, title ? title : "GPU time breakdown",
                60 + (nrows_dev >= 2 ? 12.0 * (double)nrows_dev + 14 : 0));
     pd_seg_bar(d, d->x0, d->y, W, 20, frac, col, 4, 1);
@@ -300,7 +302,7 @@ int pd_breakdown(pdoc *d, const char *title)
             (!scope || (sc && strcmp(sc, scope) == 0)))
             ndev++;
     }
-    if (ndev >= 2) {
+    if (ndev >= 2 && !d->brief) {
         d->y += 3;
         size_t drawn = 0;
         for (size_t r = 0; r < t->nrows && drawn < 16; r++) {

@@ -40,6 +40,8 @@ typedef struct pdoc {
     size_t nrec, rec_cap;
     cairo_status_t cst;   /* first drawing error of any page */
     int pending_break;    /* "section pagebreak": break before the next thing drawn */
+    int brief;            /* the section being drawn was given "brief" (plain-language
+                             one-page documents: no hashes, rules or per-device detail) */
     const char *title;    /* filled template title */
     const char *date;     /* shown date */
     const char *version;

@@ -364,7 +364,9 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
             else if (v[0])
                 pd_text(d, x + TPAD / 2, d->y + 1.5, v, font, TFS, c[k].w - TPAD,
                         c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
-                        PANGO_ELLIPSIZE_END, color);
+                        /* an XLA op_name path tells most at its end */
+                        !strcmp(col->key, "op_name") ? PANGO_ELLIPSIZE_START
+                                                     : PANGO_ELLIPSIZE_END, color);
             x += c[k].w;
         }
         d->y += rh[r];

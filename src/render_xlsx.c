@@ -1,13 +1,13 @@
 /* render_xlsx.c - Excel workbook (libxlsxwriter), laid out by the template's [xlsx]
- * sections: a Summary sheet (key figures, time breakdown with a pie chart, findings,
- * warnings, links to the other sheets), one sheet per summary table (every column,
+ * sections: a Summary sheet (render_xlsx_summary.c) with links to the other sheets,
+ * one sheet per summary table (every column,
  * header frozen, autofilter; Steps with a column chart, warm-up steps as a second
  * series), and the regression table when present. Absent or empty tables get no sheet.
  * libxlsxwriter has no option that converts strings (unlike Python's XlsxWriter), so
  * none needs turning off.
  *
- * Numbers stay numbers so people can sort and sum them: times in milliseconds (the
- * double keeps the exact ns), shares as fractions with a % format, bytes and counts as
+ * Numbers stay numbers so people can sort and sum them: times in microseconds or
+ * milliseconds, chosen per column (ns_scale; the double keeps the exact ns), shares as fractions with a % format, bytes and counts as
  * integers. Every text goes through worksheet_write_string, which libxlsxwriter never
  * turns into a formula or a number, so a trace name such as "=cmd|..." stays text.
  *
@@ -16,37 +16,21 @@
  * libxlsxwriter's packager stamps every zip member with a fixed DOS date, so the same
  * summary gives the same bytes. The workbook is written to a temporary name and renamed. */
 #define _POSIX_C_SOURCE 200809L
-#include "render.h"
+#include "render_xlsx_int.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <xlsxwriter.h>
 
 #define CELL_MAX 32767          /* Excel's limit on characters in a cell */
 #define WIDTH_MIN 8
 #define WIDTH_MAX 80
 #define CHART_MAX_STEPS 4000    /* steps plotted; the sheet keeps every row */
 
-typedef struct {
-    lxw_workbook *wb;
-    const td_summary *s;
-    const td_render_opts *o;
-    lxw_format *title, *subtitle, *head, *headr, *wrap, *top, *center, *right;
-    lxw_format *bad, *good;     /* regression status */
-    lxw_format *ms, *pct, *count, *id, *gbps, *f64;
-    char (*sheets)[128];        /* sheet names used so far */
-    size_t nsheets, sheets_cap;
-    size_t *rows;               /* data rows per sheet (0 = not a table sheet) */
-    lxw_worksheet *sum_ws;      /* the Summary sheet, and its next free row */
-    int sum_row;
-    lxw_error err;              /* first libxlsxwriter error */
-    char errwhere[160];
-} xw;
 
-static void note_err(xw *x, lxw_error r, const char *where)
+void xw_note_err(xw *x, lxw_error r, const char *where)
 {
     if (r != LXW_NO_ERROR && x->err == LXW_NO_ERROR) {
         x->err = r;
@@ -83,7 +67,7 @@ static size_t u8seq(const unsigned char *p)
  * characters other than tab and newline become U+FFFD), at most CELL_MAX characters;
  * a longer text is cut and ends with a note saying how long it was; a literal
  * "_xHHHH_" is escaped so that readers do not decode it. */
-static char *cell_text(const char *in)
+char *xw_cell_text(const char *in)
 {
     static const char rep[] = "\xEF\xBF\xBD";
     td_buf b = {0};
@@ -121,46 +105,81 @@ static char *cell_text(const char *in)
     return b.p;
 }
 
-static void put_str(xw *x, lxw_worksheet *ws, int r, int c, const char *v, lxw_format *f)
+void xw_put_str(xw *x, lxw_worksheet *ws, int r, int c, const char *v, lxw_format *f)
 {
     if (!v || !*v)
         return;
-    char *t = cell_text(v);
-    note_err(x, worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, t, f), "text cell");
+    char *t = xw_cell_text(v);
+    xw_note_err(x, worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, t, f), "text cell");
     free(t);
 }
 
 /* Long text wrapped in column B of the Summary sheet: the row is made tall enough,
  * as readers do not all grow rows for wrapped text by themselves (Excel's limit is
  * 409 points). */
-#define SUMMARY_B_WIDTH 64
-static int put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v)
+int xw_put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v)
 {
     if (!v || !*v)
         return 0;
     size_t lines = u8len(v) / (SUMMARY_B_WIDTH - 4) + 1;
     for (const char *p = v; *p; p++)
         lines += *p == '\n';
-    put_str(x, ws, r, c, v, lines > 1 ? x->wrap : NULL);
+    xw_put_str(x, ws, r, c, v, lines > 1 ? x->wrap : NULL);
     if (lines > 1)
         worksheet_set_row(ws, (lxw_row_t)r, lines > 27 ? 409.0 : 15.0 * (double)lines, NULL);
     return lines > 1;
 }
 
-static void put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
+void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
 {
     /* NaN and infinities have no representation in the file: leave the cell blank */
     if (!isfinite(v))
         return;
-    note_err(x, worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v, f), "number cell");
+    xw_note_err(x, worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v, f), "number cell");
 }
 
-/* Header text with the unit of the column's numbers. */
-static void col_header(const td_col *c, char *dst, size_t cap)
+/* Times are written in the unit that suits each column: microseconds when the column's
+ * typical (median) value is below a millisecond, so that a 2 us kernel reads 2.000 and
+ * not 0.002, else milliseconds. Returns ns per unit (1e3 or 1e6). */
+static double ns_scale(const td_table *t, int c, size_t nrows)
+{
+    int64_t *v = td_xmalloc((nrows + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t r = 0; r < nrows; r++) {
+        int64_t x = td_table_cell(t, r, c)->i;
+        if (x != TD_NA)
+            v[n++] = x < 0 ? -x : x;
+    }
+    /* median by selection: a partial insertion sort is enough for the middle element
+     * of small tables; large ones sort */
+    int64_t med = 0;
+    if (n) {
+        for (size_t i = 1; i < n; i++) {
+            int64_t k = v[i];
+            size_t j = i;
+            while (j > 0 && v[j - 1] > k) {
+                v[j] = v[j - 1];
+                j--;
+            }
+            v[j] = k;
+        }
+        med = v[n / 2];
+    }
+    free(v);
+    return n && med < 1000000 ? 1e3 : 1e6;
+}
+
+const char *xw_unit_name(double scale)
+{
+    return scale == 1e3 ? "\xc2\xb5s" : "ms";
+}
+
+/* Header text with the unit of the column's numbers (scale: ns per unit for times). */
+static void col_header(const td_col *c, double scale, char *dst, size_t cap)
 {
     const char *t = c->title && *c->title ? c->title : c->key;
     switch (c->type) {
-    case TD_T_NS: snprintf(dst, cap, "%s (ms)", t); break;
+    case TD_T_NS: snprintf(dst, cap, "%s (%s)", t, xw_unit_name(scale)); break;
     case TD_T_BYTES: snprintf(dst, cap, "%s (bytes)", t); break;
     case TD_T_GBPS: snprintf(dst, cap, "%s (GB/s)", t); break;
     case TD_T_SHARE: snprintf(dst, cap, strchr(t, '%') ? "%s" : "%s (%%)", t); break;
@@ -190,54 +209,71 @@ static int is_id(const char *key)
 }
 
 /* Write one cell of a summary table at (r, c); returns its display width. */
+/* True when every finite value of an f64 column is a whole number (counts, ns in the
+ * regression table): shown without decimals. */
+static int all_integral(const td_table *t, int c, size_t nrows)
+{
+    int any = 0;
+    for (size_t r = 0; r < nrows; r++) {
+        double f = td_table_cell(t, r, c)->f;
+        if (!isfinite(f))
+            continue;
+        if (f != floor(f) || fabs(f) > 1e15)
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* scale: ns per unit of a time column; for an f64 column, 0 when its values are whole */
 static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col,
-                       const td_cell *v)
+                       const td_cell *v, double scale)
 {
     switch (col->type) {
     case TD_T_TEXT:
         if (!v->s)
             return 0;
-        put_str(x, ws, r, c, v->s, NULL);
+        xw_put_str(x, ws, r, c, v->s, NULL);
         return u8len(v->s);
     case TD_T_NS:
         if (v->i == TD_NA)
             return 0;
-        put_num(x, ws, r, c, (double)v->i / 1e6, x->ms);
-        return num_width((double)v->i / 1e6, 3);
+        xw_put_num(x, ws, r, c, (double)v->i / scale, x->ms);
+        return num_width((double)v->i / scale, 3);
     case TD_T_INT: case TD_T_BYTES:
         if (v->i == TD_NA)
             return 0;
-        put_num(x, ws, r, c, (double)v->i, is_id(col->key) ? x->id : x->count);
+        xw_put_num(x, ws, r, c, (double)v->i, is_id(col->key) ? x->id : x->count);
         return num_width((double)v->i, 0);
     case TD_T_DEVICE:
         if (v->i == TD_NA)
             return 0;
         if (v->i < 0) {
-            put_str(x, ws, r, c, "all", x->right);
+            xw_put_str(x, ws, r, c, "all", x->right);
             return 3;
         }
-        put_num(x, ws, r, c, (double)v->i, NULL);
+        xw_put_num(x, ws, r, c, (double)v->i, NULL);
         return num_width((double)v->i, 0);
     case TD_T_BOOL:
         if (v->i == TD_NA)
             return 0;
-        put_str(x, ws, r, c, v->i ? "yes" : "no", x->center);
+        xw_put_str(x, ws, r, c, v->i ? "yes" : "no", x->center);
         return 3;
     case TD_T_SHARE:
         if (!isfinite(v->f))
             return 0;
-        put_num(x, ws, r, c, v->f, x->pct);
+        xw_put_num(x, ws, r, c, v->f, x->pct);
         return num_width(v->f * 100, 1) + 1;
     case TD_T_GBPS:
         if (!isfinite(v->f))
             return 0;
-        put_num(x, ws, r, c, v->f, x->gbps);
+        xw_put_num(x, ws, r, c, v->f, x->gbps);
         return num_width(v->f, 2);
     case TD_T_F64:
         if (!isfinite(v->f))
             return 0;
-        put_num(x, ws, r, c, v->f, x->f64);
-        return num_width(v->f, 3);
+        xw_put_num(x, ws, r, c, v->f, scale == 0 ? x->count : x->f64);
+        return num_width(v->f, scale == 0 ? 0 : 3);
     }
     return 0;
 }
@@ -283,9 +319,9 @@ static void u8copy(char *dst, size_t cap, const char *src, size_t max)
 /* A valid, unique sheet name from a title: Excel's forbidden characters []:*?/\ become
  * '_', a leading or trailing apostrophe goes, at most 31 characters, " (2)" etc. when
  * the name is taken (Excel compares case-insensitively). */
-static lxw_worksheet *add_sheet(xw *x, const char *title, const char *fallback)
+lxw_worksheet *xw_add_sheet(xw *x, const char *title, const char *fallback)
 {
-    char *t = cell_text(title && *title ? title : fallback);
+    char *t = xw_cell_text(title && *title ? title : fallback);
     for (char *p = t; *p; p++)
         if (strchr("[]:*?/\\\t\n", *p))
             *p = '_';
@@ -316,7 +352,7 @@ static lxw_worksheet *add_sheet(xw *x, const char *title, const char *fallback)
     x->rows[x->nsheets - 1] = 0;
     lxw_worksheet *ws = workbook_add_worksheet(x->wb, name);
     if (!ws) {
-        note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "add sheet");
+        xw_note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "add sheet");
         return NULL;
     }
     /* printed: landscape, one page wide, header row repeated on every page */
@@ -326,7 +362,7 @@ static lxw_worksheet *add_sheet(xw *x, const char *title, const char *fallback)
     return ws;
 }
 
-static const char *sheet_name(const xw *x)
+const char *xw_sheet_name(const xw *x)
 {
     return x->sheets[x->nsheets - 1];
 }
@@ -351,9 +387,9 @@ static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrow
         if (td_table_cell(t, r, cr)->i != td_table_cell(t, 0, cr)->i)
             multi = 1;
     int c0 = t->ncols + 1; /* one blank column between the table and the chart data */
-    put_str(x, ws, 0, c0, "Chart: step", x->head);
-    put_str(x, ws, 0, c0 + 1, "Chart: steady step (ms)", x->headr);
-    put_str(x, ws, 0, c0 + 2, "Chart: warm-up step (ms)", x->headr);
+    xw_put_str(x, ws, 0, c0, "Chart: step", x->head);
+    xw_put_str(x, ws, 0, c0 + 1, "Chart: steady step (ms)", x->headr);
+    xw_put_str(x, ws, 0, c0 + 2, "Chart: warm-up step (ms)", x->headr);
     int any_warm = 0;
     for (size_t r = 0; r < n; r++) {
         char lab[64];
@@ -365,20 +401,24 @@ static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrow
                      (long long)td_table_cell(t, r, cr)->i, (long long)step);
         else
             snprintf(lab, sizeof lab, "%lld", (long long)step);
-        put_str(x, ws, (int)r + 1, c0, lab, NULL);
+        xw_put_str(x, ws, (int)r + 1, c0, lab, NULL);
         int64_t w = td_table_cell(t, r, cw)->i;
         int warm = cu >= 0 && td_table_cell(t, r, cu)->i == 1;
         any_warm |= warm;
         if (w != TD_NA)
-            put_num(x, ws, (int)r + 1, c0 + (warm ? 2 : 1), (double)w / 1e6, x->ms);
+            xw_put_num(x, ws, (int)r + 1, c0 + (warm ? 2 : 1), (double)w / 1e6, x->ms);
     }
-    worksheet_set_column(ws, (lxw_col_t)c0, (lxw_col_t)(c0 + 2), 24, NULL);
+    /* the helper columns are for the chart only: hidden, and the chart told to plot
+     * hidden cells (Excel and LibreOffice skip them otherwise) */
+    lxw_row_col_options hide = {.hidden = 1, .level = 0, .collapsed = 0};
+    worksheet_set_column_opt(ws, (lxw_col_t)c0, (lxw_col_t)(c0 + 2), 24, NULL, &hide);
     lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_COLUMN_STACKED);
     if (!ch) {
-        note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "chart");
+        xw_note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "chart");
         return;
     }
-    const char *sn = sheet_name(x);
+    chart_show_hidden_data(ch);
+    const char *sn = xw_sheet_name(x);
     lxw_row_t last = (lxw_row_t)n;
     lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
     chart_series_set_categories(se, sn, 1, (lxw_col_t)c0, last, (lxw_col_t)c0);
@@ -402,7 +442,7 @@ static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrow
     chart_set_series_gap(ch, 50);
     chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
     lxw_chart_options co = {.x_scale = 1.6, .y_scale = 1.3};
-    note_err(x, worksheet_insert_chart_opt(ws, 2, (lxw_col_t)(c0 + 4), ch, &co), "chart");
+    xw_note_err(x, worksheet_insert_chart_opt(ws, 2, (lxw_col_t)(c0 + 3), ch, &co), "chart");
 }
 
 /* One sheet for one summary table: header row (frozen, filtered), one row per item. */
@@ -415,20 +455,25 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
         nrows = (size_t)sec->top;
     if (nrows > LXW_ROW_MAX - 1)
         nrows = LXW_ROW_MAX - 1;
-    lxw_worksheet *ws = add_sheet(x, sec->title[0] ? sec->title : t->title, t->name);
+    lxw_worksheet *ws = xw_add_sheet(x, sec->title[0] ? sec->title : t->title, t->name);
     if (!ws)
         return;
     size_t w[TD_MAXCOLS];
+    double scale[TD_MAXCOLS];
     for (int c = 0; c < t->ncols; c++) {
         char h[300];
-        col_header(&t->cols[c], h, sizeof h);
+        scale[c] = t->cols[c].type == TD_T_NS    ? ns_scale(t, c, nrows)
+                   : t->cols[c].type == TD_T_F64 ? (all_integral(t, c, nrows) ? 0 : 1)
+                                                 : 1;
+        col_header(&t->cols[c], scale[c], h, sizeof h);
         td_type ty = t->cols[c].type;
-        put_str(x, ws, 0, c, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
+        xw_put_str(x, ws, 0, c, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
         w[c] = u8len(h) + 2; /* room for the filter button */
     }
     for (size_t r = 0; r < nrows; r++)
         for (int c = 0; c < t->ncols; c++) {
-            size_t l = put_cell(x, ws, (int)r + 1, c, &t->cols[c], td_table_cell(t, r, c));
+            size_t l = put_cell(x, ws, (int)r + 1, c, &t->cols[c], td_table_cell(t, r, c),
+                                scale[c]);
             if (l > w[c])
                 w[c] = l;
         }
@@ -437,247 +482,17 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
     for (size_t r = 0; cst >= 0 && r < nrows; r++) {
         const char *v = td_table_cell(t, r, cst)->s;
         if (v && (strcmp(v, "regressed") == 0 || strcmp(v, "improved") == 0))
-            put_str(x, ws, (int)r + 1, cst, v, v[0] == 'r' ? x->bad : x->good);
+            xw_put_str(x, ws, (int)r + 1, cst, v, v[0] == 'r' ? x->bad : x->good);
     }
     for (int c = 0; c < t->ncols; c++)
         worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, clampw(w[c]), NULL);
     worksheet_freeze_panes(ws, 1, 0);
     worksheet_repeat_rows(ws, 0, 0);
-    note_err(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(t->ncols - 1)),
+    xw_note_err(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(t->ncols - 1)),
              "autofilter");
     x->rows[x->nsheets - 1] = nrows;
     if (strcmp(t->name, "steps") == 0)
         steps_chart(x, ws, t, nrows);
-}
-
-/* The row of gpu_timeline for all devices (device -1), whole trace scope preferred. */
-static size_t timeline_all(const td_table *t)
-{
-    int cd = td_table_col(t, "device"), cs = td_table_col(t, "scope");
-    size_t found = (size_t)-1;
-    if (cd < 0)
-        return found;
-    for (size_t r = 0; r < t->nrows; r++) {
-        if (td_table_cell(t, r, cd)->i != -1)
-            continue;
-        const char *sc = cs >= 0 ? td_table_cell(t, r, cs)->s : NULL;
-        if (!sc || strcmp(sc, "trace") == 0)
-            return r;
-        if (found == (size_t)-1)
-            found = r;
-    }
-    return found;
-}
-
-static int kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
-{
-    const char *unit = "";
-    int wrapped = 0;
-    switch (kv->type) {
-    case TD_T_TEXT:
-        wrapped = put_wrapped(x, ws, r, 1, kv->v.s);
-        break;
-    case TD_T_NS:
-        if (kv->v.i != TD_NA)
-            put_num(x, ws, r, 1, (double)kv->v.i / 1e6, x->ms);
-        unit = "ms";
-        break;
-    case TD_T_INT: case TD_T_BYTES:
-        if (kv->v.i != TD_NA)
-            put_num(x, ws, r, 1, (double)kv->v.i, x->count);
-        unit = kv->type == TD_T_BYTES ? "bytes" : "";
-        break;
-    case TD_T_DEVICE:
-        if (kv->v.i < 0)
-            put_str(x, ws, r, 1, "all", x->right);
-        else
-            put_num(x, ws, r, 1, (double)kv->v.i, NULL);
-        break;
-    case TD_T_BOOL:
-        if (kv->v.i != TD_NA)
-            put_str(x, ws, r, 1, kv->v.i ? "yes" : "no", NULL);
-        break;
-    case TD_T_SHARE:
-        put_num(x, ws, r, 1, kv->v.f, x->pct);
-        unit = "%";
-        break;
-    case TD_T_GBPS:
-        put_num(x, ws, r, 1, kv->v.f, x->gbps);
-        unit = "GB/s";
-        break;
-    case TD_T_F64:
-        put_num(x, ws, r, 1, kv->v.f, x->f64);
-        break;
-    }
-    put_str(x, ws, r, 2, unit, NULL);
-    return wrapped;
-}
-
-
-/* Summary sheet: title, key figures, the time breakdown with a pie chart, findings,
- * warnings. Long texts wrap inside column B. */
-static void summary_sheet(xw *x, const td_template *tp, const td_section *sec)
-{
-    lxw_worksheet *ws = add_sheet(x, sec->title, "Summary");
-    if (!ws)
-        return;
-    const td_summary *s = x->s;
-    worksheet_set_column(ws, 0, 0, 42, NULL); /* fits the breakdown heading */
-    worksheet_set_column(ws, 1, 1, SUMMARY_B_WIDTH, NULL);
-    worksheet_set_column(ws, 2, 2, 8, NULL);
-    worksheet_set_column(ws, 3, 3, 10, NULL);
-    int r = 0;
-    if (tp->title[0]) {
-        char *tt = td_template_fill(tp->title, s);
-        put_str(x, ws, r++, 0, tt, x->title);
-        free(tt);
-    }
-    if (tp->subtitle[0]) {
-        char *st = td_template_fill(tp->subtitle, s);
-        put_str(x, ws, r++, 0, st, x->subtitle);
-        free(st);
-    }
-    r++;
-    put_str(x, ws, r, 0, "Key figure", x->head);
-    put_str(x, ws, r, 1, "Value", x->head);
-    put_str(x, ws, r, 2, "Unit", x->head);
-    r++;
-    for (size_t i = 0; i < s->nkv; i++) {
-        const td_kv *kv = &s->kv[i];
-        if (strcmp(kv->key, "schema") == 0) /* for programs, not for readers */
-            continue;
-        /* a label next to wrapped text sits on its first line */
-        int wrapped = kv_value(x, ws, r, kv);
-        put_str(x, ws, r, 0, kv->title && *kv->title ? kv->title : kv->key,
-                wrapped ? x->top : NULL);
-        r++;
-    }
-    r++;
-    /* time breakdown of the gpu_timeline "all" row; the pie chart reads these cells */
-    const td_table *gt = td_sum_find_table(s, "gpu_timeline");
-    size_t ar = gt ? timeline_all(gt) : (size_t)-1;
-    int b0 = 0, nb = 0, xla = 0;
-    int64_t xpart[3];
-    char btitle[96] = "GPU time breakdown (all devices)";
-    if (ar != (size_t)-1) {
-        static const char *const keys[] = {"computation_ns", "exposed_comm_ns",
-                                           "exposed_memcpy_ns", "idle_ns"};
-        static const char *const labels[] = {"Computation", "Exposed communication",
-                                             "Exposed memcpy", "Idle"};
-        int ct = td_table_col(gt, "total_ns");
-        int64_t tot = ct >= 0 ? td_table_cell(gt, ar, ct)->i : TD_NA;
-        /* one row per rank: with several ranks, say which one is shown */
-        int cr = td_table_col(gt, "rank"), cd = td_table_col(gt, "device"), multi = 0;
-        for (size_t k = 0; cr >= 0 && k < gt->nrows; k++)
-            if (td_table_cell(gt, k, cd)->i == -1 &&
-                td_table_cell(gt, k, cr)->i != td_table_cell(gt, ar, cr)->i)
-                multi = 1;
-        /* the job-wide row (rank null, sums over ranks) comes first when there is one */
-        if (multi && td_table_cell(gt, ar, cr)->i == TD_NA)
-            snprintf(btitle, sizeof btitle, "GPU time breakdown (all ranks, all devices)");
-        else if (multi)
-            snprintf(btitle, sizeof btitle, "GPU time breakdown (rank %lld, all devices)",
-                     (long long)td_table_cell(gt, ar, cr)->i);
-        put_str(x, ws, r, 0, btitle, x->head);
-        put_str(x, ws, r, 1, "Time (ms)", x->headr);
-        put_str(x, ws, r, 2, "Share", x->headr);
-        r++;
-        b0 = r;
-        for (int k = 0; k < 4; k++) {
-            int c = td_table_col(gt, keys[k]);
-            if (c < 0)
-                continue;
-            int64_t v = td_table_cell(gt, ar, c)->i;
-            put_str(x, ws, r, 0, labels[k], NULL);
-            if (v != TD_NA) {
-                put_num(x, ws, r, 1, (double)v / 1e6, x->ms);
-                if (tot != TD_NA && tot > 0)
-                    put_num(x, ws, r, 2, (double)v / (double)tot, x->pct);
-            }
-            r++;
-            nb++;
-        }
-        r++;
-    } else if (td_sum_xla_breakdown(s, xpart)) {
-        /* XLA sets have no gpu_timeline: the devices' wall time after warm-up split by
-         * the runtime.* totals (formats.md sec. 4), which add up to runtime.wall_ns */
-        static const char *const labels[] = {"Busy in modules (thunk intervals merged)",
-                                             "Idle inside modules", "Idle between modules"};
-        int64_t tot = xpart[0] + xpart[1] + xpart[2];
-        xla = 1;
-        snprintf(btitle, sizeof btitle, "Device time breakdown (XLA)");
-        put_str(x, ws, r, 0, btitle, x->head);
-        put_str(x, ws, r, 1, "Time (ms)", x->headr);
-        put_str(x, ws, r, 2, "Share", x->headr);
-        r++;
-        b0 = r;
-        for (int k = 0; k < 3; k++, r++, nb++) {
-            put_str(x, ws, r, 0, labels[k], NULL);
-            put_num(x, ws, r, 1, (double)xpart[k] / 1e6, x->ms);
-            put_num(x, ws, r, 2, (double)xpart[k] / (double)tot, x->pct);
-        }
-        put_wrapped(x, ws, r++, 1, "Shares of the devices' wall time after warm-up (first to "
-                    "last thunk on each device, summed over the devices). Busy counts "
-                    "overlapping thunks once; idle inside modules is module time with no "
-                    "thunk running; idle between modules is the rest.");
-        r++;
-    }
-    if (s->nfindings) {
-        put_str(x, ws, r, 0, "Findings", x->head);
-        worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
-        r++;
-        for (size_t i = 0; i < s->nfindings; i++, r++) {
-            char num[16];
-            snprintf(num, sizeof num, "%zu", i + 1);
-            int wrapped = put_wrapped(x, ws, r, 1, s->findings[i]);
-            put_str(x, ws, r, 0, num, wrapped ? x->top : NULL);
-        }
-        r++;
-    }
-    if (s->nwarnings) {
-        put_str(x, ws, r, 0, "Warnings", x->head);
-        worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
-        r++;
-        for (size_t i = 0; i < s->nwarnings; i++, r++)
-            put_wrapped(x, ws, r, 1, s->warnings[i]);
-        r++;
-    }
-    if (!x->sum_ws) {
-        x->sum_ws = ws;
-        x->sum_row = r;
-    }
-    if (nb > 0) {
-        lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_PIE);
-        if (!ch) {
-            note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "chart");
-            return;
-        }
-        const char *sn = sheet_name(x);
-        lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
-        chart_series_set_categories(se, sn, (lxw_row_t)b0, 0, (lxw_row_t)(b0 + nb - 1), 0);
-        chart_series_set_values(se, sn, (lxw_row_t)b0, 1, (lxw_row_t)(b0 + nb - 1), 1);
-        chart_series_set_name(se, xla ? "Device time" : "GPU time");
-        chart_series_set_labels(se);
-        chart_series_set_labels_options(se, LXW_FALSE, LXW_FALSE, LXW_FALSE);
-        chart_series_set_labels_percentage(se);
-        chart_series_set_labels_num_format(se, "0.0%");
-        lxw_chart_point pts[4] = {
-            {.fill = &(lxw_chart_fill){.color = 0x4472C4}},
-            {.fill = &(lxw_chart_fill){.color = 0xED7D31}},
-            {.fill = &(lxw_chart_fill){.color = 0xFFC000}},
-            {.fill = &(lxw_chart_fill){.color = 0xA5A5A5}}};
-        lxw_chart_point *pp[5] = {&pts[0], &pts[1], &pts[2], &pts[3], NULL};
-        if (xla) { /* busy, idle inside (amber), idle between (grey) */
-            pp[1] = &pts[2];
-            pp[2] = &pts[3];
-        }
-        pp[nb] = NULL;
-        chart_series_set_points(se, pp);
-        chart_title_set_name(ch, btitle);
-        chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);
-        lxw_chart_options co = {.x_scale = 1.3, .y_scale = 1.2};
-        note_err(x, worksheet_insert_chart_opt(ws, 3, 4, ch, &co), "chart");
-    }
 }
 
 /* Contents at the end of the Summary sheet: a link to every other sheet. */
@@ -691,7 +506,7 @@ static void contents(xw *x)
     worksheet_print_area(ws, 0, 0, (lxw_row_t)(r + (int)x->nsheets + 1), 13);
     if (x->nsheets < 2)
         return;
-    put_str(x, ws, r, 0, "Sheets", x->head);
+    xw_put_str(x, ws, r, 0, "Sheets", x->head);
     worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
     r++;
     for (size_t i = 0; i < x->nsheets; i++) {
@@ -706,11 +521,11 @@ static void contents(xw *x)
             url[n++] = *p;
         }
         snprintf(url + n, sizeof url - n, "'!A1");
-        note_err(x, worksheet_write_url_opt(ws, (lxw_row_t)r, 0, url, NULL, x->sheets[i],
+        xw_note_err(x, worksheet_write_url_opt(ws, (lxw_row_t)r, 0, url, NULL, x->sheets[i],
                                             NULL), "link");
         char rows[48];
         snprintf(rows, sizeof rows, "%zu row%s", x->rows[i], x->rows[i] == 1 ? "" : "s");
-        put_str(x, ws, r, 1, rows, NULL);
+        xw_put_str(x, ws, r, 1, rows, NULL);
         r++;
     }
     x->sum_row = r;
@@ -742,7 +557,7 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     }
     /* the title holds input file names: made XML-safe like any cell */
     char *filled = td_template_fill(t->title[0] ? t->title : "tracedoc report", s);
-    char *title = cell_text(filled);
+    char *title = xw_cell_text(filled);
     free(filled);
     char comments[128];
     snprintf(comments, sizeof comments, "written by tracedoc %s",
@@ -751,11 +566,13 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
         .title = title, .author = "tracedoc", .comments = comments,
         /* 0 would mean "now" to libxlsxwriter */
         .created = (time_t)(o->epoch > 0 ? o->epoch : 1)};
-    note_err(&x, workbook_set_properties(x.wb, &props), "document properties");
+    xw_note_err(&x, workbook_set_properties(x.wb, &props), "document properties");
 
     x.title = workbook_add_format(x.wb);
     format_set_bold(x.title);
     format_set_font_size(x.title, 14);
+    format_set_text_wrap(x.title);
+    format_set_align(x.title, LXW_ALIGN_VERTICAL_TOP);
     x.subtitle = workbook_add_format(x.wb);
     format_set_italic(x.subtitle);
     format_set_font_color(x.subtitle, 0x595959);
@@ -800,7 +617,7 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     for (size_t i = 0; i < t->nxlsx; i++) {
         const td_section *sec = &t->xlsx[i];
         if (strcmp(sec->kind, "summary") == 0)
-            summary_sheet(&x, t, sec);
+            xw_summary_sheet(&x, t, sec);
         else if (strcmp(sec->kind, "table") == 0)
             table_sheet(&x, td_sum_find_table(s, sec->arg), sec);
         else if (strcmp(sec->kind, "regression") == 0)
@@ -808,9 +625,9 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     }
     contents(&x);
     if (x.nsheets == 0) { /* a workbook needs one sheet; say why it is empty */
-        lxw_worksheet *ws = add_sheet(&x, "Summary", "Summary");
+        lxw_worksheet *ws = xw_add_sheet(&x, "Summary", "Summary");
         if (ws)
-            put_str(&x, ws, 0, 0, "The template's [xlsx] block has no section with data.",
+            xw_put_str(&x, ws, 0, 0, "The template's [xlsx] block has no section with data.",
                     NULL);
     }
 

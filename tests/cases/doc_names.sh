@@ -85,4 +85,27 @@ mkdir -p "$WORK/old" && echo x > "$WORK/old/summary.json" && echo x > "$WORK/old
 "$TD" report "$NSYS" -o "$WORK/old" --format json 2>/dev/null || die "report into old dir"
 [ -e "$WORK/old/flame-ops.svg" ] && die "stale flame-ops.svg kept"
 [ -f "$WORK/old/flame-mine.svg" ] || die "removed a file tracedoc does not write"
+
+# 5. manager: a one-page PDF in plain words (no hashes or rules), and a Summary sheet
+# that opens with the headline figures and findings and lists every input at the end
+"$TD" report "$DLRM" -o "$WORK/m" --template manager 2>/dev/null || die "manager report"
+[ "$(pdfinfo "$WORK/m/report.pdf" | awk '/^Pages:/{print $2}')" = 1 ] || die "manager PDF is not one page"
+pdftotext "$WORK/m/report.pdf" "$WORK/m.txt"
+grep -qi 'sha256\|warm-up: ' "$WORK/m.txt" && die "manager PDF shows hashes or the warm-up rule"
+grep -q 'What we found' "$WORK/m.txt" || die "manager PDF lacks the findings"
+$PY - "$WORK/m/report.xlsx" <<'PY' || exit 1
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+ws = wb["Summary"]
+assert ws.merged_cells.ranges and str(list(ws.merged_cells.ranges)[0]).startswith("A1:"), "title not spread"
+labels = [r[0].value for r in ws.iter_rows() if r[0].value]
+assert labels.index("Findings") < 15, "findings start at row %d" % labels.index("Findings")
+assert labels.index("Findings") < labels.index("Settings and details"), labels
+ranks = [v for v in labels if isinstance(v, str) and v.startswith("rank ")]
+assert ranks == ["rank %d" % i for i in range(8)], ranks
+# microsecond kernels read in microseconds
+k = wb["Kernels"]
+hdr = [c.value for c in k[1]]
+assert "Mean (\u00b5s)" in hdr, hdr
+PY
 exit 0

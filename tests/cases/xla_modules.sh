@@ -10,7 +10,9 @@
 # order and equal weights, recomputed here from the HLO metadata), collectives
 # (message size, group size and element type from the archive's HLO dumps decoded here
 # with a minimal protobuf reader; calls, time, hidden, algbw/busbw, straggler wait
-# after clock alignment), compile total.
+# after clock alignment), each collective instance (fastest duration, bus bandwidth of
+# the fastest device, straggler wait) and the wait histogram, compute variability per
+# (program, instruction) with the notebook's detailed set, compile total.
 . "$ROOT/tests/lib.sh"
 need_traces
 T=$(dirname "$TD")/tests/test_xla
@@ -358,13 +360,25 @@ def analyse(procs, warm):
             mean = statistics.fmean(t["e"] for t in ts)
             for t in ts: skews[t["mod"]["dev"]].append(t["e"] - mean)
     corr = {d: round(statistics.median(v)) if v else 0 for d, v in skews.items()}
-    for ts in inst.values():
-        if len(ts) < 2: continue
-        fs = min(t["s"] - corr[t["mod"]["dev"]] for t in ts)
-        le = max(t["e"] - corr[t["mod"]["dev"]] for t in ts)
-        ts.sort(key=lambda t: t["mod"]["dev"])
-        coll[ts[0]["ckey"]]["wait"] += le - fs - min(t["e"] - t["s"] for t in ts)
-    return dict(rows=rows, keep=keep, cut=(len(rows) - keep, cut), dropped=dropped,
+    # compute variability per (program, instruction) of steady compute thunks
+    vd = {}
+    for t in sth:
+        if not comm_of(t["kind"]): vd.setdefault((t["mod"]["key"], t["op"]), []).append(t["e"] - t["s"])
+    var = {k: (len(v), statistics.fmean(v), statistics.stdev(v)) for k, v in vd.items() if len(v) >= 2}
+    slow = sorted((k for k, v in var.items() if v[1] > 0 and v[2] / v[1] > 0.10), key=lambda k: -var[k][1])[:10]
+    insts = []   # per instance, as the notebook's collective plots
+    for (key, ex, op, n), ts in inst.items():
+        fast = min(t["e"] - t["s"] for t in ts)
+        w = None
+        if len(ts) >= 2:
+            fs = min(t["s"] - corr[t["mod"]["dev"]] for t in ts)
+            le = max(t["e"] - corr[t["mod"]["dev"]] for t in ts)
+            ts.sort(key=lambda t: t["mod"]["dev"])
+            w = le - fs - fast
+            coll[ts[0]["ckey"]]["wait"] += w
+        insts.append((ts[0]["ckey"][0], op, key, ex, len(ts), fast, w, ts[0]["ckey"][1],
+                      ts[0]["ckey"][2] or len(ts)))
+    return dict(var=var, slow=set(slow), insts=insts, rows=rows, keep=keep, cut=(len(rows) - keep, cut), dropped=dropped,
                 runtime=(thunks_ns, modules_ns, wall), hlo=hlo, coll=coll, ctot=ctot,
                 opcodes=opcodes, src=src, opn=opn, npieces=len(agg))
 
@@ -417,6 +431,40 @@ def check(jfile, exp, waits):
         assert abs(c["algbw_gbps"] - alg) <= 1e-6 * max(1, alg), (c, alg)
         assert abs(c["busbw_gbps"] - alg * f) <= 1e-6 * max(1, alg), (c, alg * f)
     assert d["compile"]["total_ns"] == exp["ctot"], (d["compile"]["total_ns"], exp["ctot"])
+    gv = {(v["program_id"], v["name"]): v for v in d["variability"]}
+    assert set(gv) == set(exp["var"]), "variability rows differ"
+    for k, (n, mean, sd) in exp["var"].items():
+        v = gv[k]
+        assert v["calls"] == n and abs(v["mean_ns"] - mean) <= 0.5 and abs(v["std_ns"] - sd) <= 0.5, (v, n, mean, sd)
+        assert abs(v["cov"] - sd / mean) <= 1e-5, (v, sd / mean)
+        assert v["detailed"] == (k in exp["slow"]), v
+    # collective instances and the straggler-wait histogram (bins 0, 1, 2, 5, 10... ns)
+    gi = sorted((c["name"], c["instruction"], c["program_id"], c["execution"], c["devices"],
+                 c["fastest_ns"]) for c in d["collective_instances"])
+    ei = sorted(e[:6] for e in exp["insts"])
+    assert gi == ei, "collective instances differ"
+    F = {"allreduce": lambda g: 2 * (g - 1) / g, "allgather": lambda g: (g - 1) / g,
+         "reducescatter": lambda g: (g - 1) / g, "alltoall": lambda g: (g - 1) / g}
+    gb = sorted((c["name"], c["instruction"], c["program_id"], c["execution"], c["fastest_ns"],
+                 c["bytes"], c["busbw_gbps"]) for c in d["collective_instances"])
+    eb = sorted((e[0], e[1], e[2], e[3], e[5], e[7], e[7] / e[5] * F.get(e[0], lambda g: 1)(e[8]))
+                for e in exp["insts"])
+    for g, e in zip(gb, eb):
+        assert g[:6] == e[:6] and abs(g[6] - e[6]) <= 1e-6 * max(1, e[6]), (g, e)
+    if waits:
+        gw = sorted((c["name"], c["instruction"], c["program_id"], c["execution"], c["wait_ns"])
+                    for c in d["collective_instances"])
+        ew = sorted((e[0], e[1], e[2], e[3], e[6]) for e in exp["insts"])
+        assert all(g[:4] == e[:4] and abs(g[4] - e[4]) <= 4 for g, e in zip(gw, ew)), "waits differ"
+        edges = [0] + [m * 10 ** k for k in range(14) for m in (1, 2, 5)]
+        hist = {}
+        for c in d["collective_instances"]:   # bins of tracedoc's own waits (checked above)
+            b = max(i for i, e in enumerate(edges) if c["wait_ns"] >= e)
+            hist[(c["name"], edges[b])] = hist.get((c["name"], edges[b]), 0) + 1
+        gh = {(h["name"], h["low_ns"]): h["instances"] for h in d["collective_wait_histogram"]}
+        assert {k: v for k, v in gh.items() if v} == hist, "histogram differs"
+        for h in d["collective_wait_histogram"]:
+            assert h["high_ns"] == edges[edges.index(h["low_ns"]) + 1], h
 
 p0 = analyse([0], "auto")
 assert p0["rows"][0]["name"] == "pjit__wrapped_step_fn" and p0["rows"][0]["executions"] == 3

@@ -39,8 +39,17 @@ for ws in wb.worksheets[1:]:
 
 k = wb["Kernels"]
 hdr = [c.value for c in k[1]]
-check(hdr == ["Kernel", "Calls", "Total (ms)", "Mean (ms)", "Median (ms)", "Min (ms)",
-              "Max (ms)", "Std (ms)", "Share (%)"], "kernel header %s" % hdr)
+# each time column in the unit that suits it: microseconds when the column's median
+# (upper median, as the renderer takes it) is below 1 ms, else milliseconds; the
+# fixture's values (tests/unit/fixture.h) recomputed here
+cols = {"Total": [700000000 // (k + 1) for k in range(6)],
+        "Mean": [7000000 // ((k + 1) ** 2) for k in range(6)],
+        "Median": [6900000 // ((k + 1) ** 2) for k in range(6)],
+        "Min": [1000 * (k + 1) for k in range(6)], "Max": [9000000] * 6, "Std": [120000] * 6}
+want = ["Kernel", "Calls"] + ["%s (%s)" % (n, "\u00b5s" if sorted(v)[len(v) // 2] < 1000000 else "ms")
+                              for n, v in cols.items()] + ["Share (%)"]
+check(hdr == want, "kernel header %s, expected %s" % (hdr, want))
+check(hdr[3] == "Mean (\u00b5s)" and hdr[2] == "Total (ms)", "microsecond means, millisecond totals")
 check(k.max_row == 7, "6 kernels + header")
 for r in range(6):                      # fixture: total_ns = 700000000/(k+1), share 0.41/(k+1)
     row = [c for c in k[r + 2]]
@@ -48,6 +57,7 @@ for r in range(6):                      # fixture: total_ns = 700000000/(k+1), s
     check(row[2].number_format == "#,##0.000", "ms format")
     check(abs(row[8].value - 0.41 / (r + 1)) < 1e-12 and row[8].number_format == "0.0%", "share")
     check(row[1].value == 100 * (r + 1) and row[1].number_format == "#,##0", "calls")
+    check(abs(row[3].value - 7000000 // ((r + 1) ** 2) / 1e3) < 1e-9, "kernel %d mean in us" % r)
 hostile = k["A5"]
 check(hostile.data_type == "s" and hostile.value.startswith("=cmd|"), "hostile kernel name is text")
 
@@ -65,6 +75,12 @@ st = wb["Steps"]
 check(st["G2"].value == "yes" and st["G3"].value == "no", "warm-up flag")
 check(st["K2"].value == 900 and st["J2"].value is None and st["J3"].value == 290 + 7,
       "chart data: warm-up step in its own series")
+# the chart's helper columns (I:K) are hidden, and the chart still plots them
+hid = [k for k, dim in st.column_dimensions.items() if dim.hidden]
+check(hid and all(st.column_dimensions[k].min <= 9 and st.column_dimensions[k].max >= 11 for k in hid),
+      "chart helper columns hidden: %s" % hid)
+check(not st.column_dimensions["A"].hidden and not st.column_dimensions["G"].hidden,
+      "table columns stay visible")
 
 s = wb["Summary"]
 rows = {r[0].value: r for r in s.iter_rows() if r[0].value}
@@ -87,6 +103,14 @@ check("<c:pieChart>" in pie and "Summary!$B$" in pie, "pie chart reads the Summa
 bar = z.read("xl/charts/chart2.xml").decode()
 check("<c:barChart>" in bar and bar.count("<c:ser>") == 2 and "Steps!$K$2" in bar,
       "steps chart with a warm-up series")
+check("<c:plotVisOnly val=\"1\"/>" not in bar, "steps chart plots the hidden helper columns")
+# Summary order: headline figures, then findings, then settings and every input
+order = [r[0].value for r in s.iter_rows() if r[0].value]
+check(order.index("Findings") < order.index("Settings and details") and
+      order.index("Traced time") < order.index("Findings") and
+      order.index("Warm-up rule") > order.index("Findings"), "summary order %s" % order)
+ins = [v for v in order if isinstance(v, str) and v.startswith("rank ")]
+check(ins == ["rank 0", "rank 1"], "every input listed: %s" % ins)
 for n in z.namelist():
     check(z.getinfo(n).date_time == (1980, 1, 1, 0, 0, 0), "fixed zip time " + n)
 check(wb.properties.created.isoformat() == "2023-11-14T22:13:20", "created from the epoch")
