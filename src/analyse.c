@@ -381,6 +381,7 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         trim();
         td_an_var(&a);
         td_an_flames(&a);
+        td_analyse_samba(set, o, s);
         td_an_findings(&a);
         /* every warning (reader and passes) is in summary.json too */
         for (size_t i = 0; i < set->warnings.n; i++)

@@ -38,4 +38,9 @@ td_table *td_modules_cut(td_summary *s, const char *title, double threshold,
  * XLA collectives. Called by td_analyse for traces with NVTX ranges. */
 void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s);
 
+/* SambaTune stack-tracing views (analyse_samba.c): hyperfunctions, hypersections, host
+ * breakdown, the `sections` flame and findings. Called by td_analyse for traces with
+ * stack-tracing data (td_trace.samba). */
+void td_analyse_samba(td_traceset *set, const td_opts *o, td_summary *s);
+
 #endif

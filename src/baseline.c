@@ -308,6 +308,10 @@ int td_regression(const td_summary *base, const char *base_label, td_summary *cu
     }
     compare_named(&c, base, cur, "modules", "mean_ns", "module mean", 20);
     compare_named(&c, base, cur, "kernels", "mean_ns", "kernel mean", 20);
+    /* SambaTune stack tracing: the model run by hyperfunction, and each hypersection's
+     * measured time per call */
+    compare_named(&c, base, cur, "hyperfunctions", "total_ns", "hyperfunction total", 20);
+    compare_named(&c, base, cur, "hypersections", "measured_ns", "hypersection time per call", 20);
     td_sum_set_str(cur, "regression.baseline", "Baseline", base_label);
     td_sum_set_f64(cur, "regression.tolerance", "Tolerance", TD_T_SHARE, tolerance);
     td_sum_set_int(cur, "regression.regressed", "Regressed metrics", TD_T_INT, c.regressed);

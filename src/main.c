@@ -9,6 +9,7 @@
 #include "folded.h"
 #include "baseline.h"
 #include "cli.h"
+#include "render_stacktrace.h"
 #include "outdir.h"
 #include <stddef.h>
 #include <errno.h>
@@ -231,12 +232,13 @@ static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 /* ---- the tables: a new command is a row in cmds (its bit is its index), a new option a
  * row in opts (same name twice is fine when the rows apply to different commands) ---- */
 
-enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF };
+enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK };
 #define REPORT TD_CMD(C_REPORT)
 #define SUMMARY TD_CMD(C_SUMMARY)
 #define FOLD TD_CMD(C_FOLD)
 #define FLAME TD_CMD(C_FLAME)
 #define DIFF TD_CMD(C_DIFF)
+#define STACK TD_CMD(C_STACK)
 #define ANALYSIS (REPORT | SUMMARY | FOLD | FLAME | DIFF) /* commands that analyse traces */
 #define OFF(f) offsetof(cli, f)
 
@@ -245,6 +247,7 @@ static int cmd_summary(void *ctx, char **args, int nargs);
 static int cmd_fold(void *ctx, char **args, int nargs);
 static int cmd_flame(void *ctx, char **args, int nargs);
 static int cmd_diff(void *ctx, char **args, int nargs);
+static int cmd_stack_trace(void *ctx, char **args, int nargs);
 
 static const td_cli_cmd cmds[] = {
     [C_REPORT] = {"report", "TRACE... [-o DIR] [OPTIONS]",
@@ -266,6 +269,12 @@ static const td_cli_cmd cmds[] = {
                 "BASE and CURRENT are summary.json files written by tracedoc, or traces.\n"
                 "-o DIR writes DIR/regression.csv and DIR/summary.json.",
                 2, 2, "BASE and CURRENT (summary.json files or traces)", cmd_diff},
+    [C_STACK] = {"stack-trace", "ARTIFACTS [-o NAME_chrome_tracing_report.json]",
+                 "SambaTune-style stack-tracing report (Chrome trace JSON).",
+                 "ARTIFACTS is a stack-tracing artifact set (a directory or .tar.gz of the\n"
+                 "layer CSV files, README \"SambaNova stack tracing\") or such a report.\n"
+                 "Without -o: NAME_chrome_tracing_report.json, NAME from the input's name.",
+                 1, 1, "one ARTIFACTS directory, archive or report", cmd_stack_trace},
 };
 
 static const td_cli_opt opts[] = {
@@ -275,6 +284,8 @@ static const td_cli_opt opts[] = {
     {"output", 'o', "FILE", FOLD | SUMMARY, "output file ('-': stdout, the default)",
      td_cli_set_str, OFF(out)},
     {"output", 'o', "FILE", FLAME, "output SVG file ('-': stdout)", td_cli_set_str, OFF(out)},
+    {"output", 'o', "FILE", STACK, "the report (default NAME_chrome_tracing_report.json)",
+     td_cli_set_str, OFF(out)},
     {"template", 0, "NAME|FILE", REPORT, "bug-report (default), nightly, manager, or a .tdt file",
      td_cli_set_str, OFF(tpl)},
     {"format", 0, "LIST", REPORT, "subset of pdf,xlsx,svg,json,csv,folded (default: the\n"
@@ -320,8 +331,8 @@ static const td_cli_opt opts[] = {
 static const td_cli the_cli = {
     "tracedoc", TD_VERSION, cmds, sizeof cmds / sizeof cmds[0], opts, sizeof opts / sizeof opts[0],
     "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
-    "nsys-jax .zip; tracedoc.ipu/1 export of a Graphcore PopVision report), '-' for\n"
-    "stdin, a directory, or a .tar/.tar.gz of traces.\n"
+    "nsys-jax .zip; stack-tracing CSV; tracedoc.ipu/1 export of a Graphcore PopVision\n"
+    "report), '-' for stdin, a directory, or a .tar/.tar.gz of traces.\n"
     "Exit status: 0 ok, 1 diff found a regression, 2 usage error or bad template,\n"
     "3 unreadable or invalid input, 4 cannot write output, 5 internal error.\n"};
 
@@ -777,6 +788,44 @@ static int cmd_diff(void *ctx, char **args, int nargs)
     td_summary_free(base);
     td_summary_free(cur);
     return regressed ? TD_EXIT_REGRESSED : TD_EXIT_OK;
+}
+
+/* stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json] */
+static int cmd_stack_trace(void *ctx, char **args, int nargs)
+{
+    const cli *c = ctx;
+    td_err e = {0};
+    td_status st = TD_OK;
+    td_traceset *set = read_all(args, nargs, &e, &st);
+    if (!set)
+        fail(&e);
+    print_warnings(set);
+    td_summary *s = td_summary_new();
+    st = td_analyse(set, &c->o, s, &e);
+    char *def = NULL;
+    if (st == TD_OK) {
+        const char *out = c->out;
+        if (!out) { /* NAME from the input's base name, up to its first dot */
+            char *tmp = td_xstrdup(args[0]);
+            size_t n = strlen(tmp);
+            while (n > 1 && tmp[n - 1] == '/')
+                tmp[--n] = 0;
+            const char *b = strrchr(tmp, '/');
+            b = b ? b + 1 : tmp;
+            size_t bl = strcspn(b, ".");
+            def = td_xmalloc(bl + 32);
+            snprintf(def, bl + 32, "%.*s_chrome_tracing_report.json", (int)bl, b);
+            free(tmp);
+            out = def;
+        }
+        st = td_render_stacktrace(set, s, TD_VERSION, out, &e);
+    }
+    free(def);
+    td_traceset_free(set);
+    td_summary_free(s);
+    if (st != TD_OK)
+        fail(&e);
+    return 0;
 }
 
 int main(int argc, char **argv)

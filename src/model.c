@@ -10,6 +10,7 @@ const char *td_format_name(td_format f)
     case TD_FMT_CHROME_JSON: return "chrome-json";
     case TD_FMT_NSYS_SQLITE: return "nsys-sqlite";
     case TD_FMT_NSYS_JAX: return "nsys-jax";
+    case TD_FMT_SAMBA: return "samba-artifacts";
     case TD_FMT_IPU: return "ipu-json";
     default: return "unknown";
     }

@@ -126,10 +126,11 @@ typedef enum {
     TD_FMT_CHROME_JSON,   /* Chrome Trace Event JSON (Kineto, JAX, Perfetto JSON) */
     TD_FMT_NSYS_SQLITE,
     TD_FMT_NSYS_JAX,
+    TD_FMT_SAMBA,         /* SambaTune stack-tracing artifact set (read_samba.c) */
     TD_FMT_IPU            /* tracedoc.ipu/1 export of a PopVision report (read_ipu.h) */
 } td_format;
 const char *td_format_name(td_format f); /* "chrome-json", "nsys-sqlite", "nsys-jax",
-                                            "ipu-json" */
+                                            "samba-artifacts", "ipu-json" */
 
 /* A Graphcore IPU report (read_ipu.h); owned by its trace, freed by td_ipu_free. */
 typedef struct td_ipu td_ipu;
@@ -160,6 +161,8 @@ typedef struct td_trace {
                                                          compile statistics (nsys-jax) */
     td_device *devices; size_t ndevices, devices_cap;
     td_hlo_dump *hlo; size_t nhlo;  /* nsys-jax HLO dumps; array and bytes in set->arena */
+    const struct td_samba *samba;   /* SambaTune stack-tracing data (read_samba.h), in
+                                       set->arena; NULL for other inputs */
     td_ipu *ipu;                    /* IPU export (TD_FMT_IPU), else NULL */
 } td_trace;
 
@@ -170,6 +173,8 @@ typedef struct td_traceset {
     td_trace **tr;
     size_t n, cap;
     td_warnings warnings;
+    struct td_samba_acc *samba_acc; /* SambaTune artifact files collected while one input
+                                       argument is read (read_samba.c frees it) */
 } td_traceset;
 
 td_traceset *td_traceset_new(void);

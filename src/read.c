@@ -10,6 +10,7 @@
 #include "read.h"
 #include "instream.h"
 #include "read_chrome.h"
+#include "read_samba.h"
 #include "read_ipu.h"
 #include <archive.h>
 #include <archive_entry.h>
@@ -26,7 +27,7 @@
 #define WHOLE_LIMIT_COMPRESSED ((size_t)4 << 30)
 #define WHOLE_LIMIT_PLAIN ((size_t)64 << 30)
 
-enum { C_UNKNOWN, C_JSON, C_SQLITE, C_ZIP, C_TAR, C_EMPTY };
+enum { C_UNKNOWN, C_JSON, C_SQLITE, C_ZIP, C_TAR, C_EMPTY, C_SAMBA_REPORT };
 
 static int classify(const unsigned char *p, size_t n)
 {
@@ -152,6 +153,8 @@ static td_status read_whole(td_traceset *set, td_in *in, const char *name, int c
     if (cls == C_SQLITE) {
         t->format = TD_FMT_NSYS_SQLITE;
         st = td_read_nsys_sqlite(set, t, name, data, n, e);
+    } else if (cls == C_SAMBA_REPORT) {
+        st = td_samba_read_report(set, t, name, data, n, e);
     } else {
         t->format = TD_FMT_NSYS_JAX;
         st = td_read_nsys_jax(set, t, name, data, n, e);
@@ -196,6 +199,8 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
                 (*found)++;
             return st;
         }
+        if (td_samba_is_report(p, (size_t)n)) /* tracedoc's stack-trace report */
+            return read_whole(set, in, name, C_SAMBA_REPORT, found, e);
         td_trace *t = td_traceset_add(set, name);
         t->rank = -1;
         t->gzip = td_in_is_gzip(in);
@@ -220,6 +225,12 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
             return TD_OK;
         return td_fail(e, TD_E_FORMAT, "%s: empty file", name);
     default:
+        if (td_samba_sniff(p, (size_t)n)) { /* a stack-tracing artifact (CSV) */
+            td_status st = td_samba_collect(set, in, name, e);
+            if (st == TD_OK)
+                (*found)++;
+            return st;
+        }
         if (quiet)
             return TD_OK;
         return td_fail(e, TD_E_FORMAT,
@@ -294,7 +305,8 @@ static td_status read_input(td_traceset *set, const char *arg, td_err *e)
 td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
 {
     size_t before = set->n;
-    td_status st = read_input(set, arg, e);
+    /* stack-tracing artifacts met while reading arg become one trace */
+    td_status st = td_samba_input_done(set, arg, read_input(set, arg, e), e);
     const char *in = td_arena_strdup(set->arena, arg);
     for (size_t i = before; i < set->n; i++)
         set->tr[i]->input = in;

@@ -778,6 +778,8 @@ static void draw_doc(pdoc *d, const td_template *t)
             drew = pd_variability(d, sec);
         else if (!strcmp(k, "compile"))
             drew = sec_compile(d, sec);
+        else if (!strcmp(k, "stacktrace"))
+            drew = pd_stacktrace(d, sec);
         else if (!strcmp(k, "ipu"))
             drew = pd_ipu(d, title);
         else if (!strcmp(k, "ipu_timeline"))

@@ -83,6 +83,7 @@ int pd_steps(pdoc *d, const char *title);
 int pd_collectives(pdoc *d, const td_section *sec);
 int pd_variability(pdoc *d, const td_section *sec);
 int pd_flame(pdoc *d, const char *kind, const char *title);
+int pd_stacktrace(pdoc *d, const td_section *sec); /* render_pdf_samba.c */
 int pd_ipu(pdoc *d, const char *title);          /* IPU cycle proportions + tile balance */
 int pd_ipu_timeline(pdoc *d, const char *title); /* IPU flat timeline; LWP lanes */
 

@@ -23,10 +23,12 @@ static int importance(const char *key)
     static const char *hi[] = {"total_ns", "self_ns", "share", "calls", "busbw_gbps", "bytes",
                                "wall_ns", "non_child_ns", "cov", "executions", "device_self_ns",
                                "Total Time (ns)", "Time (%)", "Instances", "status", "change",
-                               "current", "base", "self_share", "wait_ns", "op_name", NULL};
+                               "current", "base", "self_share", "wait_ns", "op_name", "measured_ns",
+                               "est_ns", "est_error", "tflop_util", NULL};
     static const char *lo[] = {"std_ns", "min_ns", "max_ns", "thunks_std", "program_id",
                                "hidden_ns", "group_size", "dtype", "device_avg_ns",
-                               "StdDev (ns)", "Min (ns)", "Max (ns)", "sha256", "events", NULL};
+                               "StdDev (ns)", "Min (ns)", "Max (ns)", "sha256", "events", "global_id",
+                               "est_pmus", "est_pcus", "ddr_req_bytes", "hyperfunction", NULL};
     if (!strcmp(key, "metric"))
         return 80;
     for (const char **k = hi; *k; k++)

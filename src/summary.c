@@ -121,8 +121,9 @@ const char *const td_table_names[] = {
     "inputs", "ops", "kernels", "kernels_by_device", "cuda_gpu_kern_sum", "steps",
     "outlier_steps", "modules", "thunks", "hlo_ops", "collectives", "gpu_timeline",
     "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
-    "collective_wait_histogram", "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges",
-    "ipu_stream_copies", "ipu_timeline", "lwp_blocks", NULL};
+    "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown",
+    "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
+    "ipu_timeline", "lwp_blocks", NULL};
 
 int td_table_name_known(const char *name)
 {
@@ -409,6 +410,11 @@ static void json_str(FILE *f, const char *s)
         }
     }
     fputc('"', f);
+}
+
+void td_json_str(FILE *f, const char *s)
+{
+    json_str(f, s);
 }
 
 static void json_double(FILE *f, double v)

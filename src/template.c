@@ -8,7 +8,8 @@
 const char *const td_pdf_sections[] = {
     "header", "findings", "keyfigures", "breakdown", "steps", "table", "collectives",
     "variability", "compile", "flame", "regression", "warnings", "pagebreak", "xlacollectives",
-    "ipu", "ipu_timeline", NULL};
+    "stacktrace", "ipu", "ipu_timeline",
+    NULL};
 const char *const td_xlsx_sections[] = {"summary", "table", "regression", NULL};
 
 void td_template_free(td_template *t)
