@@ -3,21 +3,25 @@
 #   ./build.sh run    install what is missing, build, write the example report to out/
 #   ./build.sh test   install what is missing, build (release + ASan/UBSan), run every test
 # Other commands: build, deps, golden (regenerate golden files: read the diff before
-# committing), bench (benchmarks, see bench/README), clean.
+# committing), bench (benchmarks, see bench/README), fuzz [SECONDS] (libFuzzer harnesses,
+# see tests/fuzz/README.md), clean.
 set -euo pipefail
 cd "$(dirname "$0")"
 export LC_ALL=C
 
 # Debian packages: libraries (-dev), and the tools the tests use to check documents.
 BUILD_PKGS="build-essential pkg-config libxlsxwriter-dev libcairo2-dev libpango1.0-dev
-  libcsv-dev libisal-dev libdeflate-dev libsqlite3-dev liblzma-dev libarchive-dev
+  libcsv-dev libisal-dev libsqlite3-dev liblzma-dev libarchive-dev
   libsnappy-dev libzstd-dev zlib1g-dev libfontconfig-dev libssl-dev libjansson-dev"
+# ./build.sh fuzz: clang and its sanitizer/libFuzzer runtime
+FUZZ_PKGS="clang libclang-rt-dev"
 TEST_PKGS="poppler-utils qpdf python3 python3-openpyxl libreoffice-calc-nogui chromium xz-utils time sqlite3
   zip unzip"
 
 deps() {
     local want="$BUILD_PKGS"
     [ "${1:-}" = test ] && want="$want $TEST_PKGS"
+    [ "${1:-}" = fuzz ] && want="$want $FUZZ_PKGS"
     local missing=()
     for p in $want; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -39,6 +43,9 @@ build() {
     make -s -j"$j" BUILD=build
     if [ "${1:-}" = all ]; then
         make -s -j"$j" BUILD=build-asan SAN=1
+        # no CPU-specific code (the paths arm64 builds use); tests/run.sh runs the
+        # reader and golden cases on it
+        make -s -j"$j" BUILD=build-portable PORTABLE=1
     fi
 }
 
@@ -76,9 +83,16 @@ golden)
     echo "build.sh: goldens regenerated; read 'git diff golden/' before committing." >&2
     ;;
 bench) deps; build; bench/run.sh "${@:2}" ;;
-clean) rm -rf build build-asan out ;;
+fuzz)
+    # ./build.sh fuzz [SECONDS [HARNESS...]]: every libFuzzer harness for SECONDS (default
+    # 60) each, one after the other; findings go to tests/fuzz/findings/HARNESS/
+    deps fuzz
+    make -s -j"$(nproc 2>/dev/null || echo 2)" BUILD=build-fuzz FUZZ=1 CC=clang fuzz
+    tests/fuzz/run.sh build-fuzz "${2:-60}" "${@:3}"
+    ;;
+clean) rm -rf build build-asan build-portable build-fuzz out ;;
 *)
-    echo "usage: ./build.sh [run|test|build|golden|bench|deps|clean]" >&2
+    echo "usage: ./build.sh [run|test|build|golden|bench|fuzz [SECONDS]|deps|clean]" >&2
     exit 2
     ;;
 esac

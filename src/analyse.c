@@ -134,14 +134,26 @@ static void input_base(td_buf *b, const char *in)
  * and a count. Never a comma list of every file. */
 static void run_label(const td_actx *a, td_buf *b)
 {
-    if (a->n == 1) {
-        td_buf_puts(b, base_name(a->tc[0].t->path));
+    const char **in = td_xmalloc((a->n + 1) * sizeof *in), **path = td_xmalloc((a->n + 1) * sizeof *path);
+    for (size_t i = 0; i < a->n; i++) {
+        in[i] = a->tc[i].t->input ? a->tc[i].t->input : a->tc[i].t->path;
+        path[i] = a->tc[i].t->path;
+    }
+    td_run_label(b, in, path, a->n);
+    free(in);
+    free(path);
+}
+
+void td_run_label(td_buf *b, const char *const *input, const char *const *paths, size_t n)
+{
+    if (n == 1) {
+        td_buf_puts(b, base_name(paths[0]));
         return;
     }
-    const char **in = td_xmalloc(a->n * sizeof *in);
+    const char **in = td_xmalloc(n * sizeof *in);
     size_t k = 0;
-    for (size_t i = 0; i < a->n; i++) {
-        const char *x = a->tc[i].t->input ? a->tc[i].t->input : a->tc[i].t->path;
+    for (size_t i = 0; i < n; i++) {
+        const char *x = input[i];
         size_t j = 0;
         while (j < k && strcmp(in[j], x))
             j++;
@@ -178,7 +190,7 @@ static void run_label(const td_actx *a, td_buf *b)
         td_buf_free(&other);
     }
     free(in);
-    td_buf_printf(b, ", %zu ranks", a->n);
+    td_buf_printf(b, ", %zu ranks", n);
 }
 
 static void run_scalars(td_actx *a)
@@ -331,10 +343,12 @@ static void trim(void)
 #endif
 }
 
-td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *e)
+static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_partial *part,
+                     td_err *e)
 {
     td_actx a;
     memset(&a, 0, sizeof a);
+    a.part = part;
     a.set = set;
     a.o = o;
     a.s = s;
@@ -365,13 +379,14 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
         td_an_ops(&a);
         trim();
         td_an_kernels(&a);
+        td_an_nsys_stats(&a);
         trim();
         td_an_timeline(&a);
         trim();
         /* XLA first: its modules/thunks/collectives tables win for sets with NVTX
          * ranges; the Kineto passes then only fill tables it left absent */
         if (xla)
-            td_analyse_xla(set, o, s);
+            td_analyse_xla_part(set, o, s, part);
         td_analyse_ipu(set, o, s); /* IPU exports (no-op without) */
         if (!td_sum_find_table(s, "collectives"))
             td_an_coll(&a);
@@ -388,5 +403,27 @@ td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *
             td_sum_warning(s, set->warnings.msg[i]);
     }
     actx_free(&a);
+    return st;
+}
+
+td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *e)
+{
+    return run(set, o, s, NULL, e);
+}
+
+td_status td_analyse_partial(td_traceset *set, const td_opts *o, td_summary *s, td_partial *p,
+                             td_err *e)
+{
+    td_status st = run(set, o, s, p, e);
+    for (size_t i = 0; st == TD_OK && i < set->n; i++) { /* for the run's label */
+        const td_trace *t = set->tr[i];
+        td_buf kb = {0};
+        td_part_key(&kb, 2, t->path, t->input ? t->input : t->path);
+        int64_t rank = t->rank;
+        td_part_add(p, TD_R_INPUT, kb.p, kb.n, &rank);
+        td_buf_free(&kb);
+    }
+    if (st == TD_OK)
+        td_partial_from_summary(p, s, o);
     return st;
 }

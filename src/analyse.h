@@ -37,6 +37,9 @@ td_table *td_modules_cut(td_summary *s, const char *title, double threshold,
 /* XLA / nsys-jax semantics (analyse_xla.c): modules, thunks, compile, runtime totals,
  * XLA collectives. Called by td_analyse for traces with NVTX ranges. */
 void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s);
+struct td_partial;
+void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s,
+                         struct td_partial *part);
 
 /* SambaTune stack-tracing views (analyse_samba.c): hyperfunctions, hypersections, host
  * breakdown, the `sections` flame and findings. Called by td_analyse for traces with

@@ -10,6 +10,7 @@
  * wait (several ranks, same number of instances per rank): per instance, last end -
  * first start - fastest duration, summed. */
 #include "analyse_int.h"
+#include "partial_int.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,7 @@ static int dtype_size(const char *d)
     return 0;
 }
 
-static double bus_factor(const char *type, int n)
+double td_bus_factor(const char *type, int n)
 {
     if (n <= 0)
         return -1;
@@ -202,6 +203,55 @@ static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
     free(dc);
 }
 
+/* The partial's record of the records [p, q) of one key (sorted by rank, ts): calls,
+ * total, hidden, instances per rank (-1 when ranks differ), ranks, and per instance k
+ * the first start, last end and fastest duration over the ranks (what wait_of needs,
+ * kept so that parts merge: min, max, min). */
+static void part_coll(td_partial *part, const crec *r, size_t p, size_t q, int64_t tot,
+                      int64_t hid, const char *dtype)
+{
+    size_t nr = 0, per = 0, cnt = 0;
+    int same = 1;
+    for (size_t i = p; i < q; i++) {
+        cnt++;
+        if (i + 1 == q || r[i + 1].rank != r[i].rank) {
+            if (nr && cnt != per)
+                same = 0;
+            per = cnt;
+            cnt = 0;
+            nr++;
+        }
+    }
+    int64_t *inst = NULL;
+    if (same) {
+        inst = td_xmalloc(per * 3 * sizeof *inst);
+        for (size_t k = 0; k < per; k++) {
+            int64_t *x = inst + 3 * k;
+            x[0] = INT64_MAX, x[1] = INT64_MIN, x[2] = INT64_MAX;
+            for (size_t j = 0; j < nr; j++) {
+                const crec *c = &r[p + j * per + k];
+                if (c->ts < x[0])
+                    x[0] = c->ts;
+                if (c->ts + c->dur > x[1])
+                    x[1] = c->ts + c->dur;
+                if (c->dur < x[2])
+                    x[2] = c->dur;
+            }
+        }
+    }
+    char bytes[32], group[32];
+    snprintf(bytes, sizeof bytes, "%lld", (long long)r[p].bytes);
+    snprintf(group, sizeof group, "%d", (int)r[p].group);
+    td_buf kb = {0};
+    td_part_key(&kb, 4, r[p].type, bytes, dtype ? dtype : "", group);
+    int64_t v[5] = {(int64_t)(q - p), tot, hid, same ? (int64_t)per : -1, (int64_t)nr};
+    size_t before = part->nr;
+    td_rec *rec = td_part_add(part, TD_R_KCOLL, kb.p, kb.n, v);
+    td_part_inst(rec, inst, v[3], part->nr != before);
+    td_buf_free(&kb);
+    free(inst);
+}
+
 /* Straggler wait of the records [p, q) of one key (sorted by rank, ts); -1 when the
  * ranks do not have the same number of instances or there is only one rank. */
 static int64_t wait_of(const crec *r, size_t p, size_t q)
@@ -271,13 +321,15 @@ void td_an_coll(td_actx *a)
         if (r[p].bytes >= 0 && mean > 0) {
             double alg = (double)r[p].bytes / mean; /* bytes per ns = GB/s */
             td_row_f64(s, tb, x, "algbw_gbps", alg);
-            double f = bus_factor(r[p].type, r[p].group);
+            double f = td_bus_factor(r[p].type, r[p].group);
             if (f >= 0)
                 td_row_f64(s, tb, x, "busbw_gbps", alg * f);
         }
         td_row_int(s, tb, x, "group_size", r[p].group ? r[p].group : TD_NA);
         td_row_str(s, tb, x, "dtype", r[p].dtype ? td_name(a, r[p].dtype) : NULL);
         td_row_int(s, tb, x, "hidden_ns", hid);
+        if (a->part)
+            part_coll(a->part, r, p, q, tot, hid, r[p].dtype ? td_name(a, r[p].dtype) : NULL);
         int64_t w = wait_of(r, p, q);
         td_row_int(s, tb, x, "wait_ns", w >= 0 ? w : TD_NA);
         p = q;

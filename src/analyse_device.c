@@ -147,6 +147,8 @@ void td_an_kernels(td_actx *a)
         td_stats st;
         run_stats(k + i, j - i, &st, scratch);
         const char *nm = td_name(a, k[i].name);
+        if (a->part)
+            td_part_kernels(a->part, -1, nm, scratch, j - i);
         krow(a, tk, td_table_add_row(tk), nm, &st, sum);
         size_t r = td_table_add_row(ns);
         td_row_f64(s, ns, r, "Time (%)", sum ? 100.0 * (double)st.total / (double)sum : 0);
@@ -179,6 +181,8 @@ void td_an_kernels(td_actx *a)
                 q++;
             runs[nr].name = td_name(a, k[p].name);
             run_stats(k + p, q - p, &runs[nr].st, scratch);
+            if (a->part)
+                td_part_kernels(a->part, k[i].device, runs[nr].name, scratch, q - p);
             nr++;
             p = q;
         }

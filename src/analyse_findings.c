@@ -112,7 +112,8 @@ static void xla_findings(td_actx *a, size_t *nf)
     const td_kv *ct = td_sum_get(s, "compile.total_ns"), *sp = td_sum_get(s, "trace.span_ns");
     if (ct && sp && sp->v.i > 0 && ct->v.i > 0 && *nf < 6) {
         size_t np = 0;
-        for (size_t i = 0; i < a->n; i++) np += a->tc[i].t->ncompile > 0;
+        for (size_t i = 0; i < a->n; i++) np += a->tc ? a->tc[i].t->ncompile > 0 : 1;
+        /* (a merge of partial summaries has no traces: every rank counts) */
         char buf[64];
         td_fmt_ns(buf, sizeof buf, ct->v.i / (int64_t)(np ? np : 1));
         td_sum_finding(s, "XLA compilation takes %s%s, %.0f%% of the profile's span.", buf,

@@ -19,6 +19,7 @@ void td_fold_put(td_buf *b, const char *name)
 
 typedef struct node {
     int32_t parent;    /* -1 for a thread root */
+    int32_t depth;     /* frames below the thread root */
     td_str name;       /* op name; roots: unused */
     const char *label; /* roots: thread label */
     int64_t value;
@@ -92,7 +93,8 @@ static void path(td_actx *a, const trie *t, int32_t i, td_buf *b)
 static const char *thread_label(td_actx *a, const td_trace *t, uint32_t track)
 {
     const td_track *k = &t->tracks[track];
-    const char *r = a->n > 1 ? td_arena_printf(a->s->a, "rank %d ", t->rank) : "";
+    /* a partial (summarize) names the rank too: the job it joins has several */
+    const char *r = a->n > 1 || a->part ? td_arena_printf(a->s->a, "rank %d ", t->rank) : "";
     if (k->thread_name)
         return td_arena_printf(a->s->a, "%s%s", r, td_name(a, k->thread_name));
     if (k->tid_str)
@@ -133,6 +135,8 @@ static td_str frame_name(td_actx *a, uint32_t *map, size_t nmap, td_str id)
 static void cpu_flame(td_actx *a)
 {
     trie tr = {0};
+    td_str deeper = td_intern_cstr(a->set->strs, TD_FLAME_DEEPER);
+    int64_t ncut = 0;
     size_t nmap = td_strtab_count(a->set->strs);
     uint32_t *map = td_xcalloc(nmap + 1, sizeof *map);
     int32_t *node_of = NULL; /* per event of the current trace */
@@ -159,7 +163,15 @@ static void cpu_flame(td_actx *a)
                 }
                 p = roots[k];
             }
-            node_of[i] = child(&tr, p, frame_name(a, map, nmap, t->ev[i].name));
+            /* past TD_FLAME_MAX_DEPTH frames, the rest of the stack is one frame (a
+             * folded line holds its whole path: unbounded depth is quadratic output) */
+            if (tr.v[p].depth >= TD_FLAME_MAX_DEPTH) {
+                ncut++;
+                node_of[i] = tr.v[p].name == deeper && tr.v[p].depth > TD_FLAME_MAX_DEPTH
+                                 ? p : child(&tr, p, deeper);
+            } else
+                node_of[i] = child(&tr, p, frame_name(a, map, nmap, t->ev[i].name));
+            tr.v[node_of[i]].depth = tr.v[p].depth + (node_of[i] != p);
             /* self time: dur here, minus dur at the parent's node */
             tr.v[node_of[i]].value += t->ev[i].dur;
             if (c->parent[i] >= 0)
@@ -169,6 +181,10 @@ static void cpu_flame(td_actx *a)
     }
     free(node_of);
     free(map);
+    if (ncut)
+        td_sum_warning(a->s, td_arena_printf(a->s->a, "cpu stacks deeper than %d frames: the "
+                       "frames below are merged into one '%s' frame (%lld ops)",
+                       TD_FLAME_MAX_DEPTH, TD_FLAME_DEEPER, (long long)ncut));
     if (tr.n) {
         td_flame *fl = td_sum_flame(a->s, "cpu", "CPU call stacks");
         td_buf b = {0};

@@ -6,6 +6,7 @@
 #ifndef TD_ANALYSE_INT_H
 #define TD_ANALYSE_INT_H
 #include "analyse.h"
+#include "partial.h"
 #include <regex.h>
 
 /* A half-open time interval [s, e) in ns. */
@@ -91,6 +92,7 @@ typedef struct td_actx {
     int any_device;     /* some trace has device work */
     regex_t step_re, module_re;
     int has_step_re, has_module_re;
+    td_partial *part;   /* `summarize`: the passes also record their additive state here */
 } td_actx;
 
 /* Passes, in the order td_analyse runs them. */
@@ -98,12 +100,27 @@ void td_an_nest(td_actx *a, td_tctx *c);          /* analyse_nest.c: isop/parent
 td_status td_an_steps(td_actx *a, td_err *e);     /* analyse_steps.c: steps + warm-up + table */
 void td_an_ops(td_actx *a);                       /* analyse_ops.c */
 void td_an_kernels(td_actx *a);                   /* analyse_device.c */
+void td_an_nsys_stats(td_actx *a);                /* analyse_nsys_stats.c */
 void td_an_timeline(td_actx *a);                  /* analyse_timeline.c */
 void td_an_coll(td_actx *a);                      /* analyse_coll.c */
 void td_an_modules(td_actx *a);                   /* analyse_modules.c */
 void td_an_var(td_actx *a);                       /* analyse_var.c */
 void td_an_flames(td_actx *a);                    /* analyse_flame.c */
 void td_an_findings(td_actx *a);                  /* analyse_findings.c */
+
+/* Partial-summary hooks (analyse_merge.c), called by the passes when a->part is set. */
+/* Kernel durations of one name (device < 0) or one (device, name), sorted ascending. */
+void td_part_kernels(td_partial *p, int device, const char *name, const int64_t *dur, size_t n);
+/* The warm-up rule sentence of the Kineto steps pass (analyse_steps.c), for `total` steps
+ * of which `dropped` were dropped over `nranks` ranks. */
+const char *td_warmup_rule(td_summary *s, const td_opts *o, size_t total, size_t dropped,
+                           size_t nranks);
+/* nccl-tests bus bandwidth factor (analyse_coll.c); -1 for an unknown group size. */
+double td_bus_factor(const char *type, int n);
+
+/* The run's name for titles (analyse.c) from each trace's input (archive, directory or
+ * the file) and path, in rank order. */
+void td_run_label(td_buf *b, const char *const *input, const char *const *paths, size_t n);
 
 /* Helpers. */
 int td_is_comm_name(const char *name);           /* contains nccl/rccl (any case) */
@@ -117,5 +134,10 @@ static inline const char *td_name(const td_actx *a, td_str id)
 {
     return td_strget(a->set->strs, id);
 }
+
+/* Flamegraph stacks are cut at this depth (frames below the thread); deeper frames are
+ * merged into one frame of this name, with a warning (README "Limits"). */
+#define TD_FLAME_MAX_DEPTH 512
+#define TD_FLAME_DEEPER "(deeper frames merged)"
 
 #endif

@@ -287,6 +287,8 @@ void td_an_modules(td_actx *a)
             for (size_t k = p; k < q; k++) {
                 const exec *e = all[k];
                 int64_t g = e->nthunks ? e->last - e->first : 0;
+                if (a->part)
+                    td_part_exec(a->part, TD_R_KMOD, md->name, g, e->nthunks);
                 tv[k - p] = (double)e->nthunks;
                 gv[k - p] = (double)g;
                 md->total += g;
@@ -318,6 +320,13 @@ void td_an_modules(td_actx *a)
         }
         thunk *th = thm.v;
         size_t nth = thm.n;
+        for (size_t i = 0; a->part && i < nth; i++) {   /* all modules: the cut comes after */
+            td_buf kb = {0};
+            td_part_key(&kb, 2, td_name(a, th[i].module), td_name(a, th[i].kernel));
+            int64_t vals[2] = {th[i].n, th[i].dur};
+            td_part_add(a->part, TD_R_KTHUNK, kb.p, kb.n, vals);
+            td_buf_free(&kb);
+        }
         if (nth) {
             qsort(th, nth, sizeof *th, thunk_cmp);
             td_table *tt = td_sum_table(s, "thunks", "Device work per top module");

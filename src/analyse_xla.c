@@ -25,6 +25,7 @@
  *    HLO dumps: analyse_xla_hlo.c; opcode table, flamegraphs, variability:
  *    analyse_xla_views.c. */
 #include "analyse_xla.h"
+#include "partial.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -391,7 +392,12 @@ static int cmp_modkey2(const void *a, const void *b)
 
 void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
 {
-    xctx X = { set, o, s, NULL, 0, 0, NULL, 0, 0, NULL, 0 };
+    td_analyse_xla_part(set, o, s, NULL);
+}
+
+void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_partial *part)
+{
+    xctx X = { set, o, s, NULL, 0, 0, NULL, 0, 0, NULL, 0, part };
     xctx *x = &X;
     size_t hcap = 0;
     for (size_t i = 0; i < set->n; i++) load_trace(x, (int)i);
@@ -473,6 +479,12 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
         }
         if (nd && (!dv || dv->v.i <= 0))
             td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, nd);
+        for (int k = 0; part && k < nd; k++) {
+            char dk[32];
+            int64_t one = 1;
+            snprintf(dk, sizeof dk, "%d", (int)seen_dev[k]);
+            td_part_add(part, TD_R_XDEV, dk, strlen(dk), &one);
+        }
     }
 
     /* autotuning executions (program id < 0) are left out, as nsys-jax does */
@@ -542,6 +554,14 @@ void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s)
             p->name = m->name;
         }
         double d = (double)(m->e - m->s), th = (double)m->nthunks;
+        if (part) {
+            td_buf kb = {0};
+            char pid[32];
+            snprintf(pid, sizeof pid, "%lld", (long long)m->key);
+            td_part_key(&kb, 2, pid, td_strget(set->strs, ms[k].name));
+            td_part_exec(part, TD_R_XMOD, kb.p, m->e - m->s, m->nthunks);
+            td_buf_free(&kb);
+        }
         ms[k].n++; ms[k].total += m->e - m->s;
         ms[k].sum += d; ms[k].sq += d * d; ms[k].tsum += th; ms[k].tsq += th * th;
     }

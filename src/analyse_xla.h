@@ -112,6 +112,7 @@ typedef struct xctx {
     xmod *m; size_t nm, mcap;
     xthunk *th; size_t nth, thcap;
     xla_hlo *hlo; size_t nhlo;
+    struct td_partial *part;   /* summarize: the additive state is recorded here too */
 } xctx;
 
 /* Compile statistics of every trace: compile.total_ns, compile.phases, the compile

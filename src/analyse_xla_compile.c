@@ -7,6 +7,7 @@
  * of each process's first XlaCompile range (library loading) shown apart; phases
  * grouped as the notebook summarises them (passes lumped unless --compile-passes). */
 #include "analyse_xla.h"
+#include "partial.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,6 +375,10 @@ void xla_compile(xctx *x, int64_t **seen, size_t *nseen)
     if (cfl) td_flame_finish(cfl);
     if (nph) {
         qsort(ph, nph, sizeof *ph, cmp_phase);
+        for (size_t i = 0; x->part && i < nph; i++) {   /* every phase: the cut comes after */
+            const char *pn = td_strget(set->strs, ph[i].name);
+            td_part_add(x->part, TD_R_PHASE, pn, strlen(pn), &ph[i].non_child);
+        }
         int64_t tot = 0;
         for (size_t i = 0; i < nph; i++) tot += ph[i].non_child;
         td_sum_set_int(s, "compile.total_ns", "Compile time", TD_T_NS, tot);

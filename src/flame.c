@@ -13,59 +13,88 @@ typedef struct node {
     int32_t parent;
     int32_t child, next; /* first child, next sibling (unsorted; sorted on output) */
     int64_t value;
+    uint64_t h;          /* key hash of (parent, name bytes) */
 } node;
 
-typedef struct tree {
+struct td_flametree {
     td_strtab *names;
     node *n;
     size_t nn, ncap;
     uint32_t *slots; /* open addressing on (parent, name): node index + 1, 0 = empty */
     size_t nslots;
-} tree;
+    int64_t total;
+    /* the previous stack added and its nodes: folded files are mostly sorted, so a
+     * line shares frames with the one before and only the new frames are looked up */
+    char *last;
+    size_t lastn, lastcap;
+    int32_t *path;     /* node of each frame of the previous stack */
+    size_t *ends;      /* end offset of each frame in last */
+    size_t depth, pcap, ecap;
+    /* whole stacks seen before -> their leaf node (a profile repeats a few thousand
+     * distinct stacks over millions of lines): one hash per line instead of one per
+     * frame; bounded (LINES_MAX stacks, LINES_BYTES of text), then frames are looked up */
+    struct lcache { uint64_t h; const char *s; uint32_t len; int32_t leaf; } *lc;
+    size_t nlc, lcslots, lcbytes;
+    td_arena *la;
+};
+typedef struct td_flametree tree;
 
-static uint64_t key_hash(int32_t parent, td_str name)
+/* Hash of a frame under its parent, 8 bytes at a time (frames are looked up once per
+ * line and frame, so this is the hot loop of a large folded file). */
+static uint64_t key_hash(int32_t parent, const char *s, size_t len)
 {
-    uint64_t k = ((uint64_t)(uint32_t)parent << 32) | name;
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return k;
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)(uint32_t)parent * 0xff51afd7ed558ccdull) ^ len;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s + i, len - i);
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    h ^= h >> 29;
+    return h;
 }
 
 static void rehash(tree *t)
 {
     size_t ns = t->nslots ? t->nslots * 2 : 1024;
-    uint32_t *s = td_xcalloc(ns, sizeof *s);
-    for (size_t i = 0; i < t->nn; i++) {
-        size_t j = key_hash(t->n[i].parent, t->n[i].name) & (ns - 1);
-        while (s[j])
+    uint32_t *sl = td_xcalloc(ns, sizeof *sl);
+    for (size_t i = 1; i < t->nn; i++) {
+        size_t j = t->n[i].h & (ns - 1);
+        while (sl[j])
             j = (j + 1) & (ns - 1);
-        s[j] = (uint32_t)i + 1;
+        sl[j] = (uint32_t)i + 1;
     }
     free(t->slots);
-    t->slots = s;
+    t->slots = sl;
     t->nslots = ns;
 }
 
-/* Child of parent with that name, created when absent. */
-static int32_t child_of(tree *t, int32_t parent, td_str name)
+/* Child of parent named s[0..len), created when absent. */
+static int32_t child_of(tree *t, int32_t parent, const char *s, size_t len)
 {
-    size_t j = key_hash(parent, name) & (t->nslots - 1);
+    uint64_t h = key_hash(parent, s, len);
+    size_t j = h & (t->nslots - 1);
     for (;;) {
         uint32_t id = t->slots[j];
         if (!id)
             break;
         node *x = &t->n[id - 1];
-        if (x->parent == parent && x->name == name)
+        if (x->h == h && x->parent == parent && td_strlen_of(t->names, x->name) == len &&
+            !memcmp(td_strget(t->names, x->name), s, len))
             return (int32_t)(id - 1);
         j = (j + 1) & (t->nslots - 1);
     }
     int32_t id = (int32_t)t->nn;
     node *x = TD_PUSH(t->n, t->nn, t->ncap);
-    x->name = name;
+    x->name = td_intern(t->names, s, len);
     x->parent = parent;
     x->child = -1;
     x->value = 0;
+    x->h = h;
     x->next = t->n[parent].child;
     t->n[parent].child = id;
     t->slots[j] = (uint32_t)id + 1;
@@ -112,48 +141,168 @@ static void emit(td_flamelayout *l, size_t *cap, const char *name, const pending
         l->maxdepth = p->depth;
 }
 
+td_flametree *td_flametree_new(void)
+{
+    tree *t = td_xcalloc(1, sizeof *t);
+    t->names = td_strtab_new();
+    rehash(t);
+    node *root = TD_PUSH(t->n, t->nn, t->ncap);
+    root->name = td_intern_cstr(t->names, "all");
+    root->parent = -1;
+    root->child = root->next = -1;
+    root->value = 0;
+    root->h = 0;
+    return t;
+}
+
+void td_flametree_free(td_flametree *t)
+{
+    if (!t)
+        return;
+    free(t->lc);
+    td_arena_free(t->la);
+    free(t->n);
+    free(t->slots);
+    free(t->last);
+    free(t->path);
+    free(t->ends);
+    td_strtab_free(t->names);
+    free(t);
+}
+
+int64_t td_flametree_total(const td_flametree *t)
+{
+    return t->total;
+}
+
+void td_flametree_scale(td_flametree *t, int64_t k)
+{
+    for (size_t i = 0; i < t->nn; i++)
+        t->n[i].value *= k;
+    t->total *= k;
+}
+
+#define LINES_MAX (1u << 20)
+#define LINES_BYTES ((size_t)256 << 20)
+
+static struct lcache *line_slot(tree *t, uint64_t h, const char *s, size_t len)
+{
+    size_t j = h & (t->lcslots - 1);
+    for (;;) {
+        struct lcache *c = &t->lc[j];
+        if (!c->s || (c->h == h && c->len == len && !memcmp(c->s, s, len)))
+            return c;
+        j = (j + 1) & (t->lcslots - 1);
+    }
+}
+
+static void line_put(tree *t, uint64_t h, const char *s, size_t len, int32_t leaf)
+{
+    if (t->nlc >= LINES_MAX || t->lcbytes + len > LINES_BYTES || len > UINT32_MAX)
+        return;
+    if ((t->nlc + 1) * 2 > t->lcslots) {
+        size_t ns = t->lcslots ? t->lcslots * 2 : 1024;
+        struct lcache *old = t->lc;
+        size_t on = t->lcslots;
+        t->lc = td_xcalloc(ns, sizeof *t->lc);
+        t->lcslots = ns;
+        for (size_t i = 0; i < on; i++)
+            if (old[i].s)
+                *line_slot(t, old[i].h, old[i].s, old[i].len) = old[i];
+        free(old);
+    }
+    if (!t->la)
+        t->la = td_arena_new();
+    struct lcache *c = line_slot(t, h, s, len);
+    c->h = h;
+    c->s = td_arena_strndup(t->la, s, len);
+    c->len = (uint32_t)len;
+    c->leaf = leaf;
+    t->nlc++;
+    t->lcbytes += len;
+}
+
+int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v)
+{
+    if (v <= 0)
+        return 1;
+    if (t->total > INT64_MAX - v)
+        return 0;
+    t->total += v;
+    t->n[0].value += v;
+    uint64_t lh = key_hash(-1, s, len);
+    if (t->lcslots) {
+        struct lcache *c = line_slot(t, lh, s, len);
+        if (c->s) {
+            for (int32_t k = c->leaf; k > 0; k = t->n[k].parent)
+                t->n[k].value += v;
+            return 1;
+        }
+    }
+    /* frames shared with the previous stack: whole frames of a common byte prefix */
+    size_t same = 0, off = 0;
+    while (same < t->depth) {
+        size_t e = t->ends[same]; /* the previous stack's frame `same` is [off, e) */
+        if (e > len || memcmp(t->last + off, s + off, e - off) || (e < len && s[e] != ';'))
+            break;
+        same++;
+        off = e + 1;
+        if (e == len)
+            break;
+    }
+    int32_t cur = 0;
+    for (size_t i = 0; i < same; i++) {
+        cur = t->path[i];
+        t->n[cur].value += v;
+    }
+    size_t pos = same ? t->ends[same - 1] + 1 : 0;
+    t->depth = same;
+    if (!(same && t->ends[same - 1] == len)) {
+        for (;;) {
+            const char *semi = memchr(s + pos, ';', len - pos);
+            size_t e = semi ? (size_t)(semi - s) : len;
+            cur = child_of(t, cur, s + pos, e - pos);
+            t->n[cur].value += v;
+            td_grow((void **)&t->path, &t->pcap, t->depth + 1, sizeof *t->path);
+            td_grow((void **)&t->ends, &t->ecap, t->depth + 1, sizeof *t->ends);
+            t->path[t->depth] = cur;
+            t->ends[t->depth++] = e;
+            if (!semi)
+                break;
+            pos = e + 1;
+        }
+    }
+    td_grow((void **)&t->last, &t->lastcap, len + 1, 1);
+    memcpy(t->last, s, len);
+    t->lastn = len;
+    line_put(t, lh, s, len, cur);
+    return 1;
+}
+
 td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *out, td_err *e)
 {
     memset(out, 0, sizeof *out);
     if (!(minwidth >= 0)) /* also NaN */
         minwidth = 0;
-    tree t = {0};
-    t.names = td_strtab_new();
-    rehash(&t);
-    node *root = TD_PUSH(t.n, t.nn, t.ncap);
-    root->name = td_intern_cstr(t.names, "all");
-    root->parent = -1;
-    root->child = root->next = -1;
-    int64_t total = 0;
-    for (size_t i = 0; i < fl->n; i++) {
-        int64_t v = fl->st[i].value;
-        if (v <= 0)
-            continue;
-        if (total > INT64_MAX - v) {
-            td_strtab_free(t.names);
-            free(t.n);
-            free(t.slots);
-            return td_fail(e, TD_E_FORMAT, "%s (%s stacks): the values add up to more "
-                           "than 2^63 ns (total value overflow)", fl->title ? fl->title : "flame",
-                           fl->kind ? fl->kind : "?");
-        }
-        total += v;
-        t.n[0].value += v;
-        int32_t cur = 0;
-        const char *s = fl->st[i].stack;
-        for (;;) {
-            const char *semi = strchr(s, ';');
-            size_t len = semi ? (size_t)(semi - s) : strlen(s);
-            cur = child_of(&t, cur, td_intern(t.names, s, len));
-            t.n[cur].value += v;
-            if (!semi)
-                break;
-            s = semi + 1;
-        }
+    tree *own = NULL;
+    const tree *tp = fl->tree;
+    if (!tp) {
+        own = td_flametree_new();
+        for (size_t i = 0; i < fl->n; i++)
+            if (!td_flametree_add(own, fl->st[i].stack, strlen(fl->st[i].stack),
+                                  fl->st[i].value)) {
+                td_flametree_free(own);
+                return td_fail(e, TD_E_FORMAT, "%s (%s stacks): the values add up to more "
+                               "than 2^63 ns (total value overflow)",
+                               fl->title ? fl->title : "flame", fl->kind ? fl->kind : "?");
+            }
+        tp = own;
     }
-
+    const tree t = *tp;
+    int64_t total = t.total;
     out->a = td_arena_new();
     out->total = total;
+    out->unit = fl->unit > 1 ? fl->unit : 1;
     const char *palette = fl->kind ? fl->kind : "cpu";
     size_t fcap = 0;
     double cut = minwidth * (double)total;
@@ -208,9 +357,7 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
     }
     free(stk);
     free(kids);
-    free(t.n);
-    free(t.slots);
-    td_strtab_free(t.names);
+    td_flametree_free(own);
     return TD_OK;
 }
 

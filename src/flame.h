@@ -20,7 +20,20 @@ typedef struct td_flamelayout {
     int64_t total;
     int maxdepth;
     td_arena *a;
+    int64_t unit;       /* values per unit shown (td_flame.unit, at least 1) */
 } td_flamelayout;
+
+/* A flamegraph tree (one node per distinct path, values summed) built one stack at a
+ * time: `tracedoc flame FOLDED` streams the file into it, so memory grows with the
+ * distinct frames, not with the lines. A td_flame whose `tree` is set is laid out from
+ * it (its st list is not used). */
+td_flametree *td_flametree_new(void);
+void td_flametree_free(td_flametree *t);
+/* Add v (> 0; other values are ignored) to the stack s[0..len) ("a;b;c"). Returns 0
+ * when the total would pass 2^63 (nothing added). */
+int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v);
+int64_t td_flametree_total(const td_flametree *t);
+void td_flametree_scale(td_flametree *t, int64_t k); /* every value x k */
 
 /* Lay out folded stacks: frames narrower than minwidth (fraction of the total) are
  * merged into one grey "(N frames pruned)" frame per parent. */

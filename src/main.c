@@ -8,6 +8,7 @@
 #include "template.h"
 #include "folded.h"
 #include "baseline.h"
+#include "partial.h"
 #include "cli.h"
 #include "render_stacktrace.h"
 #include "outdir.h"
@@ -79,9 +80,18 @@ static void fail(const td_err *e)
     die(exit_for(e->code), "%s", e->msg);
 }
 
-/* Where templates/ and fonts/ are: $TRACEDOC_DATA, else the directory above the
- * executable (build/tracedoc -> repo root), else the tree it was built from. */
+/* Where templates/ and fonts/ are: $TRACEDOC_DATA; else beside the executable as
+ * installed (PREFIX/bin/tracedoc -> PREFIX/share/tracedoc) or as built (build/tracedoc ->
+ * the source tree); else the source tree it was built from. */
 static char datadir[PATH_MAX];
+static int has_templates(const char *dir)
+{
+    char cand[PATH_MAX + 32];
+    struct stat st;
+    snprintf(cand, sizeof cand, "%s/templates", dir);
+    return stat(cand, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static void find_datadir(void)
 {
     const char *env = getenv("TRACEDOC_DATA");
@@ -93,13 +103,12 @@ static void find_datadir(void)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = 0;
-        char *d = dirname(exe);
-        char cand[PATH_MAX + 32];
-        snprintf(cand, sizeof cand, "%s/../templates", d);
-        struct stat st;
-        if (stat(cand, &st) == 0 && S_ISDIR(st.st_mode)) {
-            snprintf(datadir, sizeof datadir, "%.*s/..", (int)(sizeof datadir - 4), d);
-            return;
+        const char *d = dirname(exe);
+        static const char *const rel[] = {"/../share/tracedoc", "/.."};
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            snprintf(datadir, sizeof datadir, "%.*s%s", (int)(sizeof datadir - 32), d, rel[i]);
+            if (has_templates(datadir))
+                return;
         }
     }
 #ifdef TD_DATADIR
@@ -232,14 +241,17 @@ static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 /* ---- the tables: a new command is a row in cmds (its bit is its index), a new option a
  * row in opts (same name twice is fine when the rows apply to different commands) ---- */
 
-enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK };
+enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MERGE };
 #define REPORT TD_CMD(C_REPORT)
 #define SUMMARY TD_CMD(C_SUMMARY)
 #define FOLD TD_CMD(C_FOLD)
 #define FLAME TD_CMD(C_FLAME)
 #define DIFF TD_CMD(C_DIFF)
 #define STACK TD_CMD(C_STACK)
-#define ANALYSIS (REPORT | SUMMARY | FOLD | FLAME | DIFF) /* commands that analyse traces */
+#define SUMMARIZE TD_CMD(C_SUMMARIZE)
+#define MERGE TD_CMD(C_MERGE)
+/* commands that analyse traces (merge takes the options the parts were made with) */
+#define ANALYSIS (REPORT | SUMMARY | FOLD | FLAME | DIFF | SUMMARIZE)
 #define OFF(f) offsetof(cli, f)
 
 static int cmd_report(void *ctx, char **args, int nargs);
@@ -248,6 +260,8 @@ static int cmd_fold(void *ctx, char **args, int nargs);
 static int cmd_flame(void *ctx, char **args, int nargs);
 static int cmd_diff(void *ctx, char **args, int nargs);
 static int cmd_stack_trace(void *ctx, char **args, int nargs);
+static int cmd_summarize(void *ctx, char **args, int nargs);
+static int cmd_merge(void *ctx, char **args, int nargs);
 
 static const td_cli_cmd cmds[] = {
     [C_REPORT] = {"report", "TRACE... [-o DIR] [OPTIONS]",
@@ -275,6 +289,16 @@ static const td_cli_cmd cmds[] = {
                  "layer CSV files, README \"SambaNova stack tracing\") or such a report.\n"
                  "Without -o: NAME_chrome_tracing_report.json, NAME from the input's name.",
                  1, 1, "one ARTIFACTS directory, archive or report", cmd_stack_trace},
+    [C_SUMMARIZE] = {"summarize", "TRACE... -o PART.tds [OPTIONS]",
+                     "Partial summary of some ranks (usually one), for merge.",
+                     "Run it where each rank's trace is; then 'tracedoc merge' the parts.", 1, -1,
+                     "at least one TRACE", cmd_summarize},
+    [C_MERGE] = {"merge", "PART.tds... -o DIR|MERGED.tds [OPTIONS]",
+                 "The report of partial summaries, or one partial of them.",
+                 "-o DIR writes the documents as report does (report's options apply);\n"
+                 "-o NAME.tds writes the merged partial (merge in a tree). Analysis options\n"
+                 "are those the parts were made with.", 1, -1, "at least one PART.tds",
+                 cmd_merge},
 };
 
 static const td_cli_opt opts[] = {
@@ -286,31 +310,35 @@ static const td_cli_opt opts[] = {
     {"output", 'o', "FILE", FLAME, "output SVG file ('-': stdout)", td_cli_set_str, OFF(out)},
     {"output", 'o', "FILE", STACK, "the report (default NAME_chrome_tracing_report.json)",
      td_cli_set_str, OFF(out)},
-    {"template", 0, "NAME|FILE", REPORT, "bug-report (default), nightly, manager, or a .tdt file",
+    {"output", 'o', "PART.tds", SUMMARIZE, "the partial summary to write", td_cli_set_str,
+     OFF(out)},
+    {"output", 'o', "DIR|NAME.tds", MERGE, "documents directory, or a merged partial (.tds)",
+     td_cli_set_str, OFF(out)},
+    {"template", 0, "NAME|FILE", REPORT | MERGE, "bug-report (default), nightly, manager, or a .tdt file",
      td_cli_set_str, OFF(tpl)},
-    {"format", 0, "LIST", REPORT, "subset of pdf,xlsx,svg,json,csv,folded (default: the\n"
+    {"format", 0, "LIST", REPORT | MERGE, "subset of pdf,xlsx,svg,json,csv,folded (default: the\n"
      "template's)", set_report_format, 0},
     {"format", 0, "text|json|csv", SUMMARY, "output format (default text); csv needs --table",
      set_summary_format, 0},
     {"table", 0, "NAME", SUMMARY, "one table (ops, kernels, steps, modules, collectives,\n"
      "gpu_timeline, ...)", td_cli_set_str, OFF(table)},
     {"top", 0, "N", SUMMARY, "rows per table in text output (default 15)", set_top, 0},
-    {"baseline", 0, "SUMMARY.json", REPORT, "add a regression section against a baseline summary",
+    {"baseline", 0, "SUMMARY.json", REPORT | MERGE, "add a regression section against a baseline summary",
      td_cli_set_str, OFF(baseline)},
-    {"tolerance", 0, "F", REPORT | DIFF, "regression tolerance, fraction (default 0.05)",
+    {"tolerance", 0, "F", REPORT | DIFF | MERGE, "regression tolerance, fraction (default 0.05)",
      td_cli_set_fraction, OFF(tolerance)},
     {"stacks", 0, "KIND", FOLD | FLAME, "cpu, device, ops, compile, source or opname (XLA:\n"
      "the notebook's Python source and HLO op_name views), ipu (IPU step names, cycles)\n"
      "(default cpu)", set_stacks, 0},
     {"title", 0, "TEXT", FLAME, "SVG title", td_cli_set_str, OFF(title)},
-    {"paper", 0, "a4|letter", REPORT, "PDF paper size (default a4, or the template's)", set_paper,
+    {"paper", 0, "a4|letter", REPORT | MERGE, "PDF paper size (default a4, or the template's)", set_paper,
      0},
-    {"minwidth", 0, "F", REPORT | FLAME, "prune flamegraph frames narrower than F of the total\n"
+    {"minwidth", 0, "F", REPORT | FLAME | MERGE, "prune flamegraph frames narrower than F of the total\n"
      "(default 0.001)", td_cli_set_fraction, OFF(minwidth)},
-    {"icicle", 0, NULL, REPORT | FLAME, "SVG flamegraphs top-down", td_cli_set_flag, OFF(icicle)},
-    {"timings", 0, NULL, REPORT, "print read/analyse/render times on stderr", td_cli_set_flag,
+    {"icicle", 0, NULL, REPORT | FLAME | MERGE, "SVG flamegraphs top-down", td_cli_set_flag, OFF(icicle)},
+    {"timings", 0, NULL, REPORT | MERGE, "print read/analyse/render times on stderr", td_cli_set_flag,
      OFF(timings)},
-    {"meta", 0, "KEY=VALUE", REPORT | SUMMARY | DIFF, "run metadata (commit, branch, workload...),\n"
+    {"meta", 0, "KEY=VALUE", REPORT | SUMMARY | DIFF | MERGE, "run metadata (commit, branch, workload...),\n"
      "repeatable; diff: the CURRENT side", set_meta, 0},
     {"warmup", 0, "auto|N|none", ANALYSIS, "drop warm-up steps/executions (default auto)",
      set_warmup, 0},
@@ -390,9 +418,17 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     td_summary *s = td_summary_new();
     progress("analysing %zu trace%s", set->n, set->n == 1 ? "" : "s");
     st = td_analyse(set, &c->o, s, &e);
-    td_traceset_free(set);
     if (st != TD_OK)
         fail(&e);
+    /* the analysis's own warnings (limits reached...), not the reader's again */
+    for (size_t i = 0; i < s->nwarnings; i++) {
+        size_t k = 0;
+        while (k < set->warnings.n && strcmp(set->warnings.msg[k], s->warnings[i]))
+            k++;
+        if (k == set->warnings.n)
+            say("warning: %s", s->warnings[i]);
+    }
+    td_traceset_free(set);
     int64_t t2 = td_now_ns();
     if (t_read)
         *t_read = t1 - t0;
@@ -411,9 +447,61 @@ static void apply_meta(const cli *c, td_summary *s)
     }
 }
 
+/* 1 when every input is a partial summary (.tds), 0 when none is; mixing is an error. */
+static int partial_inputs(const cli *c, const char *cmd)
+{
+    int np = 0;
+    for (int i = 0; i < c->ninputs; i++)
+        np += td_is_partial(c->inputs[i]);
+    if (np && np != c->ninputs)
+        die(TD_EXIT_USAGE, "%s: partial summaries (.tds) and traces cannot be mixed (run "
+            "'tracedoc summarize' on the traces first)", cmd);
+    return np > 0;
+}
+
+/* Merge the partial summaries given, one file at a time (bounded memory). */
+static td_partial *merge_parts(const cli *c, const char *cmd)
+{
+    td_opts def;
+    td_opts_default(&def);
+    if (c->o.warmup != def.warmup || c->o.threshold != def.threshold || c->o.step_pattern ||
+        c->o.module_pattern)
+        die(TD_EXIT_USAGE, "%s: analysis options are those the parts were made with (give "
+            "them to 'tracedoc summarize')", cmd);
+    td_partial *p = td_partial_new();
+    for (int i = 0; i < c->ninputs; i++) {
+        td_err e = {0};
+        if (!td_is_partial(c->inputs[i])) {
+            if (access(c->inputs[i], R_OK) != 0)
+                die(TD_EXIT_INPUT, "%s: cannot open: %s", c->inputs[i], strerror(errno));
+            die(TD_EXIT_INPUT, "%s: not a partial summary (.tds); make one with 'tracedoc "
+                "summarize'", c->inputs[i]);
+        }
+        progress("merging %s (%d of %d)", c->inputs[i], i + 1, c->ninputs);
+        if (td_partial_merge_file(p, c->inputs[i], &e) != TD_OK)
+            fail(&e);
+    }
+    return p;
+}
+
+static td_summary *merged_summary(const cli *c, const char *cmd, int64_t *t_read)
+{
+    int64_t t0 = td_now_ns();
+    td_partial *p = merge_parts(c, cmd);
+    td_opts o;
+    td_summary *s = td_partial_finish(p, &o);
+    td_partial_free(p);
+    if (t_read)
+        *t_read = td_now_ns() - t0;
+    return s;
+}
+
+/* Traces are read and analysed; partial summaries (.tds) are merged. */
 static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
 {
-    td_summary *s = analyse_inputs(c, c->inputs, c->ninputs, t_read, t_an);
+    td_summary *s = partial_inputs(c, "tracedoc") ? merged_summary(c, "tracedoc", t_read)
+                                                   : analyse_inputs(c, c->inputs, c->ninputs,
+                                                                    t_read, t_an);
     apply_meta(c, s);
     return s;
 }
@@ -588,6 +676,8 @@ static int cmd_flame(void *ctx, char **args, int nargs)
     td_status st = td_folded_try_read(c.inputs[0], c.stacks ? c.stacks : "cpu", &s, &fl, &e);
     if (st != TD_OK)
         fail(&e);
+    for (size_t i = 0; s && i < s->nwarnings; i++)
+        say("warning: %s", s->warnings[i]);
     if (!s) {
         s = read_and_analyse(&c, NULL, NULL);
         fl = pick_flame(s, c.stacks);
@@ -757,6 +847,57 @@ static int cmd_report(void *ctx, char **args, int nargs)
     timing(c.timings, "render (all)", td_now_ns() - t_render);
     td_template_free(t);
     td_summary_free(s);
+    return 0;
+}
+
+static int cmd_summarize(void *ctx, char **args, int nargs)
+{
+    cli c = *(cli *)ctx;
+    c.inputs = args;
+    c.ninputs = nargs;
+    if (!c.out)
+        die(TD_EXIT_USAGE, "summarize: expected -o FILE.tds");
+    if (partial_inputs(&c, "summarize"))
+        die(TD_EXIT_USAGE, "summarize: the inputs are partial summaries already (use merge)");
+    td_err e = {0};
+    td_status st = TD_OK;
+    td_traceset *set = read_all(c.inputs, c.ninputs, &e, &st);
+    if (!set)
+        fail(&e);
+    print_warnings(set);
+    td_summary *s = td_summary_new();
+    td_partial *p = td_partial_new();
+    progress("analysing %zu trace%s", set->n, set->n == 1 ? "" : "s");
+    st = td_analyse_partial(set, &c.o, s, p, &e);
+    td_traceset_free(set);
+    if (st == TD_OK)
+        st = td_partial_write(p, c.out, &e);
+    td_partial_free(p);
+    td_summary_free(s);
+    if (st != TD_OK)
+        fail(&e);
+    return 0;
+}
+
+static int cmd_merge(void *ctx, char **args, int nargs)
+{
+    cli c = *(cli *)ctx;
+    c.inputs = args;
+    c.ninputs = nargs;
+    if (!c.out)
+        die(TD_EXIT_USAGE, "merge: expected -o DIR (documents) or -o FILE.tds (a partial)");
+    size_t n = strlen(c.out);
+    if (n < 4 || strcmp(c.out + n - 4, ".tds")) {
+        if (!partial_inputs(&c, "merge"))
+            die(TD_EXIT_USAGE, "merge: the inputs are not partial summaries (.tds); make them "
+                "with 'tracedoc summarize'");
+        return cmd_report(ctx, args, nargs);
+    }
+    td_partial *p = merge_parts(&c, "merge");
+    td_err e = {0};
+    if (td_partial_write(p, c.out, &e) != TD_OK)
+        fail(&e);
+    td_partial_free(p);
     return 0;
 }
 

@@ -25,7 +25,10 @@
  * (U+FFFD), a truncated tail (events read so far kept). */
 #define _POSIX_C_SOURCE 200809L
 #include "read_chrome.h"
+#if defined(__SSE2__) && !defined(TD_PORTABLE)
 #include <emmintrin.h>
+#define TD_FIND_SSE2 1
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,7 +224,9 @@ static inline const char *ws(const char *p)
     return p;
 }
 
-/* First '"' or '\\' at or after p (the padding guarantees one). */
+/* First '"' or '\\' at or after p (the padding guarantees one). SSE2 16 bytes at a
+ * time on x86-64; elsewhere (arm64, or make PORTABLE=1) 8 bytes at a time in a word. */
+#ifdef TD_FIND_SSE2
 static inline const char *find_qb(const char *p)
 {
     const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\');
@@ -233,6 +238,27 @@ static inline const char *find_qb(const char *p)
         p += 16;
     }
 }
+#else
+static inline const char *find_qb(const char *p)
+{
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const uint64_t q = ones * '"', b = ones * '\\';
+    for (;;) {
+        uint64_t v;
+        memcpy(&v, p, 8); /* the padding covers 8 bytes past any quote */
+        uint64_t x = v ^ q, y = v ^ b;
+        /* a zero byte in x or y: an exact test, no false positives */
+        uint64_t zx = (((x & ~highs) + ~highs) | x) & highs;
+        uint64_t zy = (((y & ~highs) + ~highs) | y) & highs;
+        if ((zx & zy) != highs)
+            break;
+        p += 8;
+    }
+    while (*p != '"' && *p != '\\')
+        p++;
+    return p;
+}
+#endif
 
 static const char *need(cj *c)
 {

@@ -1,6 +1,7 @@
 /* summary.c - summary container, JSON/CSV/text/folded writers. See summary.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "summary.h"
+#include "flame.h"
 #include <ctype.h>
 #include <csv.h>
 #include <math.h>
@@ -22,8 +23,10 @@ void td_summary_free(td_summary *s)
         return;
     for (size_t i = 0; i < s->ntables; i++)
         free(s->tables[i]->cells);
-    for (size_t i = 0; i < s->nflames; i++)
+    for (size_t i = 0; i < s->nflames; i++) {
         free(s->flames[i]->st);
+        td_flametree_free(s->flames[i]->tree);
+    }
     free(s->kv);
     free(s->tables);
     free(s->findings);
@@ -122,6 +125,7 @@ const char *const td_table_names[] = {
     "outlier_steps", "modules", "thunks", "hlo_ops", "collectives", "gpu_timeline",
     "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
     "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown",
+    "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum",
     "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
     "ipu_timeline", "lwp_blocks", NULL};
 

@@ -63,11 +63,16 @@ typedef struct td_stack {
     int64_t value;
 } td_stack;
 
+typedef struct td_flametree td_flametree; /* flame.h */
+
 typedef struct td_flame {
     const char *kind;    /* "cpu", "device", "ops", "compile" (file flame-<kind>.svg) */
     const char *title;   /* "CPU call stacks" */
     td_stack *st;
     size_t n, cap;
+    td_flametree *tree;  /* optional: the stacks already in a tree (a streamed folded
+                            file); owned by the summary */
+    int64_t unit;        /* values per unit shown (1000 for fractional counts); 0 = 1 */
     int cycles;          /* 1: values are IPU clock cycles, not ns (kind "ipu") */
 } td_flame;
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test: unit test programs, then tests/cases/*.sh, once per build in
-# TD_BUILDS (default: the release build and the ASan/UBSan build).
+# Runs every test: unit test programs, the replay of the fuzzing inputs kept in
+# tests/fuzz/corpus (tests/fuzz/README.md), then tests/cases/*.sh, once per build in
+# TD_BUILDS (default: the release build, the ASan/UBSan build, and the portable build
+# when it exists - there only the unit tests and the reader/golden cases).
+# Shell cases run in parallel (TD_JOBS, default: the number of cores); results are
+# printed in a fixed order (build, then name) as they become available.
 # A case script gets TD (the tracedoc binary), ROOT, TRACES (../shared/traces), WORK (a
 # scratch directory) and UPDATE_GOLDEN; it exits 0 = pass, 77 = skip, else fail.
 # Ends with the line "N passed, N failed, N skipped".
@@ -11,45 +15,118 @@ export ROOT LC_ALL=C TZ=UTC SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
 export TRACES=${TRACES:-$(cd "$ROOT/../shared/traces" 2>/dev/null && pwd)}
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
-builds=${TD_BUILDS:-build build-asan}
+if [ -z "${TD_BUILDS:-}" ]; then
+    builds="build build-asan"
+    [ -x "$ROOT/build-portable/tracedoc" ] && builds="$builds build-portable"
+else
+    builds=$TD_BUILDS
+fi
+# the portable build (scalar paths) runs what reads traces and compares outputs
+portable_cases=${TD_PORTABLE_CASES:-'read_|golden|fold|analyse_|nsys_|xla_|cli|safe_output'}
+jobs=${TD_JOBS:-$(nproc 2>/dev/null || echo 2)}
 only=${1:-}
 pass=0 fail=0 skip=0
 failed=()
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ -z "$TRACES" ] || [ ! -d "$TRACES" ]; then
+    need=$(grep -l 'need_traces\|\$TRACES' tests/cases/*.sh | xargs -n1 basename | sed 's/\.sh$//' | tr '\n' ' ')
+    echo "tests/run.sh: ../shared/traces not found (set TRACES=DIR to use other traces):"
+    echo "  skipped, wholly or in part: the cases that read the shared real traces: $need"
+    echo "  and the unit-test checks on those traces (test_nsys, test_parquet, test_xla);"
+    echo "  everything else runs on the small inputs in tests/data and examples/."
+fi
+
+# --- the job list: (build, kind, name, command) in print order ---
+names=() kinds=() cmds=() bps=()
 for b in $builds; do
     case "$b" in /*) bp=$b ;; *) bp=$ROOT/$b ;; esac
-    [ -x "$bp/tracedoc" ] || { echo "tests/run.sh: $b/tracedoc missing" >&2; fail=$((fail + 1)); continue; }
+    if [ ! -x "$bp/tracedoc" ]; then
+        echo "tests/run.sh: $b/tracedoc missing" >&2
+        fail=$((fail + 1)); failed+=("$b:tracedoc missing")
+        continue
+    fi
     for t in "$bp"/tests/test_*; do
         [ -x "$t" ] || continue
         n="$b:unit:$(basename "$t")"
         [ -n "$only" ] && [[ "$n" != *"$only"* ]] && continue
-        if (cd "$ROOT" && "$t") >"/tmp/td-test.$$.log" 2>&1; then
-            pass=$((pass + 1)); echo "ok   $n"
-        else
-            fail=$((fail + 1)); failed+=("$n"); echo "FAIL $n"; sed 's/^/     /' "/tmp/td-test.$$.log" | tail -30
-        fi
+        names+=("$n"); kinds+=(unit); cmds+=("$t"); bps+=("$bp")
+    done
+    for t in "$bp"/tests/replay_fuzz_*; do
+        [ -x "$t" ] || continue
+        h=$(basename "$t"); h=${h#replay_fuzz_}
+        n="$b:fuzz-replay:$h"
+        [ -n "$only" ] && [[ "$n" != *"$only"* ]] && continue
+        names+=("$n"); kinds+=(replay); cmds+=("$t $ROOT/tests/fuzz/corpus/$h"); bps+=("$bp")
     done
     for c in tests/cases/*.sh; do
         [ -f "$c" ] || continue
         n="$b:$(basename "$c" .sh)"
         [ -n "$only" ] && [[ "$n" != *"$only"* ]] && continue
-        # goldens are written from the release build only
-        ug=${UPDATE_GOLDEN:-0}
-        [ "$b" = build ] || [ "${TD_GOLDEN_ANY:-0}" = 1 ] || ug=0
-        work=$(mktemp -d)
-        TD="$bp/tracedoc" WORK="$work" UPDATE_GOLDEN=$ug BUILD_KIND="$b" \
-            bash "$c" >"$work/.log" 2>&1
-        rc=$?
-        if [ $rc = 0 ]; then
-            pass=$((pass + 1)); echo "ok   $n"
-        elif [ $rc = 77 ]; then
-            skip=$((skip + 1)); echo "skip $n: $(tail -1 "$work/.log")"
-        else
-            fail=$((fail + 1)); failed+=("$n"); echo "FAIL $n (exit $rc)"; sed 's/^/     /' "$work/.log" | tail -40
+        if [ "$(basename "$b")" = build-portable ] && ! [[ "$(basename "$c")" =~ $portable_cases ]]; then
+            continue
         fi
-        rm -rf "$work"
+        names+=("$n"); kinds+=(case); cmds+=("$c"); bps+=("$bp")
     done
 done
-rm -f "/tmp/td-test.$$.log"
+
+run_one() { # index: writes $tmp/$i.log and $tmp/$i.rc
+    local i=$1 b=${names[$1]%%:*} rc
+    case "${kinds[$i]}" in
+    unit | replay)
+        (cd "$ROOT" && ${cmds[$i]}) >"$tmp/$i.log" 2>&1
+        rc=$? ;;
+    case)
+        # goldens are written from the release build only
+        local ug=${UPDATE_GOLDEN:-0} work
+        [ "$b" = build ] || [ "${TD_GOLDEN_ANY:-0}" = 1 ] || ug=0
+        work=$(mktemp -d)
+        TD="${bps[$i]}/tracedoc" WORK="$work" UPDATE_GOLDEN=$ug BUILD_KIND="$b" \
+            bash "${cmds[$i]}" >"$tmp/$i.log" 2>&1
+        rc=$?
+        rm -rf "$work" ;;
+    esac
+    echo $rc >"$tmp/$i.rc.part" && mv "$tmp/$i.rc.part" "$tmp/$i.rc"
+}
+
+printed=0
+print_ready() { # prints finished results in order, as far as they are contiguous
+    while [ $printed -lt ${#names[@]} ] && [ -f "$tmp/$printed.rc" ]; do
+        local i=$printed rc n=${names[$printed]}
+        rc=$(cat "$tmp/$i.rc")
+        if [ "$rc" = 0 ]; then
+            pass=$((pass + 1)); echo "ok   $n"
+        elif [ "$rc" = 77 ] && [ "${kinds[$i]}" = case ]; then
+            skip=$((skip + 1)); echo "skip $n: $(tail -1 "$tmp/$i.log")"
+        else
+            fail=$((fail + 1)); failed+=("$n")
+            echo "FAIL $n (exit $rc)"; sed 's/^/     /' "$tmp/$i.log" | tail -40
+        fi
+        printed=$((printed + 1))
+    done
+}
+
+running=0
+for i in "${!names[@]}"; do
+    if [ "${kinds[$i]}" = unit ] && [ "$jobs" -le 1 ]; then
+        run_one "$i"
+    else
+        run_one "$i" &
+        running=$((running + 1))
+        while [ $running -ge "$jobs" ]; do
+            wait -n 2>/dev/null || true
+            running=$(jobs -rp | wc -l)
+            print_ready
+        done
+    fi
+    print_ready
+done
+while [ $printed -lt ${#names[@]} ]; do
+    wait -n 2>/dev/null || sleep 0.2
+    print_ready
+done
+wait
 [ ${#failed[@]} -gt 0 ] && printf 'failed: %s\n' "${failed[@]}"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]

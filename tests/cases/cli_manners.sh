@@ -14,7 +14,7 @@ for cmd in report summary fold flame diff; do
 done
 # options that exist but do not apply: exit 2 naming the command
 expect_exit 2 "$TD" diff --paper a4 a.json b.json 2>"$WORK/err" || exit 1
-grep -q "^tracedoc: option '--paper' does not apply to 'diff' (it applies to: report)" "$WORK/err" ||
+grep -q "^tracedoc: option '--paper' does not apply to 'diff' (it applies to: report, merge)" "$WORK/err" ||
     { cat "$WORK/err"; die "diff --paper message"; }
 expect_exit 2 "$TD" flame --top 3 x.folded -o x.svg 2>"$WORK/err" || exit 1
 grep -q "'--top' does not apply to 'flame'" "$WORK/err" || die "flame --top message"

@@ -5,35 +5,37 @@
 EX="$ROOT/examples/hta_nccl_data.json.gz"
 "$TD" fold "$EX" >"$WORK/want" || die "fold"
 is_chr() { [ -c "$1" ] || die "$1 is no longer a character device"; }
-# /dev/full itself (the device is only read, never replaced, if the test passes)
-expect_exit 4 "$TD" fold "$EX" -o /dev/full 2>"$WORK/err" || exit 1
-grep -qx "tracedoc: /dev/full: cannot write: No space left on device" "$WORK/err" ||
-    { cat "$WORK/err"; die "/dev/full message"; }
-is_chr /dev/full
-for cmd in "summary" "summary --format json" "flame"; do
-    expect_exit 4 "$TD" $cmd "$EX" -o /dev/full 2>"$WORK/err" || exit 1
-    grep -q "/dev/full: cannot write: No space left on device" "$WORK/err" || { cat "$WORK/err"; die "$cmd /dev/full"; }
-done
-expect_exit 4 "$TD" fold "$EX" -o - >/dev/full 2>"$WORK/err" || exit 1
-grep -qx "tracedoc: standard output: cannot write: No space left on device" "$WORK/err" || { cat "$WORK/err"; die "stdout full"; }
-is_chr /dev/full
-# device nodes of our own (root only): null and full
-if [ "$(id -u)" = 0 ] && mknod "$WORK/null" c 1 3 2>/dev/null && mknod "$WORK/full" c 1 7; then
-    "$TD" fold "$EX" -o "$WORK/null" || die "fold -o null"
-    is_chr "$WORK/null"
-    "$TD" report "$EX" --format svg -o "$WORK/r" && ln -sf "$WORK/null" "$WORK/r/flame-cpu.svg" || die "report"
-    "$TD" report "$EX" --format svg -o "$WORK/r" || die "report over a link to a device"
-    [ -L "$WORK/r/flame-cpu.svg" ] && is_chr "$WORK/null" || die "link to device replaced"
-    expect_exit 4 "$TD" flame "$EX" -o "$WORK/full" 2>/dev/null || exit 1
-    is_chr "$WORK/full"
-    ls "$WORK" | grep -q 'tmp\.' && die "temporary file left behind"
+# The devices: as root, private nodes made here (c 1 7 is what /dev/full is, c 1 3
+# /dev/null), so that a binary without the fix (a stale build) replaces those and never
+# the machine's own; as another user the real ones (which only root could replace).
+if [ "$(id -u)" = 0 ]; then
+    mknod "$WORK/full" c 1 7 && mknod "$WORK/null" c 1 3 || { echo "mknod failed"; exit 77; }
+    FULL=$WORK/full NULL=$WORK/null
+else
+    FULL=/dev/full NULL=/dev/null
 fi
-"$TD" fold "$EX" -o /dev/null || die "fold -o /dev/null"
-is_chr /dev/null
-# /dev/stdout to a pipe and to a file opened for appending
-"$TD" fold "$EX" -o /dev/stdout | cmp -s - "$WORK/want" || die "-o /dev/stdout to a pipe"
+expect_exit 4 "$TD" fold "$EX" -o "$FULL" 2>"$WORK/err" || exit 1
+grep -qx "tracedoc: $FULL: cannot write: No space left on device" "$WORK/err" ||
+    { cat "$WORK/err"; die "full device message"; }
+is_chr "$FULL"
+for cmd in "summary" "summary --format json" "flame"; do
+    expect_exit 4 "$TD" $cmd "$EX" -o "$FULL" 2>"$WORK/err" || exit 1
+    grep -q "$FULL: cannot write: No space left on device" "$WORK/err" || { cat "$WORK/err"; die "$cmd full device"; }
+done
+expect_exit 4 "$TD" fold "$EX" -o - >"$FULL" 2>"$WORK/err" || exit 1
+grep -qx "tracedoc: standard output: cannot write: No space left on device" "$WORK/err" || { cat "$WORK/err"; die "stdout full"; }
+is_chr "$FULL"
+"$TD" fold "$EX" -o "$NULL" || die "fold -o null device"
+is_chr "$NULL"
+"$TD" report "$EX" --format svg -o "$WORK/r" && ln -sf "$NULL" "$WORK/r/flame-cpu.svg" || die "report"
+"$TD" report "$EX" --format svg -o "$WORK/r" || die "report over a link to a device"
+[ -L "$WORK/r/flame-cpu.svg" ] && is_chr "$NULL" || die "link to device replaced"
+ls "$WORK" | grep -q 'tmp\.' && die "temporary file left behind"
+# the standard output by name (/dev/fd/1: the same code as /dev/stdout, and a path no
+# binary can rename over), to a pipe and to a file opened for appending
+"$TD" fold "$EX" -o /dev/fd/1 | cmp -s - "$WORK/want" || die "-o /dev/fd/1 to a pipe"
 echo first >"$WORK/log"
-"$TD" fold "$EX" -o /dev/stdout >>"$WORK/log" || die "-o /dev/stdout appending"
+"$TD" fold "$EX" -o /dev/fd/1 >>"$WORK/log" || die "-o /dev/fd/1 appending"
 { echo first; cat "$WORK/want"; } | cmp -s - "$WORK/log" || die "appending to stdout lost what was there"
 # a FIFO: written directly, still a FIFO afterwards
 mkfifo "$WORK/fifo"
@@ -61,11 +63,10 @@ expect_exit 4 "$TD" report "$EX" -o "$WORK/notadir/x" 2>"$WORK/err" || exit 1
 grep 'tracedoc:' "$WORK/err" | grep -qv '^tracedoc: ' && { cat "$WORK/err"; die "run-together message"; }
 grep -q '^tracedoc: ' "$WORK/err" || die "no message"
 mkdir "$WORK/ro" && "$TD" report "$EX" --format pdf,json -o "$WORK/ro" >/dev/null || die "report"
-if [ "$(id -u)" = 0 ] && mknod "$WORK/full2" c 1 7 2>/dev/null; then
-    ln -sf "$WORK/full2" "$WORK/ro/summary.json"; ln -sf "$WORK/full2" "$WORK/ro/report.pdf"
-    expect_exit 4 "$TD" report "$EX" --format pdf,json -o "$WORK/ro" 2>"$WORK/err" || exit 1
-    [ "$(grep -c '^tracedoc: .*: cannot write: No space left on device$' "$WORK/err")" = 2 ] ||
-        { cat "$WORK/err"; die "expected two messages, each on its own line"; }
-    grep 'tracedoc:' "$WORK/err" | grep -qv '^tracedoc: ' && { cat "$WORK/err"; die "run-together message"; }
-fi
+ln -sf "$FULL" "$WORK/ro/summary.json"; ln -sf "$FULL" "$WORK/ro/report.pdf"
+expect_exit 4 "$TD" report "$EX" --format pdf,json -o "$WORK/ro" 2>"$WORK/err" || exit 1
+[ "$(grep -c '^tracedoc: .*: cannot write: No space left on device$' "$WORK/err")" = 2 ] ||
+    { cat "$WORK/err"; die "expected two messages, each on its own line"; }
+grep 'tracedoc:' "$WORK/err" | grep -qv '^tracedoc: ' && { cat "$WORK/err"; die "run-together message"; }
+is_chr "$FULL"
 exit 0

@@ -1,0 +1,34 @@
+# bash completion for tracedoc. Commands and each command's options are read from
+# 'tracedoc --help' and 'tracedoc COMMAND --help', so they always match the binary.
+_tracedoc()
+{
+    local cur prev cmd words
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD-1]}
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        words=$("${COMP_WORDS[0]}" --help 2>/dev/null | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p')
+        COMPREPLY=($(compgen -W "$words --help --version" -- "$cur"))
+        return
+    fi
+    cmd=${COMP_WORDS[1]}
+    case "$prev" in
+    --template) COMPREPLY=($(compgen -W "bug-report nightly manager" -- "$cur") $(compgen -f -X '!*.tdt' -- "$cur")); return ;;
+    --stacks) COMPREPLY=($(compgen -W "cpu device ops compile" -- "$cur")); return ;;
+    --warmup) COMPREPLY=($(compgen -W "auto none" -- "$cur")); return ;;
+    --paper) COMPREPLY=($(compgen -W "a4 letter" -- "$cur")); return ;;
+    -o|--output)
+        case "$cmd" in report|diff) COMPREPLY=($(compgen -d -- "$cur")) ;; *) COMPREPLY=($(compgen -f -- "$cur")) ;; esac
+        return ;;
+    --format)
+        case "$cmd" in summary) COMPREPLY=($(compgen -W "text json csv" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "pdf xlsx svg json csv folded pdf,xlsx" -- "$cur")) ;; esac
+        return ;;
+    esac
+    if [[ "$cur" == -* ]]; then
+        words=$("${COMP_WORDS[0]}" "$cmd" --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)
+        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        return
+    fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -o filenames -F _tracedoc tracedoc

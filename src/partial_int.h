@@ -1,0 +1,45 @@
+/* partial_int.h - the partial summary's state, shared by partial.c (records, file
+ * format) and analyse_merge.c (building a partial, tables from the state). */
+#ifndef TD_PARTIAL_INT_H
+#define TD_PARTIAL_INT_H
+#include "partial.h"
+
+typedef struct td_rtype {
+    const char *tag;   /* name in the file */
+    int nv;            /* values */
+    const char *ops;   /* merge rule per value (partial.c) */
+} td_rtype;
+extern const td_rtype td_rtypes[TD_R__N];
+
+struct td_seen {
+    const char *key, *path;
+};
+
+struct td_partial {
+    /* header: what parts must share */
+    char *tool, *options, *format, *device;
+    int64_t world;            /* declared world size, 0 unknown */
+    int64_t parts;            /* partial summaries merged (1 for a fresh one) */
+    const char *first_path;   /* the first part read (named in refusals) */
+    /* scalars (merged by kv rules), table schemas with the per-rank tables' rows,
+     * flame kinds and titles, warnings */
+    td_summary *acc;
+    /* keyed records */
+    td_rec *r;
+    size_t nr, rcap;
+    uint32_t *slot;
+    size_t nslot;
+    td_arena *a;
+    struct td_seen *seen;
+    size_t nseen, seen_cap;
+    uint32_t *seen_slot;
+    size_t nseen_slot;
+};
+
+void td_tds_esc(td_buf *b, const char *s);
+void td_part_kv(td_partial *p, const char *key, const char *title, td_type t, td_cell v);
+td_table *td_part_schema(td_partial *p, const char *name, const char *title, int no_json,
+                         int ncols, char **specs, int *map);
+void td_part_inst(td_rec *r, const int64_t *inst, int64_t per, int fresh);
+
+#endif

@@ -1,0 +1,50 @@
+# make install into a staging DESTDIR: the binary, templates, fonts, man page and bash
+# completion land where Debian users expect them, and the installed binary finds its data
+# relative to itself (no source tree, no TRACEDOC_DATA).
+. "$ROOT/tests/lib.sh"
+command -v make >/dev/null || { echo "make not installed"; exit 77; }
+b=$(basename "$(dirname "$TD")")
+make -s -C "$ROOT" install BUILD="$b" PREFIX=/usr DESTDIR="$WORK/stage" >"$WORK/make.log" 2>&1 ||
+    { cat "$WORK/make.log"; die "make install"; }
+S=$WORK/stage/usr
+for f in bin/tracedoc share/tracedoc/templates/bug-report.tdt share/tracedoc/templates/manager.tdt \
+    share/tracedoc/templates/nightly.tdt share/tracedoc/fonts/DejaVuSans.ttf share/man/man1/tracedoc.1 \
+    share/bash-completion/completions/tracedoc; do
+    [ -f "$S/$f" ] || die "not installed: $f"
+done
+[ -x "$S/bin/tracedoc" ] || die "binary not executable"
+# the installed binary, moved away from the source tree, finds templates and fonts
+mv "$WORK/stage" "$WORK/elsewhere"
+S=$WORK/elsewhere/usr
+(cd "$WORK" && env -u TRACEDOC_DATA "$S/bin/tracedoc" report "$ROOT/examples/hta_nccl_data.json.gz" \
+    --template manager -o "$WORK/out") 2>"$WORK/err" || { cat "$WORK/err"; die "installed report"; }
+[ -s "$WORK/out/report.pdf" ] && [ -s "$WORK/out/report.xlsx" ] || die "installed report: documents missing"
+strings "$WORK/out/report.pdf" | grep -q DejaVu || die "PDF without the shipped fonts"
+# it used the installed data, not the source tree: a template only the staged copy has
+printf 'documents = json\n' >"$S/share/tracedoc/templates/only-installed.tdt"
+"$S/bin/tracedoc" report "$ROOT/examples/hta_nccl_data.json.gz" --template only-installed -o "$WORK/o2" ||
+    die "template from the installed data directory"
+# the man page renders without warnings; the completion knows commands and options
+if command -v man >/dev/null; then
+    MANWIDTH=80 man --warnings -l "$S/share/man/man1/tracedoc.1" >"$WORK/man.txt" 2>"$WORK/man.err" || die "man"
+    [ -s "$WORK/man.err" ] && { cat "$WORK/man.err"; die "man page warnings"; }
+    grep -q "EXIT STATUS" "$WORK/man.txt" || die "man page content"
+fi
+cat >"$WORK/comp.sh" <<EOS
+PATH="$S/bin:\$PATH"
+. "$S/share/bash-completion/completions/tracedoc"
+COMP_WORDS=(tracedoc re); COMP_CWORD=1; _tracedoc; echo "\${COMPREPLY[*]}"
+COMP_WORDS=(tracedoc summary --ta); COMP_CWORD=2; _tracedoc; echo "\${COMPREPLY[*]}"
+COMP_WORDS=(tracedoc flame --ti); COMP_CWORD=2; _tracedoc; echo "\${COMPREPLY[*]}"
+COMP_WORDS=(tracedoc diff --pa); COMP_CWORD=2; _tracedoc; echo "[\${COMPREPLY[*]}]"
+EOS
+bash "$WORK/comp.sh" >"$WORK/comp.out" 2>&1 || { cat "$WORK/comp.out"; die "completion script"; }
+[ "$(sed -n 1p "$WORK/comp.out")" = report ] || { cat "$WORK/comp.out"; die "completion of the command"; }
+[ "$(sed -n 2p "$WORK/comp.out")" = "--table" ] || { cat "$WORK/comp.out"; die "completion of summary --ta"; }
+[ "$(sed -n 3p "$WORK/comp.out")" = "--title" ] || die "completion of flame --ti"
+[ "$(sed -n 4p "$WORK/comp.out")" = "[]" ] || die "diff --pa completes to an option diff does not take"
+# uninstall removes what install wrote
+mv "$WORK/elsewhere" "$WORK/stage"
+make -s -C "$ROOT" uninstall BUILD="$b" PREFIX=/usr DESTDIR="$WORK/stage" || die "make uninstall"
+[ -z "$(find "$WORK/stage" -type f)" ] || { find "$WORK/stage" -type f; die "uninstall left files"; }
+exit 0
