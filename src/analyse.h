@@ -16,6 +16,7 @@ typedef struct td_opts {
     double minwidth;            /* flamegraph pruning, fraction of total (default 0.001) */
     int top;                    /* rows shown in text tables (default 15) */
     int compile_passes;         /* XLA compile phases: keep XlaPass ranges apart */
+    int show_flushes;           /* IPU lightweight profiling: keep buffer-flush blocks */
 } td_opts;
 
 void td_opts_default(td_opts *o);

@@ -206,9 +206,9 @@ static void set_top(void *ctx, const td_cli_opt *opt, const char *v)
 static void set_stacks(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "cpu") && strcmp(v, "device") && strcmp(v, "ops") && strcmp(v, "compile") &&
-        strcmp(v, "source") && strcmp(v, "opname"))
-        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source or opname, got '%s'",
-                         v);
+        strcmp(v, "source") && strcmp(v, "opname") && strcmp(v, "ipu"))
+        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname or ipu, "
+                         "got '%s'", v);
     ((cli *)ctx)->stacks = v;
 }
 
@@ -389,7 +389,8 @@ static const td_cli_opt opts[] = {
      set_history_format, 0},
     {"output", 'o', "FILE", HISTORY, "output file (default stdout)", td_cli_set_str, OFF(out)},
     {"stacks", 0, "KIND", FOLD | FLAME, "cpu, device, ops, compile, source or opname (XLA:\n"
-     "the notebook's Python source and HLO op_name views) (default cpu)", set_stacks, 0},
+     "the notebook's Python source and HLO op_name views), ipu (IPU step names, cycles)\n"
+     "(default cpu)", set_stacks, 0},
     {"title", 0, "TEXT", FLAME, "SVG title", td_cli_set_str, OFF(title)},
     {"paper", 0, "a4|letter", REPORT | MERGE, "PDF paper size (default a4, or the template's)", set_paper,
      0},
@@ -410,6 +411,8 @@ static const td_cli_opt opts[] = {
      "iteration_N)", td_cli_set_str, OFF(o.step_pattern)},
     {"module-pattern", 0, "REGEX", ANALYSIS, "Kineto module ranges (default: the steps)",
      td_cli_set_str, OFF(o.module_pattern)},
+    {"show-flushes", 0, NULL, ANALYSIS, "IPU lightweight profiling: keep buffer-flush blocks",
+     td_cli_set_flag, OFF(o.show_flushes)},
     {"help", 'h', NULL, TD_ALL_CMDS, "this help", NULL, 0},
     {"version", 0, NULL, TD_ALL_CMDS, "print the version", NULL, 0},
 };
@@ -417,8 +420,8 @@ static const td_cli_opt opts[] = {
 static const td_cli the_cli = {
     "tracedoc", TD_VERSION, cmds, sizeof cmds / sizeof cmds[0], opts, sizeof opts / sizeof opts[0],
     "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
-    "nsys-jax .zip; stack-tracing CSV), '-' for stdin, a directory, or a .tar/.tar.gz\n"
-    "of traces.\n"
+    "nsys-jax .zip; stack-tracing CSV; tracedoc.ipu/1 export of a Graphcore PopVision\n"
+    "report), '-' for stdin, a directory, or a .tar/.tar.gz of traces.\n"
     "Exit status: 0 ok, 1 diff found a regression, 2 usage error or bad template,\n"
     "3 unreadable or invalid input, 4 cannot write output, 5 internal error.\n"};
 
@@ -676,7 +679,7 @@ static td_flame *pick_flame(const td_summary *s, const char *asked)
     td_flame *fl = td_sum_find_flame(s, asked ? asked : "cpu");
     if ((fl && fl->n) || asked)
         return fl && fl->n ? fl : NULL;
-    static const char *const order[] = {"device", "compile", "ops"};
+    static const char *const order[] = {"device", "compile", "ops", "ipu"};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if ((fl = td_sum_find_flame(s, order[i])) && fl->n) {
             say("no cpu stacks in this input; using the %s stacks (--stacks chooses)", order[i]);

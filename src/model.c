@@ -11,6 +11,7 @@ const char *td_format_name(td_format f)
     case TD_FMT_NSYS_SQLITE: return "nsys-sqlite";
     case TD_FMT_NSYS_JAX: return "nsys-jax";
     case TD_FMT_SAMBA: return "samba-artifacts";
+    case TD_FMT_IPU: return "ipu-json";
     default: return "unknown";
     }
 }
@@ -34,6 +35,7 @@ static void trace_free(td_trace *t)
     free(t->ranges);
     free(t->compile);
     free(t->devices);
+    td_ipu_free(t->ipu);
 }
 
 void td_traceset_free(td_traceset *s)

@@ -126,10 +126,15 @@ typedef enum {
     TD_FMT_CHROME_JSON,   /* Chrome Trace Event JSON (Kineto, JAX, Perfetto JSON) */
     TD_FMT_NSYS_SQLITE,
     TD_FMT_NSYS_JAX,
-    TD_FMT_SAMBA          /* SambaTune stack-tracing artifact set (read_samba.c) */
+    TD_FMT_SAMBA,         /* SambaTune stack-tracing artifact set (read_samba.c) */
+    TD_FMT_IPU            /* tracedoc.ipu/1 export of a PopVision report (read_ipu.h) */
 } td_format;
 const char *td_format_name(td_format f); /* "chrome-json", "nsys-sqlite", "nsys-jax",
-                                            "samba-artifacts" */
+                                            "samba-artifacts", "ipu-json" */
+
+/* A Graphcore IPU report (read_ipu.h); owned by its trace, freed by td_ipu_free. */
+typedef struct td_ipu td_ipu;
+void td_ipu_free(td_ipu *p);
 
 typedef struct td_trace {
     const char *path;        /* as given (member path for archive members: "a.tar.gz:x.json") */
@@ -158,6 +163,7 @@ typedef struct td_trace {
     td_hlo_dump *hlo; size_t nhlo;  /* nsys-jax HLO dumps; array and bytes in set->arena */
     const struct td_samba *samba;   /* SambaTune stack-tracing data (read_samba.h), in
                                        set->arena; NULL for other inputs */
+    td_ipu *ipu;                    /* IPU export (TD_FMT_IPU), else NULL */
 } td_trace;
 
 /* All inputs of one run. Strings are shared across traces. */

@@ -11,6 +11,7 @@
 #include "instream.h"
 #include "read_chrome.h"
 #include "read_samba.h"
+#include "read_ipu.h"
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
@@ -187,6 +188,17 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
     case C_ZIP:
         return read_whole(set, in, name, cls, found, e);
     case C_JSON: {
+        if (td_ipu_sniff(p, (size_t)n)) {
+            td_trace *t = td_traceset_add(set, name);
+            t->rank = -1;
+            t->gzip = td_in_is_gzip(in);
+            td_status st = td_read_ipu(set, t, in, e);
+            if (st == TD_OK)
+                st = td_in_finish(in, &t->bytes, t->sha256, e);
+            if (st == TD_OK)
+                (*found)++;
+            return st;
+        }
         if (td_samba_is_report(p, (size_t)n)) /* tracedoc's stack-trace report */
             return read_whole(set, in, name, C_SAMBA_REPORT, found, e);
         td_trace *t = td_traceset_add(set, name);

@@ -252,7 +252,7 @@ static void build(td_buf *b, const svgjob *j)
     const td_render_opts *o = j->o;
     int height = TOP + (l->maxdepth + 1) * ROW + BOTTOM;
     char tot[64], date[32];
-    td_fmt_ns(tot, sizeof tot, l->total / (l->unit > 1 ? l->unit : 1));
+    td_flame_fmt_value(j->fl, tot, sizeof tot, l->total / (l->unit > 1 ? l->unit : 1));
     time_t t = (time_t)o->epoch;
     struct tm tm;
     if (gmtime_r(&t, &tm))
@@ -305,7 +305,7 @@ static void build(td_buf *b, const svgjob *j)
         int level = o->icicle ? f->depth : l->maxdepth - f->depth;
         int y = TOP + level * ROW;
         char ts[64];
-        td_fmt_ns(ts, sizeof ts, f->value / (l->unit > 1 ? l->unit : 1));
+        td_flame_fmt_value(j->fl, ts, sizeof ts, f->value / (l->unit > 1 ? l->unit : 1));
         double share = l->total > 0 ? (double)f->value / (double)l->total : 1;
         td_buf_printf(b, "<g data-v=\"%lld\"><title>", (long long)f->value);
         put_text(b, f->name, 0);

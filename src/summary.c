@@ -127,7 +127,8 @@ const char *const td_table_names[] = {
     "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown",
     "changes", "comparisons", "comparability", "trends", "history.runs", "history.series",
     "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum",
-    NULL};
+    "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
+    "ipu_timeline", "lwp_blocks", NULL};
 
 int td_table_name_known(const char *name)
 {
@@ -842,4 +843,21 @@ td_status td_flame_write_folded(const td_flame *fl, FILE *f, td_err *e)
     if (ferror(f))
         return td_fail(e, TD_E_OUTPUT, "write error");
     return TD_OK;
+}
+
+void td_flame_fmt_value(const td_flame *fl, char *dst, size_t cap, int64_t v)
+{
+    if (!fl || !fl->cycles) {
+        td_fmt_ns(dst, cap, v);
+        return;
+    }
+    char digits[32], out[48];
+    int n = snprintf(digits, sizeof digits, "%lld", (long long)v), o = 0;
+    for (int i = 0; i < n && o < (int)sizeof out - 2; i++) {
+        if (i && digits[i] != '-' && (n - i) % 3 == 0 && digits[i - 1] != '-')
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = 0;
+    snprintf(dst, cap, "%s cycles", out);
 }

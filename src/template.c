@@ -9,7 +9,7 @@
 const char *const td_pdf_sections[] = {
     "header", "findings", "keyfigures", "breakdown", "steps", "table", "collectives",
     "variability", "compile", "flame", "regression", "warnings", "pagebreak", "xlacollectives",
-    "verdict", "trends", "stacktrace", NULL};
+    "verdict", "trends", "stacktrace", "ipu", "ipu_timeline", NULL};
 const char *const td_xlsx_sections[] = {"summary", "table", "regression", "trends", NULL};
 
 void td_template_free(td_template *t)
