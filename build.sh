@@ -16,7 +16,7 @@ BUILD_PKGS="build-essential pkg-config libxlsxwriter-dev libcairo2-dev libpango1
 # ./build.sh fuzz: clang and its sanitizer/libFuzzer runtime
 FUZZ_PKGS="clang libclang-rt-dev"
 TEST_PKGS="poppler-utils qpdf python3 python3-openpyxl libreoffice-calc-nogui chromium xz-utils time sqlite3
-  zip unzip"
+  zip unzip python3-scipy"
 
 deps() {
     local want="$BUILD_PKGS"

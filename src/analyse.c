@@ -6,6 +6,7 @@
  * with NVTX ranges) -> collectives and modules from Kineto kernels/steps (only when XLA
  * made none) -> variability -> flames -> findings. */
 #include "analyse_int.h"
+#include "analyse_ipu.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -379,6 +380,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         td_an_ops(&a);
         trim();
         td_an_kernels(&a);
+        td_an_nsys_stats(&a);
         trim();
         td_an_timeline(&a);
         trim();
@@ -386,6 +388,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
          * ranges; the Kineto passes then only fill tables it left absent */
         if (xla)
             td_analyse_xla_part(set, o, s, part);
+        td_analyse_ipu(set, o, s); /* IPU exports (no-op without) */
         if (!td_sum_find_table(s, "collectives"))
             td_an_coll(&a);
         trim();

@@ -19,6 +19,7 @@ typedef struct td_opts {
     double aiu_core_mhz;        /* --aiu-freq :CORE (MHz); 0 = acelyzer's default 1100 */
     int64_t telemetry_offset_ns; /* --telemetry-offset: added to every telemetry sample time */
     int compile_passes;         /* XLA compile phases: keep XlaPass ranges apart */
+    int show_flushes;           /* IPU lightweight profiling: keep buffer-flush blocks */
 } td_opts;
 
 void td_opts_default(td_opts *o);

@@ -265,7 +265,7 @@ void td_an_findings(td_actx *a)
     }
     if (nf < 3) {
         const td_kv *sp = td_sum_get(s, "trace.span_ns");
-        if (sp) {
+        if (sp && sp->v.i > 0) { /* (IPU exports have no events: no span) */
             char buf[64];
             td_fmt_ns(buf, sizeof buf, sp->v.i);
             td_sum_finding(s, "The trace spans %s over %zu rank%s.", buf, a->n, a->n == 1 ? "" : "s");

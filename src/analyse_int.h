@@ -102,6 +102,7 @@ void td_an_nest(td_actx *a, td_tctx *c);          /* analyse_nest.c: isop/parent
 td_status td_an_steps(td_actx *a, td_err *e);     /* analyse_steps.c: steps + warm-up + table */
 void td_an_ops(td_actx *a);                       /* analyse_ops.c */
 void td_an_kernels(td_actx *a);                   /* analyse_device.c */
+void td_an_nsys_stats(td_actx *a);                /* analyse_nsys_stats.c */
 void td_an_timeline(td_actx *a);                  /* analyse_timeline.c */
 void td_an_coll(td_actx *a);                      /* analyse_coll.c */
 void td_an_modules(td_actx *a);                   /* analyse_modules.c */

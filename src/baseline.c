@@ -118,8 +118,9 @@ static void load_obj(td_summary *s, const char *prefix, json_t *o)
             }
         } else {
             td_type t = type_for(k, v);
-            if (t == TD_T_TEXT)
-                td_sum_set_str(s, key, key, json_is_string(v) ? json_string_value(v) : NULL);
+            if (t == TD_T_TEXT) /* run metadata is titled by its own key, as --meta does */
+                td_sum_set_str(s, key, strcmp(prefix, "meta") == 0 ? k : key,
+                               json_is_string(v) ? json_string_value(v) : NULL);
             else if (t == TD_T_SHARE || t == TD_T_F64 || t == TD_T_GBPS)
                 td_sum_set_f64(s, key, key, t, json_number_value(v));
             else {

@@ -191,6 +191,7 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
     rewind(f);
     td_summary *sum = td_summary_new();
     td_flame *flame = td_sum_flame(sum, kind, path);
+    flame->cycles = strcmp(kind, "ipu") == 0; /* IPU stacks count cycles */
     flame->tree = td_flametree_new();
     fstate st = {path, flame, 0, 0};
     char *line = NULL;

@@ -12,6 +12,8 @@
 #include "template.h"
 #include "folded.h"
 #include "baseline.h"
+#include "analyse_changes.h"
+#include "history.h"
 #include "partial.h"
 #include "cli.h"
 #include "render_stacktrace.h"
@@ -145,6 +147,11 @@ typedef struct cli {
     int ntelemetry;
     int64_t telemetry_start; /* --telemetry-start, ns since the epoch; INT64_MIN none */
     const char *expect;      /* --expect TEXT */
+    const char *history;  /* --history runs.db */
+    const char *metric;   /* history: --metric NAME */
+    long keep;            /* history: --keep N */
+    double older_days;    /* history: --older-than DAYS */
+    int tol_set;          /* --tolerance given */
 } cli;
 
 static unsigned parse_formats(const td_cli_opt *opt, const char *v)
@@ -159,9 +166,11 @@ static unsigned parse_formats(const td_cli_opt *opt, const char *v)
         else if (!strcmp(tok, "json")) m |= TD_DOC_JSON;
         else if (!strcmp(tok, "csv")) m |= TD_DOC_CSV;
         else if (!strcmp(tok, "folded")) m |= TD_DOC_FOLDED;
+        else if (!strcmp(tok, "md")) m |= TD_DOC_MD;
+        else if (!strcmp(tok, "junit")) m |= TD_DOC_JUNIT;
         else
             td_cli_bad_value(opt, "unknown document '%s' (expected pdf, xlsx, svg, json, csv, "
-                             "folded)", tok);
+                             "folded, md, junit)", tok);
     }
     if (!m)
         td_cli_bad_value(opt, "expected a list such as pdf,xlsx");
@@ -207,9 +216,9 @@ static void set_top(void *ctx, const td_cli_opt *opt, const char *v)
 static void set_stacks(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "cpu") && strcmp(v, "device") && strcmp(v, "ops") && strcmp(v, "compile") &&
-        strcmp(v, "source") && strcmp(v, "opname"))
-        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source or opname, got '%s'",
-                         v);
+        strcmp(v, "source") && strcmp(v, "opname") && strcmp(v, "ipu"))
+        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname or ipu, "
+                         "got '%s'", v);
     ((cli *)ctx)->stacks = v;
 }
 
@@ -302,6 +311,38 @@ static void set_expect(void *ctx, const td_cli_opt *opt, const char *v)
     ((cli *)ctx)->expect = v;
 }
 
+static void set_tolerance(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    td_cli_set_fraction(ctx, opt, v);
+    ((cli *)ctx)->tol_set = 1;
+}
+
+static void set_keep(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || end == v || n < 1 || n > 100000000)
+        td_cli_bad_value(opt, "expected a positive number of runs, got '%s'", v);
+    ((cli *)ctx)->keep = n;
+}
+
+static void set_older(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (errno || *end || end == v || !(d > 0 && d < 1e6))
+        td_cli_bad_value(opt, "expected a positive number of days, got '%s'", v);
+    ((cli *)ctx)->older_days = d;
+}
+
+static void set_history_format(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    if (strcmp(v, "text") && strcmp(v, "csv"))
+        td_cli_bad_value(opt, "expected text or csv, got '%s'", v);
+    ((cli *)ctx)->format = v;
+}
+
 static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "-") == 0)
@@ -313,12 +354,13 @@ static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 /* ---- the tables: a new command is a row in cmds (its bit is its index), a new option a
  * row in opts (same name twice is fine when the rows apply to different commands) ---- */
 
-enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MERGE };
+enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MERGE, C_HISTORY };
 #define REPORT TD_CMD(C_REPORT)
 #define SUMMARY TD_CMD(C_SUMMARY)
 #define FOLD TD_CMD(C_FOLD)
 #define FLAME TD_CMD(C_FLAME)
 #define DIFF TD_CMD(C_DIFF)
+#define HISTORY TD_CMD(C_HISTORY)
 #define STACK TD_CMD(C_STACK)
 #define SUMMARIZE TD_CMD(C_SUMMARIZE)
 #define MERGE TD_CMD(C_MERGE)
@@ -331,6 +373,7 @@ static int cmd_summary(void *ctx, char **args, int nargs);
 static int cmd_fold(void *ctx, char **args, int nargs);
 static int cmd_flame(void *ctx, char **args, int nargs);
 static int cmd_diff(void *ctx, char **args, int nargs);
+static int cmd_history(void *ctx, char **args, int nargs);
 static int cmd_stack_trace(void *ctx, char **args, int nargs);
 static int cmd_summarize(void *ctx, char **args, int nargs);
 static int cmd_merge(void *ctx, char **args, int nargs);
@@ -371,11 +414,18 @@ static const td_cli_cmd cmds[] = {
                  "-o NAME.tds writes the merged partial (merge in a tree). Analysis options\n"
                  "are those the parts were made with.", 1, -1, "at least one PART.tds",
                  cmd_merge},
+    [C_HISTORY] = {"history", "RUNS.db [--metric NAME] [--keep N] [--older-than DAYS]",
+                   "List the runs of a --history database, export a metric's series, prune.",
+                   "Without options: one line per run. --metric NAME: the metric's series as\n"
+                   "CSV (names as in summary.json `comparisons`, e.g. step.median_ns).\n"
+                   "--keep N / --older-than DAYS delete older runs.",
+                   1, 1, "one history database (runs.db)", cmd_history},
 };
 
 static const td_cli_opt opts[] = {
     {"output", 'o', "DIR", REPORT, "output directory (default out)", set_out_dir, 0},
-    {"output", 'o', "DIR", DIFF, "also write regression.csv and summary.json in DIR",
+    {"output", 'o', "DIR", DIFF, "also write regression.csv, changes.csv, summary.json,\n"
+     "report.md and junit.xml in DIR",
      set_out_dir, 0},
     {"output", 'o', "FILE", FOLD | SUMMARY, "output file ('-': stdout, the default)",
      td_cli_set_str, OFF(out)},
@@ -386,21 +436,33 @@ static const td_cli_opt opts[] = {
      OFF(out)},
     {"output", 'o', "DIR|NAME.tds", MERGE, "documents directory, or a merged partial (.tds)",
      td_cli_set_str, OFF(out)},
-    {"template", 0, "NAME|FILE", REPORT | MERGE, "bug-report (default), nightly, manager, or a .tdt file",
+    {"template", 0, "NAME|FILE", REPORT | MERGE | DIFF, "bug-report (default), nightly, manager, or a .tdt\n"
+     "file (diff: its tolerances)",
      td_cli_set_str, OFF(tpl)},
-    {"format", 0, "LIST", REPORT | MERGE, "subset of pdf,xlsx,svg,json,csv,folded (default: the\n"
-     "template's)", set_report_format, 0},
+    {"format", 0, "LIST", REPORT | MERGE, "subset of pdf,xlsx,svg,json,csv,folded,md,junit (default:\n"
+     "the template's)", set_report_format, 0},
     {"format", 0, "text|json|csv", SUMMARY, "output format (default text); csv needs --table",
      set_summary_format, 0},
     {"table", 0, "NAME", SUMMARY, "one table (ops, kernels, steps, modules, collectives,\n"
      "gpu_timeline, ...)", td_cli_set_str, OFF(table)},
     {"top", 0, "N", SUMMARY, "rows per table in text output (default 15)", set_top, 0},
-    {"baseline", 0, "SUMMARY.json", REPORT | MERGE, "add a regression section against a baseline summary",
-     td_cli_set_str, OFF(baseline)},
-    {"tolerance", 0, "F", REPORT | DIFF | MERGE, "regression tolerance, fraction (default 0.05)",
-     td_cli_set_fraction, OFF(tolerance)},
+    {"baseline", 0, "SUMMARY.json", REPORT | MERGE, "compare with a baseline summary (changes table,\n"
+     "exit 1 when a metric regressed, 6 when nothing is comparable)", td_cli_set_str,
+     OFF(baseline)},
+    {"history", 0, "RUNS.db", REPORT, "compare with the comparable runs of a SQLite history\n"
+     "(change points; exit 1 / 6 as --baseline) and record this run", td_cli_set_str,
+     OFF(history)},
+    {"tolerance", 0, "F", REPORT | DIFF | MERGE, "smallest relative change reported (default 0.05, or\n"
+     "the template's `tolerance`)", set_tolerance, 0},
+    {"metric", 0, "NAME", HISTORY, "one metric's series as CSV", td_cli_set_str, OFF(metric)},
+    {"keep", 0, "N", HISTORY, "delete all but the newest N runs", set_keep, 0},
+    {"older-than", 0, "DAYS", HISTORY, "delete runs older than DAYS days", set_older, 0},
+    {"format", 0, "text|csv", HISTORY, "run list format (default text; csv with --metric)",
+     set_history_format, 0},
+    {"output", 'o', "FILE", HISTORY, "output file (default stdout)", td_cli_set_str, OFF(out)},
     {"stacks", 0, "KIND", FOLD | FLAME, "cpu, device, ops, compile, source or opname (XLA:\n"
-     "the notebook's Python source and HLO op_name views) (default cpu)", set_stacks, 0},
+     "the notebook's Python source and HLO op_name views), ipu (IPU step names, cycles)\n"
+     "(default cpu)", set_stacks, 0},
     {"title", 0, "TEXT", FLAME, "SVG title", td_cli_set_str, OFF(title)},
     {"paper", 0, "a4|letter", REPORT | MERGE, "PDF paper size (default a4, or the template's)", set_paper,
      0},
@@ -433,6 +495,8 @@ static const td_cli_opt opts[] = {
      "no dates", set_telemetry_start, 0},
     {"expect", 0, "TEXT", REPORT, "what you expected (\"latency 12 ms\"), for the perf-report\n"
      "checklist", set_expect, 0},
+    {"show-flushes", 0, NULL, ANALYSIS, "IPU lightweight profiling: keep buffer-flush blocks",
+     td_cli_set_flag, OFF(o.show_flushes)},
     {"help", 'h', NULL, TD_ALL_CMDS, "this help", NULL, 0},
     {"version", 0, NULL, TD_ALL_CMDS, "print the version", NULL, 0},
 };
@@ -440,8 +504,8 @@ static const td_cli_opt opts[] = {
 static const td_cli the_cli = {
     "tracedoc", TD_VERSION, cmds, sizeof cmds / sizeof cmds[0], opts, sizeof opts / sizeof opts[0],
     "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
-    "nsys-jax .zip; stack-tracing CSV), '-' for stdin, a directory, or a .tar/.tar.gz\n"
-    "of traces.\n"
+    "nsys-jax .zip; stack-tracing CSV; tracedoc.ipu/1 export of a Graphcore PopVision\n"
+    "report), '-' for stdin, a directory, or a .tar/.tar.gz of traces.\n"
     "Exit status: 0 ok, 1 diff found a regression, 2 usage error or bad template,\n"
     "3 unreadable or invalid input, 4 cannot write output, 5 internal error.\n"};
 
@@ -592,12 +656,17 @@ static td_summary *merged_summary(const cli *c, const char *cmd, int64_t *t_read
     return s;
 }
 
-/* Traces are read and analysed; partial summaries (.tds) are merged. */
+static td_summary *summary_of(const cli *c, char *input);
+
+/* Traces are read and analysed; partial summaries (.tds) are merged; one summary.json
+ * input is loaded as it is (report and summary from a stored run). */
 static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
 {
-    td_summary *s = partial_inputs(c, "tracedoc") ? merged_summary(c, "tracedoc", t_read)
-                                                   : analyse_inputs(c, c->inputs, c->ninputs,
-                                                                    t_read, t_an);
+    td_summary *s = c->ninputs == 1 && td_is_summary_json(c->inputs[0])
+                        ? summary_of(c, c->inputs[0])
+                    : partial_inputs(c, "tracedoc") ? merged_summary(c, "tracedoc", t_read)
+                                                    : analyse_inputs(c, c->inputs, c->ninputs,
+                                                                     t_read, t_an);
     apply_meta(c, s);
     return s;
 }
@@ -628,6 +697,13 @@ static td_status write_folded_cb(FILE *f, void *ctx, td_err *e)
 static td_status write_csv_cb(FILE *f, void *ctx, td_err *e)
 {
     return td_table_write_csv(ctx, f, e);
+}
+
+static td_status write_text_cb(FILE *f, void *ctx, td_err *e)
+{
+    (void)e;
+    td_table_write_text(ctx, f, 0);
+    return TD_OK;
 }
 
 typedef struct summary_out {
@@ -702,7 +778,7 @@ static td_flame *pick_flame(const td_summary *s, const char *asked)
     td_flame *fl = td_sum_find_flame(s, asked ? asked : "cpu");
     if ((fl && fl->n) || asked)
         return fl && fl->n ? fl : NULL;
-    static const char *const order[] = {"device", "compile", "ops"};
+    static const char *const order[] = {"device", "compile", "ops", "ipu"};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
         if ((fl = td_sum_find_flame(s, order[i])) && fl->n) {
             say("no cpu stacks in this input; using the %s stacks (--stacks chooses)", order[i]);
@@ -830,6 +906,20 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
         }
         timing(timings, "render csv", td_now_ns() - t0);
     }
+    if (mask & TD_DOC_MD) {
+        t0 = td_now_ns();
+        snprintf(path, sizeof path, "%s/report.md", out);
+        if ((st = td_render_md(s, path, e)) != TD_OK)
+            return st;
+        timing(timings, "render md", td_now_ns() - t0);
+    }
+    if (mask & TD_DOC_JUNIT) {
+        t0 = td_now_ns();
+        snprintf(path, sizeof path, "%s/junit.xml", out);
+        if ((st = td_render_junit(s, path, e)) != TD_OK)
+            return st;
+        timing(timings, "render junit", td_now_ns() - t0);
+    }
     if (mask & TD_DOC_FOLDED) {
         t0 = td_now_ns();
         for (size_t i = 0; i < s->nflames; i++) {
@@ -860,6 +950,39 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
     return TD_OK;
 }
 
+/* Detection options: --tolerance, else the template's `tolerance`, else 5%; the
+ * template's per-metric tolerances. */
+static td_detect_opts detect_opts(const cli *c, const td_template *t)
+{
+    td_detect_opts o;
+    td_detect_opts_default(&o);
+    o.min_effect = c->tol_set ? c->tolerance : (t && t->tolerance >= 0) ? t->tolerance : 0.05;
+    if (t) {
+        o.tols = t->tols;
+        o.ntols = t->ntols;
+    }
+    return o;
+}
+
+static int exit_for_changes(int r)
+{
+    return r == TD_CHG_REGRESSED ? TD_EXIT_REGRESSED
+           : r == TD_CHG_NOT_COMPARABLE ? TD_EXIT_NOT_COMPARABLE
+                                        : TD_EXIT_OK;
+}
+
+/* The template's name for comparability: NAME, or the file's base name without .tdt. */
+static void set_template_name(td_summary *s, const char *tpl)
+{
+    char name[256];
+    const char *b = strrchr(tpl, '/');
+    snprintf(name, sizeof name, "%s", b ? b + 1 : tpl);
+    size_t n = strlen(name);
+    if (n > 4 && !strcmp(name + n - 4, ".tdt"))
+        name[n - 4] = 0;
+    td_sum_set_str(s, "report.template", "Template", name);
+}
+
 static int cmd_report(void *ctx, char **args, int nargs)
 {
     cli c = *(cli *)ctx;
@@ -880,10 +1003,27 @@ static int cmd_report(void *ctx, char **args, int nargs)
         if (td_summary_load_json(c.baseline, &base, &e) != TD_OK)
             fail(&e);
     }
+    if (c.baseline && c.history)
+        td_cli_usage_error("report: give --baseline or --history, not both");
+    td_histdb *hdb = NULL;
+    if (c.history && td_history_open(c.history, 1, &hdb, &e) != TD_OK)
+        fail(&e);
     td_summary *s = read_and_analyse(&c, &t_read, &t_an);
+    set_template_name(s, c.tpl ? c.tpl : "bug-report");
+    td_detect_opts dopt = detect_opts(&c, t);
+    int verdict = TD_CHG_OK;
     if (base) {
-        td_regression(base, c.baseline, s, c.tolerance);
+        td_regression(base, c.baseline, s, dopt.min_effect);
+        verdict = td_changes_two(base, c.baseline, s, &dopt);
         td_summary_free(base);
+    }
+    if (hdb) {
+        td_hist *h = NULL;
+        if (td_history_load(hdb, s, 100, &h, &e) != TD_OK)
+            fail(&e);
+        dopt.max_p = 0.001;
+        verdict = td_changes_series(h, c.history, s, &dopt);
+        td_hist_free(h);
     }
     if (c.expect)
         td_sum_set_str(s, "report.expect", "Expected", c.expect);
@@ -898,7 +1038,8 @@ static int cmd_report(void *ctx, char **args, int nargs)
     /* Two cores share the rendering (the summary is read-only from here on): a child
      * process writes the workbook and the text outputs while this one writes the SVGs
      * and the PDF, the costliest document. If fork fails, everything is written here. */
-    const unsigned in_child = TD_DOC_XLSX | TD_DOC_JSON | TD_DOC_CSV | TD_DOC_FOLDED;
+    const unsigned in_child = TD_DOC_XLSX | TD_DOC_JSON | TD_DOC_CSV | TD_DOC_FOLDED | TD_DOC_MD |
+                              TD_DOC_JUNIT;
     pid_t kid = -1;
     int pfd[2] = {-1, -1}; /* the child's error message, printed by this process */
     if ((docs & in_child) && (docs & ~in_child) && pipe(pfd) == 0) {
@@ -944,9 +1085,17 @@ static int cmd_report(void *ctx, char **args, int nargs)
     if (st != TD_OK)
         fail(&e);
     timing(c.timings, "render (all)", td_now_ns() - t_render);
+    if (hdb) { /* recorded once its documents are written */
+        if (td_history_append(hdb, s, &e) != TD_OK)
+            fail(&e);
+        td_history_close(hdb);
+    }
+    const td_kv *v = td_sum_get(s, "verdict"); /* one line for the CI log */
+    if (v && v->type == TD_T_TEXT && v->v.s)
+        printf("%s\n", v->v.s);
     td_template_free(t);
     td_summary_free(s);
-    return 0;
+    return exit_for_changes(verdict);
 }
 
 static int cmd_summarize(void *ctx, char **args, int nargs)
@@ -1005,15 +1154,30 @@ static int cmd_diff(void *ctx, char **args, int nargs)
     cli c = *(cli *)ctx;
     c.inputs = args;
     c.ninputs = nargs;
+    td_err e = {0};
+    td_template *tp = NULL;
+    if (c.tpl) {
+        char tdir[PATH_MAX + 16];
+        snprintf(tdir, sizeof tdir, "%s/templates", datadir);
+        if (td_template_load(c.tpl, tdir, &tp, &e) != TD_OK)
+            fail(&e);
+    }
     td_summary *base = summary_of(&c, c.inputs[0]);
     td_summary *cur = summary_of(&c, c.inputs[1]);
     apply_meta(&c, cur);
-    int regressed = td_regression(base, c.inputs[0], cur, c.tolerance);
-    td_err e = {0};
+    td_detect_opts dopt = detect_opts(&c, tp);
+    td_regression(base, c.inputs[0], cur, dopt.min_effect);
+    int verdict = td_changes_two(base, c.inputs[0], cur, &dopt);
     td_table *t = td_sum_find_table(cur, "regression.metrics");
-    td_table_write_text(t, stdout, 0);
-    printf("%d regressed, %lld improved (tolerance %.1f%%)\n", regressed,
-           (long long)td_sum_get(cur, "regression.improved")->v.i, c.tolerance * 100);
+    const td_table *ch = td_sum_find_table(cur, "changes");
+    if (t) /* the README's contract: diff prints regression.metrics, then the changes */
+        td_table_write_text(t, stdout, 0);
+    if (ch && ch->nrows)
+        td_table_write_text(ch, stdout, 0);
+    const td_table *cmpt = td_sum_find_table(cur, "comparability");
+    if (verdict == TD_CHG_NOT_COMPARABLE && cmpt)
+        td_table_write_text(cmpt, stdout, 0);
+    printf("%s\n", td_sum_get(cur, "verdict")->v.s);
     if (c.out) {
         if (mkdir(c.out, 0777) != 0 && errno != EEXIST)
             die(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", c.out, strerror(errno));
@@ -1024,10 +1188,70 @@ static int cmd_diff(void *ctx, char **args, int nargs)
         snprintf(path, sizeof path, "%s/summary.json", c.out);
         if (td_write_atomic_cb(path, write_json_cb, cur, &e) != TD_OK)
             fail(&e);
+        if (ch) {
+            snprintf(path, sizeof path, "%s/changes.csv", c.out);
+            if (td_write_atomic_cb(path, write_csv_cb, (void *)ch, &e) != TD_OK)
+                fail(&e);
+        }
+        snprintf(path, sizeof path, "%s/report.md", c.out);
+        if (td_render_md(cur, path, &e) != TD_OK)
+            fail(&e);
+        snprintf(path, sizeof path, "%s/junit.xml", c.out);
+        if (td_render_junit(cur, path, &e) != TD_OK)
+            fail(&e);
     }
+    td_template_free(tp);
     td_summary_free(base);
     td_summary_free(cur);
-    return regressed ? TD_EXIT_REGRESSED : TD_EXIT_OK;
+    return exit_for_changes(verdict);
+}
+
+/* tracedoc history DB: list runs, export a metric's series as CSV, prune. */
+static int cmd_history(void *ctx, char **args, int nargs)
+{
+    cli c = *(cli *)ctx;
+    (void)nargs;
+    const char *db_path = args[0];
+    const char *fmt = c.format ? c.format : (c.metric ? "csv" : "text");
+    td_err e = {0};
+    td_histdb *db = NULL;
+    if (access(db_path, F_OK) != 0)
+        die(TD_EXIT_INPUT, "%s: %s", db_path, strerror(errno));
+    if (td_history_open(db_path, 0, &db, &e) != TD_OK)
+        fail(&e);
+    if (c.keep || c.older_days > 0) {
+        long removed = 0;
+        if (td_history_prune(db, c.keep, c.older_days, &removed, &e) != TD_OK)
+            fail(&e);
+        say("history: removed %ld run%s", removed, removed == 1 ? "" : "s");
+        if (!c.metric) {
+            td_history_close(db);
+            return 0;
+        }
+    }
+    td_summary *s = td_summary_new();
+    td_status st = c.metric ? td_history_series(db, c.metric, s, &e) : td_history_runs(db, s, &e);
+    td_history_close(db);
+    if (st != TD_OK)
+        fail(&e);
+    td_table *t = td_sum_find_table(s, c.metric ? "history.series" : "history.runs");
+    if (c.metric && !t->nrows) {
+        td_summary_free(s);
+        die(TD_EXIT_USAGE, "history: no metric '%s' in %s (names as in summary.json "
+            "`comparisons`, e.g. step.median_ns)", c.metric, db_path);
+    }
+    if (c.out && strcmp(c.out, "-"))
+        st = td_write_atomic_cb(c.out, !strcmp(fmt, "csv") ? write_csv_cb : write_text_cb, t, &e);
+    else if (!strcmp(fmt, "csv"))
+        st = td_table_write_csv(t, stdout, &e);
+    else
+        td_table_write_text(t, stdout, 0);
+    if (fflush(stdout) != 0 && st == TD_OK)
+        st = td_fail(&e, TD_E_OUTPUT, "stdout: write error");
+    td_summary_free(s);
+    if (st != TD_OK)
+        fail(&e);
+    return 0;
 }
 
 /* stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json] */

@@ -12,6 +12,7 @@ const char *td_format_name(td_format f)
     case TD_FMT_NSYS_JAX: return "nsys-jax";
     case TD_FMT_AIU_FLEX: return "aiu-flex";
     case TD_FMT_SAMBA: return "samba-artifacts";
+    case TD_FMT_IPU: return "ipu-json";
     default: return "unknown";
     }
 }
@@ -36,6 +37,7 @@ static void trace_free(td_trace *t)
     free(t->compile);
     free(t->devices);
     free(t->aiu);
+    td_ipu_free(t->ipu);
 }
 
 void td_traceset_free(td_traceset *s)

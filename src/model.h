@@ -182,10 +182,15 @@ typedef enum {
     TD_FMT_NSYS_SQLITE,
     TD_FMT_NSYS_JAX,
     TD_FMT_AIU_FLEX,      /* IBM AIU runtime flex trace (read_aiu.c) */
-    TD_FMT_SAMBA          /* SambaTune stack-tracing artifact set (read_samba.c) */
+    TD_FMT_SAMBA,         /* SambaTune stack-tracing artifact set (read_samba.c) */
+    TD_FMT_IPU            /* tracedoc.ipu/1 export of a PopVision report (read_ipu.h) */
 } td_format;
-/* "chrome-json", "nsys-sqlite", "nsys-jax", "aiu-flex", "samba-artifacts" */
+/* "chrome-json", "nsys-sqlite", "nsys-jax", "aiu-flex", "samba-artifacts", "ipu-json" */
 const char *td_format_name(td_format f);
+
+/* A Graphcore IPU report (read_ipu.h); owned by its trace, freed by td_ipu_free. */
+typedef struct td_ipu td_ipu;
+void td_ipu_free(td_ipu *p);
 
 typedef struct td_trace {
     const char *path;        /* as given (member path for archive members: "a.tar.gz:x.json") */
@@ -215,6 +220,7 @@ typedef struct td_trace {
     td_aiu_instr *aiu; size_t naiu, aiu_cap; /* AIU flex instructions (file order) */
     const struct td_samba *samba;   /* SambaTune stack-tracing data (read_samba.h), in
                                        set->arena; NULL for other inputs */
+    td_ipu *ipu;                    /* IPU export (TD_FMT_IPU), else NULL */
 } td_trace;
 
 /* All inputs of one run. Strings are shared across traces. */

@@ -47,6 +47,10 @@ char **td_outdir_names(const td_summary *s, unsigned mask, size_t *n)
         }
     if (mask & TD_DOC_PDF)
         add(&v, n, &cap, "report.pdf");
+    if (mask & TD_DOC_MD)
+        add(&v, n, &cap, "report.md");
+    if (mask & TD_DOC_JUNIT)
+        add(&v, n, &cap, "junit.xml");
     return v;
 }
 

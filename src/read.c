@@ -12,6 +12,7 @@
 #include "read_chrome.h"
 #include "read_aiu.h"
 #include "read_samba.h"
+#include "read_ipu.h"
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
@@ -207,6 +208,17 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
             return read_whole(set, in, name, C_AIU, found, e);
         if (td_aiu_looks_complog(p, (size_t)n)) /* "[DeepRT] ..." starts like JSON */
             return read_complog(set, in, name, e);
+        if (td_ipu_sniff(p, (size_t)n)) {
+            td_trace *t = td_traceset_add(set, name);
+            t->rank = -1;
+            t->gzip = td_in_is_gzip(in);
+            td_status st = td_read_ipu(set, t, in, e);
+            if (st == TD_OK)
+                st = td_in_finish(in, &t->bytes, t->sha256, e);
+            if (st == TD_OK)
+                (*found)++;
+            return st;
+        }
         if (td_samba_is_report(p, (size_t)n)) /* tracedoc's stack-trace report */
             return read_whole(set, in, name, C_SAMBA_REPORT, found, e);
         td_trace *t = td_traceset_add(set, name);

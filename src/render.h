@@ -24,4 +24,10 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
 td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_render_opts *o,
                          const char *path, td_err *e);
 
+/* Markdown for a CI comment (render_md.c): verdict, run metadata, changes by severity,
+ * comparability, findings. */
+td_status td_render_md(const td_summary *s, const char *path, td_err *e);
+/* JUnit XML (render_junit.c): one test case per judged metric (table `comparisons`). */
+td_status td_render_junit(const td_summary *s, const char *path, td_err *e);
+
 #endif

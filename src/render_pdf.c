@@ -589,7 +589,9 @@ static int sec_keyfigures(pdoc *d, const char *title)
     }
     static const char *keys[] = {"runtime.wall_ns", "runtime.modules_ns", "runtime.thunks_ns",
                                  "compile.total_ns", "trace.ranks", "trace.devices",
-                                 "warmup.dropped", "module_cut.dropped_modules", NULL};
+                                 "warmup.dropped", "module_cut.dropped_modules",
+                                 "ipu.all.tile_balance", "ipu.all.active_tile_balance",
+                                 "lwp.blocks", "lwp.not_recorded", NULL};
     for (const char **k = keys; *k; k++) {
         const td_kv *kv = td_sum_get(s, *k);
         if (!kv || kv->type == TD_T_TEXT || (kv->type != TD_T_F64 && kv->v.i == TD_NA))
@@ -786,10 +788,20 @@ static void draw_doc(pdoc *d, const td_template *t)
             drew = sec_compile(d, sec);
         else if (!strcmp(k, "stacktrace"))
             drew = pd_stacktrace(d, sec);
+        else if (!strcmp(k, "ipu"))
+            drew = pd_ipu(d, title);
+        else if (!strcmp(k, "ipu_timeline"))
+            drew = pd_ipu_timeline(d, title);
         else if (!strcmp(k, "flame"))
             drew = pd_flame(d, sec->arg, title);
         else if (!strcmp(k, "regression"))
-            drew = sec_regression(d, sec);
+            drew = td_sum_find_table(d->s, "changes") || td_sum_get(d->s, "verdict")
+                       ? pd_changes(d, sec)
+                       : sec_regression(d, sec);
+        else if (!strcmp(k, "verdict"))
+            drew = pd_verdict(d);
+        else if (!strcmp(k, "trends"))
+            drew = pd_trends(d, sec);
         else if (!strcmp(k, "warnings"))
             drew = sec_warnings(d, title);
         else if (!strcmp(k, "pagebreak"))

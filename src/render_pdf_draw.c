@@ -87,7 +87,7 @@ static void swatch(pdoc *d, double x, double y, uint32_t c)
 }
 
 /* A row of legend entries (swatch + label), wrapping; advances d->y. */
-static void legend(pdoc *d, const char *const *label, const uint32_t *color, int n)
+void pd_legend(pdoc *d, const char *const *label, const uint32_t *color, int n)
 {
     double x = d->x0;
     for (int i = 0; i < n; i++) {
@@ -157,8 +157,8 @@ static void legend_shapes(pdoc *d, const char *const *label, const uint32_t *col
 
 /* ---- GPU time breakdown ---- */
 
-static void seg_bar(pdoc *d, double x, double y, double w, double h, const double *frac,
-                    const uint32_t *col, int n, int labels)
+void pd_seg_bar(pdoc *d, double x, double y, double w, double h, const double *frac,
+                const uint32_t *col, int n, int labels)
 {
     double cx = x;
     for (int i = 0; i < n; i++) {
@@ -216,7 +216,7 @@ static int xla_breakdown(pdoc *d, const char *title)
     static const char *names[3] = {"Busy in modules", "Idle inside modules",
                                    "Idle between modules"};
     pd_heading(d, title ? title : "Device time breakdown (XLA)", 95);
-    seg_bar(d, d->x0, d->y, d->x1 - d->x0, 20, frac, col, 3, 1);
+    pd_seg_bar(d, d->x0, d->y, d->x1 - d->x0, 20, frac, col, 3, 1);
     d->y += 26;
     char lab[3][128];
     const char *lp[3];
@@ -226,7 +226,7 @@ static int xla_breakdown(pdoc *d, const char *title)
         snprintf(lab[i], sizeof lab[i], "%s  %s (%.1f%%)", names[i], v, frac[i] * 100);
         lp[i] = lab[i];
     }
-    legend(d, lp, col, 3);
+    pd_legend(d, lp, col, 3);
     d->y += 2;
     char wall[64], thunks[64], note[700];
     td_fmt_ns(wall, sizeof wall, part[0] + part[1] + part[2]);
@@ -278,7 +278,7 @@ int pd_breakdown(pdoc *d, const char *title)
     snprintf(dtitle, sizeof dtitle, "%s time breakdown", td_sum_device_word(d->s));
     pd_heading(d, title ? title : dtitle,
                60 + (nrows_dev >= 2 ? 12.0 * (double)nrows_dev + 14 : 0));
-    seg_bar(d, d->x0, d->y, W, 20, frac, col, 4, 1);
+    pd_seg_bar(d, d->x0, d->y, W, 20, frac, col, 4, 1);
     d->y += 26;
     char lab[4][128];
     const char *lp[4];
@@ -291,7 +291,7 @@ int pd_breakdown(pdoc *d, const char *title)
                  frac[i] * 100);
         lp[i] = lab[i];
     }
-    legend(d, lp, col, 4);
+    pd_legend(d, lp, col, 4);
 
     /* one thin bar per device of the same scope, when there are several */
     int cdev = td_table_col(t, "device"), crank = td_table_col(t, "rank");
@@ -324,7 +324,7 @@ int pd_breakdown(pdoc *d, const char *title)
                 snprintf(lb, sizeof lb, "device %lld", (long long)td_table_cell(t, r, cdev)->i);
             pd_text(d, d->x0, d->y + 0.5, lb, PF_SANS, 7, 90, PANGO_ALIGN_LEFT,
                     PANGO_ELLIPSIZE_END, C_MUTED);
-            seg_bar(d, d->x0 + 95, d->y + 1, W - 95, 8, f, col, 4, 0);
+            pd_seg_bar(d, d->x0 + 95, d->y + 1, W - 95, 8, f, col, 4, 0);
             d->y += 12;
             drawn++;
         }
@@ -597,7 +597,7 @@ int pd_steps(pdoc *d, const char *title)
         labs[nl] = med;
         cols[nl++] = C_TEXT;
     }
-    legend(d, labs, cols, nl);
+    pd_legend(d, labs, cols, nl);
     if (!byrank && (nranks_rows || nr >= 400)) {
         char buf[160];
         snprintf(buf, sizeof buf, "Rank %lld only%s; the workbook has every rank's steps.",
@@ -808,7 +808,7 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
             char lb[512];
             if (f->depth == 0) {
                 char v[64];
-                td_fmt_ns(v, sizeof v, f->value);
+                td_flame_fmt_value(fl, v, sizeof v, f->value);
                 snprintf(lb, sizeof lb, "all (%s)", v);
             } else
                 snprintf(lb, sizeof lb, "%s", f->name ? f->name : "");
@@ -822,9 +822,10 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
     d->y = top + rows * rh + 4;
     char note[400];
     char tot[64];
-    td_fmt_ns(tot, sizeof tot, L.total);
-    int o = snprintf(note, sizeof note, "Width is time (total %s); frames narrower than %.2g%% "
-                     "are merged into grey ones.", tot, minw * 100);
+    td_flame_fmt_value(fl, tot, sizeof tot, L.total);
+    int o = snprintf(note, sizeof note, "Width is %s (total %s); frames narrower than %.2g%% "
+                     "are merged into grey ones.", fl->cycles ? "cycles" : "time", tot,
+                     minw * 100);
     if (L.maxdepth + 1 > rows)
         snprintf(note + o, sizeof note - (size_t)o, " Frames deeper than %d levels are not "
                  "shown.", rows);

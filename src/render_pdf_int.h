@@ -69,8 +69,14 @@ void pd_hline(pdoc *d, double x0, double x1, double y, double lw, uint32_t c);
 /* A small grey note line (captions, "12 of 340 rows"). */
 void pd_note(pdoc *d, const char *text);
 
-/* Drawers in render_pdf_table.c and render_pdf_draw.c; each returns 1 when it drew
- * something. */
+/* A row of legend entries (swatch + label), wrapping; advances d->y. */
+void pd_legend(pdoc *d, const char *const *label, const uint32_t *color, int n);
+/* A horizontal bar of n segments (fractions of w), labelled with percentages when wide. */
+void pd_seg_bar(pdoc *d, double x, double y, double w, double h, const double *frac,
+                const uint32_t *col, int n, int labels);
+
+/* Drawers in render_pdf_table.c, render_pdf_draw.c and render_ipu.c; each returns 1 when
+ * it drew something. */
 int pd_table(pdoc *d, const td_table *t, int top, const char *title);
 int pd_breakdown(pdoc *d, const char *title);
 int pd_steps(pdoc *d, const char *title);
@@ -79,7 +85,14 @@ int pd_variability(pdoc *d, const td_section *sec);
 int pd_flame(pdoc *d, const char *kind, const char *title);
 int pd_telemetry(pdoc *d, const char *title); /* render_pdf_telem.c */
 int pd_checklist(pdoc *d, const char *title); /* render_pdf_check.c */
+/* render_pdf_trend.c: the verdict line, the changes (with counts and comparability), the
+ * trend charts. */
+int pd_verdict(pdoc *d);
+int pd_changes(pdoc *d, const td_section *sec);
+int pd_trends(pdoc *d, const td_section *sec);
 int pd_stacktrace(pdoc *d, const td_section *sec); /* render_pdf_samba.c */
+int pd_ipu(pdoc *d, const char *title);          /* IPU cycle proportions + tile balance */
+int pd_ipu_timeline(pdoc *d, const char *title); /* IPU flat timeline; LWP lanes */
 
 /* The gpu_timeline row for all devices (device -1, "trace" scope preferred, positive
  * total), or NULL. */

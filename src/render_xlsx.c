@@ -620,8 +620,18 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
             xw_summary_sheet(&x, t, sec);
         else if (strcmp(sec->kind, "table") == 0)
             table_sheet(&x, td_sum_find_table(s, sec->arg), sec);
-        else if (strcmp(sec->kind, "regression") == 0)
+        else if (strcmp(sec->kind, "regression") == 0) {
+            /* the plain comparison, then the changes by severity and comparability */
             table_sheet(&x, td_sum_find_table(s, "regression.metrics"), sec);
+            static const char *const more[][2] = {{"changes", "Changes"},
+                                                  {"comparability", "Comparability"}};
+            for (size_t k = 0; k < 2; k++) {
+                td_section cs = *sec;
+                snprintf(cs.title, sizeof cs.title, "%s", more[k][1]);
+                table_sheet(&x, td_sum_find_table(s, more[k][0]), &cs);
+            }
+        } else if (strcmp(sec->kind, "trends") == 0)
+            table_sheet(&x, td_sum_find_table(s, "trends"), sec);
     }
     contents(&x);
     if (x.nsheets == 0) { /* a workbook needs one sheet; say why it is empty */

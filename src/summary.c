@@ -126,7 +126,12 @@ const char *const td_table_names[] = {
     "variability", "compile.phases", "regression.metrics", "hlo_opcodes", "collective_instances",
     "collective_wait_histogram", "hyperfunctions", "hypersections", "host_breakdown",
     "aiu_devices", "aiu_kernels", "aiu_categories", "aiu_transfers", "aiu_prep_depth",
-    "telemetry_metrics", "telemetry_steps", "telemetry_series", "checklist", NULL};
+    "telemetry_metrics", "telemetry_steps", "telemetry_series", "checklist",
+
+    "changes", "comparisons", "comparability", "trends", "history.runs", "history.series",
+    "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum",
+    "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
+    "ipu_timeline", "lwp_blocks", NULL};
 
 int td_table_name_known(const char *name)
 {
@@ -847,4 +852,21 @@ td_status td_flame_write_folded(const td_flame *fl, FILE *f, td_err *e)
     if (ferror(f))
         return td_fail(e, TD_E_OUTPUT, "write error");
     return TD_OK;
+}
+
+void td_flame_fmt_value(const td_flame *fl, char *dst, size_t cap, int64_t v)
+{
+    if (!fl || !fl->cycles) {
+        td_fmt_ns(dst, cap, v);
+        return;
+    }
+    char digits[32], out[48];
+    int n = snprintf(digits, sizeof digits, "%lld", (long long)v), o = 0;
+    for (int i = 0; i < n && o < (int)sizeof out - 2; i++) {
+        if (i && digits[i] != '-' && (n - i) % 3 == 0 && digits[i - 1] != '-')
+            out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = 0;
+    snprintf(dst, cap, "%s cycles", out);
 }

@@ -73,6 +73,7 @@ typedef struct td_flame {
     td_flametree *tree;  /* optional: the stacks already in a tree (a streamed folded
                             file); owned by the summary */
     int64_t unit;        /* values per unit shown (1000 for fractional counts); 0 = 1 */
+    int cycles;          /* 1: values are IPU clock cycles, not ns (kind "ipu") */
 } td_flame;
 
 typedef struct td_summary {
@@ -136,6 +137,8 @@ td_flame *td_sum_flame(td_summary *s, const char *kind, const char *title);
 void td_flame_add(td_summary *s, td_flame *f, const char *stack, int64_t value);
 void td_flame_finish(td_flame *f);
 td_flame *td_sum_find_flame(const td_summary *s, const char *kind);
+/* A flame value for documents: "12.500 ms", or "12,345 cycles" when fl->cycles. */
+void td_flame_fmt_value(const td_flame *fl, char *dst, size_t cap, int64_t v);
 
 /* Output. JSON is deterministic: insertion order, integers as integers, doubles with
  * %.17g-free stable formatting (shares and ratios rounded to 6 decimals). */

@@ -1,6 +1,7 @@
 /* template.c - parse templates; fill placeholders. See template.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "template.h"
+#include "analyse_changes.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,8 @@
 const char *const td_pdf_sections[] = {
     "header", "findings", "keyfigures", "breakdown", "steps", "table", "collectives",
     "variability", "compile", "flame", "regression", "warnings", "pagebreak", "xlacollectives",
-    "telemetry", "checklist", "stacktrace", NULL};
-const char *const td_xlsx_sections[] = {"summary", "table", "regression", NULL};
+    "telemetry", "checklist", "verdict", "trends", "stacktrace", "ipu", "ipu_timeline", NULL};
+const char *const td_xlsx_sections[] = {"summary", "table", "regression", "trends", NULL};
 
 void td_template_free(td_template *t)
 {
@@ -17,6 +18,7 @@ void td_template_free(td_template *t)
         return;
     free(t->pdf);
     free(t->xlsx);
+    free(t->tols);
     free(t);
 }
 
@@ -86,7 +88,8 @@ static int parse_docs(const char *v, unsigned *mask, char *bad, size_t cap)
 {
     static const struct { const char *n; unsigned m; } d[] = {
         {"pdf", TD_DOC_PDF}, {"xlsx", TD_DOC_XLSX}, {"svg", TD_DOC_SVG},
-        {"json", TD_DOC_JSON}, {"csv", TD_DOC_CSV}, {"folded", TD_DOC_FOLDED}};
+        {"json", TD_DOC_JSON}, {"csv", TD_DOC_CSV}, {"folded", TD_DOC_FOLDED},
+        {"md", TD_DOC_MD}, {"junit", TD_DOC_JUNIT}};
     *mask = 0;
     const char *p = v;
     char w[64];
@@ -111,6 +114,7 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
     snprintf(t->path, sizeof t->path, "%s", path);
     t->documents = TD_DOC_PDF | TD_DOC_XLSX | TD_DOC_SVG | TD_DOC_JSON | TD_DOC_FOLDED;
     t->minwidth = -1;
+    t->tolerance = -1;
     int block = 0; /* 0 global, 1 pdf, 2 xlsx */
     int lineno = 0;
     const char *p = text;
@@ -171,7 +175,7 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
                 char bad[64];
                 if (parse_docs(val, &t->documents, bad, sizeof bad) < 0) {
                     td_fail(e, TD_E_USAGE, "%s:%d: unknown document '%s' (expected pdf, xlsx, "
-                            "svg, json, csv, folded)", path, lineno, bad);
+                            "svg, json, csv, folded, md, junit)", path, lineno, bad);
                     goto fail;
                 }
             } else if (strcmp(key, "minwidth") == 0) {
@@ -183,6 +187,21 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
                     goto fail;
                 }
                 t->minwidth = v;
+            } else if (strcmp(key, "tolerance") == 0 || strncmp(key, "tolerance.", 10) == 0) {
+                char *end;
+                double v = strtod(val, &end);
+                if (*end || end == val || !(v >= 0 && v < 10) || (key[9] && !key[10])) {
+                    td_fail(e, TD_E_USAGE, "%s:%d: expected tolerance[.METRIC] = a fraction "
+                            "(e.g. tolerance.kernel.mean_ns = 0.1)", path, lineno);
+                    goto fail;
+                }
+                if (!key[9])
+                    t->tolerance = v;
+                else {
+                    td_tolerance *tl = TD_PUSH(t->tols, t->ntols, t->tols_cap);
+                    snprintf(tl->prefix, sizeof tl->prefix, "%s", key + 10);
+                    tl->tol = v;
+                }
             } else if (strcmp(key, "icicle") == 0) {
                 if (strcmp(val, "yes") && strcmp(val, "no")) {
                     td_fail(e, TD_E_USAGE, "%s:%d: expected icicle = yes or no", path, lineno);
@@ -191,7 +210,7 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
                 t->icicle = strcmp(val, "yes") == 0;
             } else {
                 td_fail(e, TD_E_USAGE, "%s:%d: unknown key '%s' (expected title, subtitle, "
-                        "documents, paper, minwidth, icicle)", path, lineno, key);
+                        "documents, paper, minwidth, icicle, tolerance)", path, lineno, key);
                 goto fail;
             }
             continue;

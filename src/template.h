@@ -14,7 +14,7 @@
 
 enum {
     TD_DOC_PDF = 1, TD_DOC_XLSX = 2, TD_DOC_SVG = 4, TD_DOC_JSON = 8, TD_DOC_CSV = 16,
-    TD_DOC_FOLDED = 32
+    TD_DOC_FOLDED = 32, TD_DOC_MD = 64, TD_DOC_JUNIT = 128
 };
 
 typedef struct td_section {
@@ -34,6 +34,8 @@ typedef struct td_template {
     char paper[16];       /* "" = default */
     double minwidth;      /* < 0 = unset */
     int icicle;
+    double tolerance;     /* regression minimum effect (`tolerance = F`); < 0 = unset */
+    struct td_tolerance *tols; size_t ntols, tols_cap; /* `tolerance.PREFIX = F` */
     td_section *pdf; size_t npdf, pdf_cap;
     td_section *xlsx; size_t nxlsx, xlsx_cap;
 } td_template;

@@ -15,7 +15,8 @@ enum {
     TD_EXIT_USAGE = 2,     /* bad command line or bad template */
     TD_EXIT_INPUT = 3,     /* unreadable or invalid input */
     TD_EXIT_OUTPUT = 4,    /* cannot write an output */
-    TD_EXIT_INTERNAL = 5   /* internal error (bug, out of memory) */
+    TD_EXIT_INTERNAL = 5,  /* internal error (bug, out of memory) */
+    TD_EXIT_NOT_COMPARABLE = 6 /* baseline/history: nothing comparable with this run */
 };
 
 /* Error codes returned by modules; main.c maps them to exit codes. */
@@ -103,6 +104,13 @@ int td_unxz(const uint8_t *in, size_t n, size_t guess, size_t max, uint8_t **out
  * truncated or over-long varint sets *bad = 1 and returns 0. */
 uint64_t td_varint(const uint8_t **p, const uint8_t *end, int *bad);
 
+/* Decode one UTF-8 sequence strictly; returns bytes consumed (>= 1); invalid input gives
+ * U+FFFD per maximal invalid subpart. */
+size_t td_utf8_next(const unsigned char *s, uint32_t *cp);
+/* Append s as escaped XML text (valid in character data and attributes; invalid UTF-8
+ * and characters XML forbids become U+FFFD; tabs/newlines become spaces), at most maxcp
+ * code points (0 = all; when cut, the last two shown become ".."). */
+void td_buf_xml(td_buf *b, const char *s, size_t maxcp);
 /* Length of a UTF-8 string in code points (continuation bytes not counted). */
 size_t td_utf8_len(const char *s);
 

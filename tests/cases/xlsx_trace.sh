@@ -72,6 +72,10 @@ for r in runs:
         rows = table(js, name)
         if rows:
             want.append((name, title, rows))
+        if name == "regression.metrics":   # then the changes and comparability sheets
+            for extra, t2 in (("changes", "Changes"), ("comparability", "Comparability")):
+                if table(js, extra):
+                    want.append((extra, t2, table(js, extra)))
     check(wb.sheetnames == ["Summary"] + [w[1] for w in want],
           "%s: sheets %s, expected Summary + %s" % (r, wb.sheetnames, [w[1] for w in want]))
     for name, title, rows in want:
