@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "analyse.h"
 #include "read.h"
+#include "job.h"
 #include "read_aiu.h"
 #include "read_telemetry.h"
 #include "checklist.h"
@@ -556,6 +557,11 @@ static td_traceset *read_all(const cli *c, char **inputs, int ninputs, td_err *e
             td_traceset_free(set);
             return NULL;
         }
+    }
+    /* before td_read_finish numbers the ranks: the ranks as the traces declare them */
+    if ((*st = td_job_check(set, e)) != TD_OK) {
+        td_traceset_free(set);
+        return NULL;
     }
     td_read_finish(set);
     return set;
