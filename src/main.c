@@ -16,6 +16,7 @@
 #include "history.h"
 #include "partial.h"
 #include "cli.h"
+#include "render_chrome.h"
 #include "render_stacktrace.h"
 #include "outdir.h"
 #include <stddef.h>
@@ -343,6 +344,13 @@ static void set_history_format(void *ctx, const td_cli_opt *opt, const char *v)
     ((cli *)ctx)->format = v;
 }
 
+static void set_export_format(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    if (strcmp(v, "chrome"))
+        td_cli_bad_value(opt, "expected chrome (Chrome Trace Event JSON), got '%s'", v);
+    ((cli *)ctx)->format = v;
+}
+
 static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "-") == 0)
@@ -354,7 +362,8 @@ static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 /* ---- the tables: a new command is a row in cmds (its bit is its index), a new option a
  * row in opts (same name twice is fine when the rows apply to different commands) ---- */
 
-enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MERGE, C_HISTORY };
+enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MERGE, C_HISTORY,
+       C_EXPORT };
 #define REPORT TD_CMD(C_REPORT)
 #define SUMMARY TD_CMD(C_SUMMARY)
 #define FOLD TD_CMD(C_FOLD)
@@ -364,6 +373,7 @@ enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MER
 #define STACK TD_CMD(C_STACK)
 #define SUMMARIZE TD_CMD(C_SUMMARIZE)
 #define MERGE TD_CMD(C_MERGE)
+#define EXPORT TD_CMD(C_EXPORT)
 /* commands that analyse traces (merge takes the options the parts were made with) */
 #define ANALYSIS (REPORT | SUMMARY | FOLD | FLAME | DIFF | SUMMARIZE)
 #define OFF(f) offsetof(cli, f)
@@ -377,6 +387,7 @@ static int cmd_history(void *ctx, char **args, int nargs);
 static int cmd_stack_trace(void *ctx, char **args, int nargs);
 static int cmd_summarize(void *ctx, char **args, int nargs);
 static int cmd_merge(void *ctx, char **args, int nargs);
+static int cmd_export(void *ctx, char **args, int nargs);
 
 static const td_cli_cmd cmds[] = {
     [C_REPORT] = {"report", "TRACE... [-o DIR] [OPTIONS]",
@@ -420,6 +431,14 @@ static const td_cli_cmd cmds[] = {
                    "CSV (names as in summary.json `comparisons`, e.g. step.median_ns).\n"
                    "--keep N / --older-than DAYS delete older runs.",
                    1, 1, "one history database (runs.db)", cmd_history},
+    [C_EXPORT] = {"export", "TRACE... --format chrome [-o FILE|-]",
+                  "What tracedoc read, as Chrome Trace Event JSON (Perfetto, chrome://tracing).",
+                  "Every input kind: Kineto/Chrome JSON (as read), Nsight Systems SQLite,\n"
+                  "nsys-jax archives, IBM AIU traces (host pairs and device time), Graphcore\n"
+                  "IPU exports (steps, lightweight profiling), SambaTune artifacts (as\n"
+                  "stack-trace writes them). Several inputs: one file, pids per input.\n"
+                  "Without -o: standard output.",
+                  1, -1, "at least one TRACE", cmd_export},
 };
 
 static const td_cli_opt opts[] = {
@@ -430,6 +449,10 @@ static const td_cli_opt opts[] = {
     {"output", 'o', "FILE", FOLD | SUMMARY, "output file ('-': stdout, the default)",
      td_cli_set_str, OFF(out)},
     {"output", 'o', "FILE", FLAME, "output SVG file ('-': stdout)", td_cli_set_str, OFF(out)},
+    {"output", 'o', "FILE", EXPORT, "the Chrome trace ('-': stdout, the default)", td_cli_set_str,
+     OFF(out)},
+    {"format", 0, "chrome", EXPORT, "output format (chrome: Chrome Trace Event JSON, the default)",
+     set_export_format, 0},
     {"output", 'o', "FILE", STACK, "the report (default NAME_chrome_tracing_report.json)",
      td_cli_set_str, OFF(out)},
     {"output", 'o', "PART.tds", SUMMARIZE, "the partial summary to write", td_cli_set_str,
@@ -483,7 +506,7 @@ static const td_cli_opt opts[] = {
      "iteration_N)", td_cli_set_str, OFF(o.step_pattern)},
     {"module-pattern", 0, "REGEX", ANALYSIS, "Kineto module ranges (default: the steps)",
      td_cli_set_str, OFF(o.module_pattern)},
-    {"aiu-freq", 0, "SOC[:CORE]", ANALYSIS, "IBM AIU clocks in MHz (default: SoC implied by the\n"
+    {"aiu-freq", 0, "SOC[:CORE]", ANALYSIS | EXPORT, "IBM AIU clocks in MHz (default: SoC implied by the\n"
      "trace, core 1100)", set_aiu_freq, 0},
     {"compile-log", 0, "FILE", ANALYSIS, "DeepRT compile log (ideal cycles per kernel),\n"
      "repeatable", set_compile_log, 0},
@@ -495,7 +518,7 @@ static const td_cli_opt opts[] = {
      "no dates", set_telemetry_start, 0},
     {"expect", 0, "TEXT", REPORT, "what you expected (\"latency 12 ms\"), for the perf-report\n"
      "checklist", set_expect, 0},
-    {"show-flushes", 0, NULL, ANALYSIS, "IPU lightweight profiling: keep buffer-flush blocks",
+    {"show-flushes", 0, NULL, ANALYSIS | EXPORT, "IPU lightweight profiling: keep buffer-flush blocks",
      td_cli_set_flag, OFF(o.show_flushes)},
     {"help", 'h', NULL, TD_ALL_CMDS, "this help", NULL, 0},
     {"version", 0, NULL, TD_ALL_CMDS, "print the version", NULL, 0},
@@ -1285,6 +1308,27 @@ static int cmd_stack_trace(void *ctx, char **args, int nargs)
         st = td_render_stacktrace(set, s, TD_VERSION, out, &e);
     }
     free(def);
+    td_traceset_free(set);
+    td_summary_free(s);
+    if (st != TD_OK)
+        fail(&e);
+    return 0;
+}
+
+/* export TRACE... --format chrome [-o FILE|-] */
+static int cmd_export(void *ctx, char **args, int nargs)
+{
+    const cli *c = ctx;
+    td_err e = {0};
+    td_status st = TD_OK;
+    td_traceset *set = read_all(c, args, nargs, &e, &st);
+    if (!set)
+        fail(&e);
+    print_warnings(set);
+    td_summary *s = td_summary_new();
+    st = td_analyse(set, &c->o, s, &e);
+    if (st == TD_OK)
+        st = td_render_chrome(set, s, &c->o, TD_VERSION, c->out ? c->out : "-", &e);
     td_traceset_free(set);
     td_summary_free(s);
     if (st != TD_OK)
