@@ -1277,48 +1277,10 @@ static int cmd_history(void *ctx, char **args, int nargs)
     return 0;
 }
 
-/* stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json] */
-static int cmd_stack_trace(void *ctx, char **args, int nargs)
+/* stack-trace and export: read and analyse the inputs, write one Chrome trace to out
+ * (stack: the SambaTune-style report, else every input). */
+static int write_chrome(const cli *c, char **args, int nargs, const char *out, int stack)
 {
-    const cli *c = ctx;
-    td_err e = {0};
-    td_status st = TD_OK;
-    td_traceset *set = read_all(c, args, nargs, &e, &st);
-    if (!set)
-        fail(&e);
-    print_warnings(set);
-    td_summary *s = td_summary_new();
-    st = td_analyse(set, &c->o, s, &e);
-    char *def = NULL;
-    if (st == TD_OK) {
-        const char *out = c->out;
-        if (!out) { /* NAME from the input's base name, up to its first dot */
-            char *tmp = td_xstrdup(args[0]);
-            size_t n = strlen(tmp);
-            while (n > 1 && tmp[n - 1] == '/')
-                tmp[--n] = 0;
-            const char *b = strrchr(tmp, '/');
-            b = b ? b + 1 : tmp;
-            size_t bl = strcspn(b, ".");
-            def = td_xmalloc(bl + 32);
-            snprintf(def, bl + 32, "%.*s_chrome_tracing_report.json", (int)bl, b);
-            free(tmp);
-            out = def;
-        }
-        st = td_render_stacktrace(set, s, TD_VERSION, out, &e);
-    }
-    free(def);
-    td_traceset_free(set);
-    td_summary_free(s);
-    if (st != TD_OK)
-        fail(&e);
-    return 0;
-}
-
-/* export TRACE... --format chrome [-o FILE|-] */
-static int cmd_export(void *ctx, char **args, int nargs)
-{
-    const cli *c = ctx;
     td_err e = {0};
     td_status st = TD_OK;
     td_traceset *set = read_all(c, args, nargs, &e, &st);
@@ -1328,12 +1290,42 @@ static int cmd_export(void *ctx, char **args, int nargs)
     td_summary *s = td_summary_new();
     st = td_analyse(set, &c->o, s, &e);
     if (st == TD_OK)
-        st = td_render_chrome(set, s, &c->o, TD_VERSION, c->out ? c->out : "-", &e);
+        st = stack ? td_render_stacktrace(set, s, TD_VERSION, out, &e)
+                   : td_render_chrome(set, s, &c->o, TD_VERSION, out, &e);
     td_traceset_free(set);
     td_summary_free(s);
     if (st != TD_OK)
         fail(&e);
     return 0;
+}
+
+/* stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json] */
+static int cmd_stack_trace(void *ctx, char **args, int nargs)
+{
+    const cli *c = ctx;
+    if (c->out)
+        return write_chrome(c, args, nargs, c->out, 1);
+    /* NAME from the input's base name, up to its first dot */
+    char *tmp = td_xstrdup(args[0]);
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/')
+        tmp[--n] = 0;
+    const char *b = strrchr(tmp, '/');
+    b = b ? b + 1 : tmp;
+    size_t bl = strcspn(b, ".");
+    char *def = td_xmalloc(bl + 32);
+    snprintf(def, bl + 32, "%.*s_chrome_tracing_report.json", (int)bl, b);
+    free(tmp);
+    int rc = write_chrome(c, args, nargs, def, 1);
+    free(def);
+    return rc;
+}
+
+/* export TRACE... --format chrome [-o FILE|-] */
+static int cmd_export(void *ctx, char **args, int nargs)
+{
+    const cli *c = ctx;
+    return write_chrome(c, args, nargs, c->out ? c->out : "-", 0);
 }
 
 int main(int argc, char **argv)
