@@ -7,6 +7,7 @@
  * made none) -> variability -> flames -> findings. */
 #include "analyse_int.h"
 #include "analyse_ipu.h"
+#include "job.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -92,19 +93,11 @@ static size_t count_devices(const td_tctx *c)
  * time (Kineto writes epoch microseconds when it has no time base). Earliest input. */
 static int64_t capture_ns(const td_actx *a)
 {
-    const int64_t lo = 1262304000LL * 1000000000LL;  /* 2010-01-01 */
-    const int64_t hi = 4102444800LL * 1000000000LL;  /* 2100-01-01 */
     int64_t best = 0;
     for (size_t i = 0; i < a->n; i++) {
         const td_tctx *c = &a->tc[i];
-        if (!c->t->nev)
-            continue;
-        int64_t t = 0;
-        if (c->t->base_time_ns > 0 && c->t0 >= 0 && c->t0 < lo)
-            t = c->t->base_time_ns + c->t0;
-        else if (c->t0 >= lo && c->t0 < hi)
-            t = c->t0;
-        if (t >= lo && t < hi && (!best || t < best))
+        int64_t t = c->t->nev ? td_trace_wall_ns(c->t, c->t0) : 0;
+        if (t && (!best || t < best))
             best = t;
     }
     return best;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "analyse.h"
 #include "read.h"
+#include "job.h"
 #include "read_aiu.h"
 #include "read_telemetry.h"
 #include "checklist.h"
@@ -11,6 +12,7 @@
 #include "summary.h"
 #include "template.h"
 #include "folded.h"
+#include "flame.h"
 #include "baseline.h"
 #include "analyse_changes.h"
 #include "history.h"
@@ -153,6 +155,8 @@ typedef struct cli {
     long keep;            /* history: --keep N */
     double older_days;    /* history: --older-than DAYS */
     int tol_set;          /* --tolerance given */
+    const char *diff;     /* flame: --diff BASE (folded stacks or a trace) */
+    int normalize;        /* flame --diff: scale the baseline to the current total */
 } cli;
 
 static unsigned parse_formats(const td_cli_opt *opt, const char *v)
@@ -487,6 +491,10 @@ static const td_cli_opt opts[] = {
      "the notebook's Python source and HLO op_name views), ipu (IPU step names, cycles)\n"
      "(default cpu)", set_stacks, 0},
     {"title", 0, "TEXT", FLAME, "SVG title", td_cli_set_str, OFF(title)},
+    {"diff", 0, "BASE", FLAME, "differential flamegraph: the input against BASE (folded\n"
+     "stacks or a trace); red grew, blue shrank", td_cli_set_str, OFF(diff)},
+    {"normalize", 0, NULL, FLAME, "with --diff: scale BASE to the input's total (as\n"
+     "difffolded.pl -n)", td_cli_set_flag, OFF(normalize)},
     {"paper", 0, "a4|letter", REPORT | MERGE, "PDF paper size (default a4, or the template's)", set_paper,
      0},
     {"minwidth", 0, "F", REPORT | FLAME | MERGE, "prune flamegraph frames narrower than F of the total\n"
@@ -572,6 +580,11 @@ static td_traceset *read_all(const cli *c, char **inputs, int ninputs, td_err *e
             td_traceset_free(set);
             return NULL;
         }
+    }
+    /* before td_read_finish numbers the ranks: the ranks as the traces declare them */
+    if ((*st = td_job_check(set, e)) != TD_OK) {
+        td_traceset_free(set);
+        return NULL;
     }
     td_read_finish(set);
     return set;
@@ -858,6 +871,32 @@ static td_render_opts render_opts(const cli *c, const td_template *t)
     return r;
 }
 
+/* The stacks of one `flame` input (folded text or a trace) of the kind asked for (or
+ * the first the input has); exits when there are none. */
+static td_summary *flame_input(const cli *c, const char *path, const char *kind, td_flame **fl)
+{
+    td_err e = {0};
+    td_summary *s = NULL;
+    td_status st = td_folded_try_read(path, kind ? kind : "cpu", &s, fl, &e);
+    if (st != TD_OK)
+        fail(&e);
+    for (size_t i = 0; s && i < s->nwarnings; i++)
+        say("warning: %s", s->warnings[i]);
+    if (!s) {
+        cli one = *c;
+        char *in[1] = {(char *)path};
+        one.inputs = in;
+        one.ninputs = 1;
+        s = read_and_analyse(&one, NULL, NULL);
+        *fl = pick_flame(s, kind);
+        if (!*fl) {
+            no_stacks(s, kind);
+            die(TD_EXIT_INPUT, "%s: no %s stacks to draw", path, kind ? kind : "cpu");
+        }
+    }
+    return s;
+}
+
 static int cmd_flame(void *ctx, char **args, int nargs)
 {
     cli c = *(cli *)ctx;
@@ -865,22 +904,42 @@ static int cmd_flame(void *ctx, char **args, int nargs)
     c.ninputs = nargs;
     if (!c.out)
         td_cli_usage_error("flame: expected -o FILE.svg ('-o -' for stdout)");
+    if (c.normalize && !c.diff)
+        td_cli_usage_error("flame: --normalize needs --diff BASE");
     td_err e = {0};
-    td_summary *s = NULL;
     td_flame *fl = NULL;
-    td_status st = td_folded_try_read(c.inputs[0], c.stacks ? c.stacks : "cpu", &s, &fl, &e);
-    if (st != TD_OK)
-        fail(&e);
-    for (size_t i = 0; s && i < s->nwarnings; i++)
-        say("warning: %s", s->warnings[i]);
-    if (!s) {
-        s = read_and_analyse(&c, NULL, NULL);
-        fl = pick_flame(s, c.stacks);
-        if (!fl) {
-            no_stacks(s, c.stacks);
-            die(TD_EXIT_INPUT, "%s: no %s stacks to draw", c.inputs[0],
-                c.stacks ? c.stacks : "cpu");
+    td_summary *s = flame_input(&c, c.inputs[0], c.stacks, &fl);
+    td_status st;
+    if (c.diff) {
+        if (fl->diff)
+            die(TD_EXIT_USAGE, "%s: already differential (two counts a line); --diff needs "
+                "plain stacks", c.inputs[0]);
+        td_flame *bfl = NULL;
+        /* the baseline's stacks of the same kind as the current ones */
+        td_summary *bs = flame_input(&c, c.diff, c.stacks ? c.stacks : fl->kind, &bfl);
+        if (bfl->diff)
+            die(TD_EXIT_USAGE, "%s: already differential (two counts a line); --diff needs "
+                "plain stacks", c.diff);
+        if (bfl->cycles != fl->cycles)
+            die(TD_EXIT_USAGE, "%s and %s: one counts cycles, the other time: no difference "
+                "can be drawn", c.diff, c.inputs[0]);
+        td_flametree *o1 = NULL, *o2 = NULL;
+        const td_flametree *t1 = td_flame_tree(bfl, &o1), *t2 = td_flame_tree(fl, &o2);
+        double k = 1;
+        if (c.normalize && t1 && t2 && td_flametree_total(t1) > 0) {
+            k = (double)td_flametree_total(t2) / (double)td_flametree_total(t1);
+            /* totals in each input's own unit (1 or 1/1000) */
+            k *= (double)(bfl->unit > 1 ? bfl->unit : 1) / (double)(fl->unit > 1 ? fl->unit : 1);
         }
+        td_flametree_free(o1);
+        td_flametree_free(o2);
+        char label[PATH_MAX + 64];
+        snprintf(label, sizeof label, "%s%s", c.diff, c.normalize ? " (scaled to this total)" : "");
+        td_flame *d = td_flame_make_diff(s, "diff", fl, bfl, k, label, &e);
+        td_summary_free(bs);
+        if (!d)
+            fail(&e);
+        fl = d;
     }
     if (c.title)
         fl->title = td_arena_strdup(s->a, c.title);
@@ -955,7 +1014,7 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
     if (mask & TD_DOC_SVG) {
         t0 = td_now_ns();
         for (size_t i = 0; i < s->nflames; i++) {
-            if (!s->flames[i]->n)
+            if (!td_flame_has_stacks(s->flames[i]))
                 continue;
             snprintf(path, sizeof path, "%s/flame-%s.svg", out, s->flames[i]->kind);
             if ((st = td_render_svg(s, s->flames[i], r, path, e)) != TD_OK)

@@ -356,6 +356,11 @@ td_flame *td_sum_find_flame(const td_summary *s, const char *kind)
     return NULL;
 }
 
+int td_flame_has_stacks(const td_flame *fl)
+{
+    return fl && (fl->n || (fl->tree && td_flametree_total(fl->tree) > 0));
+}
+
 td_flame *td_sum_flame(td_summary *s, const char *kind, const char *title)
 {
     td_flame *f = td_sum_find_flame(s, kind);
@@ -814,6 +819,8 @@ void td_table_write_text(const td_table *t, FILE *f, size_t top)
 
 td_status td_flame_write_folded(const td_flame *fl, FILE *f, td_err *e)
 {
+    if (fl->tree) /* a streamed folded file or a differential flame */
+        return td_flametree_write_folded(fl->tree, fl->diff, fl->unit, f, e);
     for (size_t i = 0; i < fl->n; i++)
         fprintf(f, "%s %lld\n", fl->st[i].stack, (long long)fl->st[i].value);
     if (ferror(f))

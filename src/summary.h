@@ -74,6 +74,8 @@ typedef struct td_flame {
                             file); owned by the summary */
     int64_t unit;        /* values per unit shown (1000 for fractional counts); 0 = 1 */
     int cycles;          /* 1: values are IPU clock cycles, not ns (kind "ipu") */
+    int diff;            /* 1: differential flame (tree holds baseline values too) */
+    const char *base_label; /* differential: what the baseline is ("run 12, commit abc") */
 } td_flame;
 
 typedef struct td_summary {
@@ -137,6 +139,8 @@ td_flame *td_sum_flame(td_summary *s, const char *kind, const char *title);
 void td_flame_add(td_summary *s, td_flame *f, const char *stack, int64_t value);
 void td_flame_finish(td_flame *f);
 td_flame *td_sum_find_flame(const td_summary *s, const char *kind);
+/* True when the flame has something to draw (stacks or a tree). */
+int td_flame_has_stacks(const td_flame *fl);
 /* A flame value for documents: "12.500 ms", or "12,345 cycles" when fl->cycles. */
 void td_flame_fmt_value(const td_flame *fl, char *dst, size_t cap, int64_t v);
 
