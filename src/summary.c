@@ -197,6 +197,13 @@ void td_table_cols(td_table *t, ...)
     va_end(ap);
 }
 
+void td_table_nodoc(td_table *t, const char *key)
+{
+    int c = td_table_col(t, key);
+    if (c >= 0)
+        t->cols[c].nodoc = 1;
+}
+
 int td_table_col(const td_table *t, const char *key)
 {
     for (int i = 0; i < t->ncols; i++)
