@@ -391,6 +391,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         td_an_nsys_stats(&a);
         trim();
         td_an_timeline(&a);
+        td_an_nsys_memcpy(&a);
         trim();
         /* XLA first: its modules/thunks/collectives tables win for sets with NVTX
          * ranges; the Kineto passes then only fill tables it left absent */

@@ -155,7 +155,7 @@ void td_an_findings(td_actx *a)
             else if (cs(tl, r, "scope") && !strcmp(cs(tl, r, "scope"), "trace"))
                 nranks++;
         }
-        int64_t idle = 0, total = 0, xcomm = 0, comm = 0;
+        int64_t idle = 0, total = 0, xcomm = 0, comm = 0, mem = 0, xmem = 0;
         for (size_t r = 0; r < tl->nrows; r++) {
             if (ci(tl, r, "device") != -1 || (ci(tl, r, "rank") == TD_NA) != jobrows ||
                 !cs(tl, r, "scope") || strcmp(cs(tl, r, "scope"), steady ? "steady" : "trace"))
@@ -164,6 +164,8 @@ void td_an_findings(td_actx *a)
             total += ci(tl, r, "total_ns");
             xcomm += ci(tl, r, "exposed_comm_ns");
             comm += ci(tl, r, "total_comm_ns");
+            mem += ci(tl, r, "total_memcpy_ns");
+            xmem += ci(tl, r, "exposed_memcpy_ns");
         }
         /* the shares are of the device timeline (formats.md sec. 5: each device's first
          * to last activity), not of the traced time: say so */
@@ -181,7 +183,21 @@ void td_an_findings(td_actx *a)
                                100.0 * (double)xcomm / (double)total);
                 nf++;
             }
+            /* memory copies worth a look (the memcpy table, nsys, lists them) */
+            if (mem > 0 && (double)mem >= 0.10 * (double)total) {
+                td_sum_finding(s, "Memory copies take %.0f%% of the same timeline (%.0f%% not "
+                               "overlapped with computation or communication).",
+                               100.0 * (double)mem / (double)total,
+                               100.0 * (double)xmem / (double)total);
+                nf++;
+            }
         }
+    }
+    const td_kv *hc = td_sum_get(s, "comm.host_ns"), *hs = td_sum_get(s, "comm.host_share");
+    if (hc && hs && hc->v.i > 0) {
+        td_sum_finding(s, "MPI/UCX/NCCL ranges take %.0f%% of the traced time on the host%s.",
+                       100.0 * hs->v.f, a->n > 1 ? " (summed over ranks)" : "");
+        nf++;
     }
     const td_table *tk = td_sum_find_table(s, "kernels");
     if (tk && tk->nrows) {

@@ -103,6 +103,7 @@ td_status td_an_steps(td_actx *a, td_err *e);     /* analyse_steps.c: steps + wa
 void td_an_ops(td_actx *a);                       /* analyse_ops.c */
 void td_an_kernels(td_actx *a);                   /* analyse_device.c */
 void td_an_nsys_stats(td_actx *a);                /* analyse_nsys_stats.c */
+void td_an_nsys_memcpy(td_actx *a);               /* the memcpy table, after the timeline */
 void td_an_timeline(td_actx *a);                  /* analyse_timeline.c */
 void td_an_coll(td_actx *a);                      /* analyse_coll.c */
 void td_an_modules(td_actx *a);                   /* analyse_modules.c */

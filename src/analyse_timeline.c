@@ -355,7 +355,9 @@ void td_an_timeline(td_actx *a)
             const td_event *ev = &t->ev[i];
             if (!td_kind_is_device(ev->kind) || ev->track >= t->ntracks || tdev[ev->track] < 0)
                 continue;
-            int cl = ev->kind == TD_K_MEMCPY ? C_MCPY : c->iscomm[i] ? C_COMM : C_COMP;
+            /* communication first: a copy made inside an MPI/UCX/NCCL range
+             * (analyse_nsys_stats.c) is communication, as NCCL kernels are */
+            int cl = c->iscomm[i] ? C_COMM : ev->kind == TD_K_MEMCPY ? C_MCPY : C_COMP;
             td_iv iv = {ev->ts, ev->ts + ev->dur};
             devlists *d = &L[tdev[ev->track]];
             *TD_PUSH(d->v[cl], d->n[cl], d->cap[cl]) = iv;

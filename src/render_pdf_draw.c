@@ -787,9 +787,20 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         td_flame_layout_free(&L);
         return 1;
     }
-    double rh = 12;
-    int maxrows = (int)((d->ybot - d->ytop - 60) / rh);
+    /* room to be read: a shallow graph (Kineto's module;kernel) gets tall rows whose
+     * labels wrap over several lines, a deep one rows of 14 points, as many as the page
+     * holds; a frame gets a label only when a few characters of it fit (no "nc…") */
+    int maxrows = (int)((d->ybot - d->ytop - 60) / 14);
     int rows = L.maxdepth + 1 < maxrows ? L.maxdepth + 1 : maxrows;
+    double rh = 200.0 / rows;
+    if (rh > 34)
+        rh = 34;
+    if (rh < 14)
+        rh = 14;
+    const double fs = 7, lh = 8.4;   /* label size and line height */
+    int lines = (int)((rh - 3) / lh);
+    if (lines < 1)
+        lines = 1;
     pd_heading(d, title ? title : head, rows * rh + 30);
     double top = d->y;
     for (size_t i = 0; i < L.n; i++) {
@@ -804,20 +815,31 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         pd_rgb(d, c);
         cairo_rectangle(d->cr, x, y, w > 1 ? w - 0.5 : w, rh - 1);
         cairo_fill(d->cr);
-        if (w > 22) {
-            char lb[512];
-            if (f->depth == 0) {
-                char v[64];
-                td_flame_fmt_value(fl, v, sizeof v, f->value);
-                snprintf(lb, sizeof lb, "all (%s)", v);
-            } else
-                snprintf(lb, sizeof lb, "%s", f->name ? f->name : "");
-            /* dark text on light frames, white on dark ones (relative luminance) */
-            double lum = 0.2126 * ((c >> 16) & 255) + 0.7152 * ((c >> 8) & 255) +
-                         0.0722 * (c & 255);
-            pd_text(d, x + 2, y + 1.8, lb, PF_SANS, 6.5, w - 4, PANGO_ALIGN_LEFT,
-                    PANGO_ELLIPSIZE_END, lum < 110 ? 0xffffffu : C_TEXT);
-        }
+        char lb[512];
+        if (f->depth == 0) {
+            char v[64];
+            td_flame_fmt_value(fl, v, sizeof v, f->value);
+            snprintf(lb, sizeof lb, "all (%s)", v);
+        } else
+            snprintf(lb, sizeof lb, "%s", f->name ? f->name : "");
+        /* at least about six characters, or the whole (short) name */
+        double need = pd_text_w(d, lb, PF_SANS, fs);
+        if (w - 4 < need && w - 4 < 6 * fs * 0.6 + fs)
+            continue;
+        /* dark text on light frames, white on dark ones (relative luminance) */
+        double lum = 0.2126 * ((c >> 16) & 255) + 0.7152 * ((c >> 8) & 255) +
+                     0.0722 * (c & 255);
+        PangoLayout *l = pd_layout(d, lb, PF_SANS, fs, w - 4, PANGO_ALIGN_LEFT,
+                                   PANGO_ELLIPSIZE_NONE);
+        pango_layout_set_height(l, -lines);
+        pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
+        int lw, lht;
+        pango_layout_get_size(l, &lw, &lht);
+        double th = (double)lht / PANGO_SCALE;
+        pd_rgb(d, lum < 110 ? 0xffffffu : C_TEXT);
+        cairo_move_to(d->cr, x + 2, y + (rh - 1 - th) / 2);
+        pango_cairo_show_layout(d->cr, l);
+        g_object_unref(l);
     }
     d->y = top + rows * rh + 4;
     char note[400];

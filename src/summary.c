@@ -131,7 +131,7 @@ const char *const td_table_names[] = {
     "changes", "comparisons", "comparability", "trends", "history.runs", "history.series",
     "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum",
     "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
-    "ipu_timeline", "lwp_blocks", NULL};
+    "ipu_timeline", "lwp_blocks", "memcpy", NULL};
 
 int td_table_name_known(const char *name)
 {
