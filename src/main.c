@@ -220,10 +220,9 @@ static void set_top(void *ctx, const td_cli_opt *opt, const char *v)
 
 static void set_stacks(void *ctx, const td_cli_opt *opt, const char *v)
 {
-    if (strcmp(v, "cpu") && strcmp(v, "device") && strcmp(v, "ops") && strcmp(v, "compile") &&
-        strcmp(v, "source") && strcmp(v, "opname") && strcmp(v, "ipu"))
-        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname or ipu, "
-                         "got '%s'", v);
+    if (!td_flame_kind_known(v))
+        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname, ipu or "
+                         "sections, got '%s'", v);
     ((cli *)ctx)->stacks = v;
 }
 
