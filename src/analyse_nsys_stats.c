@@ -129,7 +129,7 @@ static void host_comm(td_actx *a)
     for (size_t i = 0; i < a->n; i++) {
         td_tctx *c = &a->tc[i];
         const td_trace *t = c->t;
-        if (t->format != TD_FMT_NSYS_SQLITE || !t->nev)
+        if (!t->nev)   /* NVTX ranges: nsys exports and their `tracedoc export` */
             continue;
         uint8_t *isc = td_xcalloc(t->nev + 1, 1);
         int any = 0;
@@ -218,8 +218,14 @@ void td_an_nsys_memcpy(td_actx *a)
     mrec *m = NULL;
     size_t n = 0, cap = 0;
     for (size_t i = 0; i < a->n; i++) {
-        const td_trace *t = a->tc[i].t;
-        if (t->format != TD_FMT_NSYS_SQLITE)
+        const td_tctx *c = &a->tc[i];
+        const td_trace *t = c->t;
+        /* nsys exports, and their `tracedoc export` read back (the only Chrome traces
+         * with NVTX ranges), so that both give the same summary */
+        int nsys = t->format == TD_FMT_NSYS_SQLITE;
+        for (size_t k = 0; k < t->nev && !nsys; k++)
+            nsys = t->ev[k].kind == TD_K_RANGE && c->isop[k];
+        if (!nsys)
             continue;
         for (size_t k = 0; k < t->nev; k++) {
             const td_event *e = &t->ev[k];

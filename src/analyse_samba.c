@@ -322,6 +322,10 @@ void td_analyse_samba(td_traceset *set, const td_opts *o, td_summary *s)
         run += td_samba_call_ns(&sb->hs[sb->sched[i]]);
     }
     td_sum_set_str(s, "samba.model", "Model", sb->model);
+    /* the device the stack tracing describes (the artifacts hold no device events, and
+     * "no devices" would read as a CPU-only run) */
+    if (!td_sum_get(s, "trace.device_name"))
+        td_sum_set_str(s, "trace.device_name", "Device", "SambaNova RDU");
     layers_scalar(s, sb->layers);
     td_sum_set_int(s, "samba.section_calls", "Section calls", TD_T_INT, (int64_t)sb->nsched);
     td_sum_set_int(s, "samba.hypersections", "Hypersections", TD_T_INT, (int64_t)sb->nhs);

@@ -318,6 +318,16 @@ static int sec_header(pdoc *d, const td_template *t)
         fact[nf].label = "Captured";
         snprintf(fact[nf++].val, sizeof fact[0].val, "%s", kv->v.s);
     }
+    /* generated data says so on page 1 (e.g. ipu.synthetic of tools/gen_ipu.py) */
+    for (size_t i = 0; i < s->nkv; i++) {
+        size_t kl = strlen(s->kv[i].key);
+        if (kl > 10 && !strcmp(s->kv[i].key + kl - 10, ".synthetic") &&
+            s->kv[i].type == TD_T_TEXT && s->kv[i].v.s) {
+            fact[nf].label = "Data";
+            snprintf(fact[nf++].val, sizeof fact[0].val, "SYNTHETIC (generated, not measured)");
+            break;
+        }
+    }
     for (size_t i = 0; i < s->nkv && nf < (int)(sizeof fact / sizeof fact[0]); i++)
         if (strncmp(s->kv[i].key, "meta.", 5) == 0 && s->kv[i].type == TD_T_TEXT) {
             fact[nf].label = s->kv[i].title;
@@ -588,7 +598,8 @@ static int sec_keyfigures(pdoc *d, const char *title)
         }
     }
     static const char *keys[] = {"runtime.wall_ns", "runtime.modules_ns", "runtime.thunks_ns",
-                                 "compile.total_ns", "trace.ranks", "trace.devices",
+                                 "compile.total_ns", "aiu.active_share", "comm.host_ns",
+                                 "trace.ranks", "trace.devices",
                                  "warmup.dropped", "module_cut.dropped_modules",
                                  "ipu.all.tile_balance", "ipu.all.active_tile_balance",
                                  "lwp.blocks", "lwp.not_recorded", NULL};
@@ -600,6 +611,9 @@ static int sec_keyfigures(pdoc *d, const char *title)
             continue; /* e.g. module/thunk times of a trace without XLA modules */
         if (!strcmp(*k, "trace.devices") && kv->v.i == 0)
             continue; /* a CPU-only trace: the header says so */
+        if (!strcmp(*k, "warmup.dropped") && kv->v.i == 0 && !td_sum_find_table(s, "steps") &&
+            !td_sum_find_table(s, "modules"))
+            continue; /* nothing the warm-up rule could drop (AIU, IPU, stack tracing) */
         c[n].label = kv->title ? kv->title : kv->key;
         fmt_kv(kv, c[n].val, sizeof c[n].val);
         c[n].sub[0] = 0;

@@ -787,11 +787,37 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         td_flame_layout_free(&L);
         return 1;
     }
+    /* XLA's source and op_name graphs are mostly "[GPU idle ...]" frames under the root
+     * (97% of the width for the pax runs): the page would show one wide bar and
+     * slivers. When they are more than half of the width, what ran is drawn instead:
+     * the root's other children across the page, one level down; the note says so. */
+    int zoom = 0, skip = 0;
+    double zx = 0, zw = 1;
+    {
+        double idle = 0, lo = 1, hi = 0;
+        for (size_t i = 0; i < L.n; i++) {
+            const td_frame *f = &L.f[i];
+            if (f->depth != 1)
+                continue;
+            if (f->name && !strncmp(f->name, "[GPU idle", 9))
+                idle += f->w;
+            else {
+                lo = f->x < lo ? f->x : lo;
+                hi = f->x + f->w > hi ? f->x + f->w : hi;
+            }
+        }
+        if (idle > 0.5 && hi > lo && L.maxdepth >= 2) {
+            zoom = 1;
+            zx = lo;
+            zw = hi - lo;
+        }
+    }
     /* room to be read: a shallow graph (Kineto's module;kernel) gets tall rows whose
      * labels wrap over several lines, a deep one rows of 14 points, as many as the page
      * holds; a frame gets a label only when a few characters of it fit (no "nc…") */
     int maxrows = (int)((d->ybot - d->ytop - 60) / 14);
-    int rows = L.maxdepth + 1 < maxrows ? L.maxdepth + 1 : maxrows;
+    int levels = L.maxdepth + 1 - zoom;
+    int rows = levels < maxrows ? levels : maxrows;
     double rh = 200.0 / rows;
     if (rh > 34)
         rh = 34;
@@ -805,12 +831,17 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
     double top = d->y;
     for (size_t i = 0; i < L.n; i++) {
         const td_frame *f = &L.f[i];
-        if (f->depth >= rows)
+        if (zoom && f->depth == 1)   /* pre-order: the idle frames' subtrees follow them */
+            skip = f->name && !strncmp(f->name, "[GPU idle", 9);
+        if (zoom && (f->depth == 0 || skip))
             continue;
-        double x = d->x0 + f->x * W, w = f->w * W;
+        int depth = f->depth - zoom;
+        if (depth >= rows)
+            continue;
+        double x = d->x0 + (f->x - zx) / zw * W, w = f->w / zw * W;
         if (w < 0.35)
             continue;
-        double y = d->o->icicle ? top + f->depth * rh : top + (rows - 1 - f->depth) * rh;
+        double y = d->o->icicle ? top + depth * rh : top + (rows - 1 - depth) * rh;
         uint32_t c = f->pruned ? 0xc8ccd2u : f->color;
         pd_rgb(d, c);
         cairo_rectangle(d->cr, x, y, w > 1 ? w - 0.5 : w, rh - 1);
@@ -820,6 +851,10 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
             char v[64];
             td_flame_fmt_value(fl, v, sizeof v, f->value);
             snprintf(lb, sizeof lb, "all (%s)", v);
+        } else if (zoom && f->depth == 1) {
+            char v[64];
+            td_flame_fmt_value(fl, v, sizeof v, f->value);
+            snprintf(lb, sizeof lb, "%s (%s)", f->name ? f->name : "", v);
         } else
             snprintf(lb, sizeof lb, "%s", f->name ? f->name : "");
         /* at least about six characters, or the whole (short) name */
@@ -842,15 +877,23 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         g_object_unref(l);
     }
     d->y = top + rows * rh + 4;
-    char note[400];
+    char note[600];
     char tot[64];
     td_flame_fmt_value(fl, tot, sizeof tot, L.total);
     int o = snprintf(note, sizeof note, "Width is %s (total %s); frames narrower than %.2g%% "
                      "are merged into grey ones.", fl->cycles ? "cycles" : "time", tot,
                      minw * 100);
-    if (L.maxdepth + 1 > rows)
+    if (zoom) {
+        o = (int)strlen(note);
+        snprintf(note + o, sizeof note - (size_t)o, " The [GPU idle ...] frames, more than "
+                 "half of the width, are left out here: the page shows the rest across its "
+                 "width.");
+    }
+    if (levels > rows) {
+        o = (int)strlen(note);
         snprintf(note + o, sizeof note - (size_t)o, " Frames deeper than %d levels are not "
                  "shown.", rows);
+    }
     o = (int)strlen(note);
     snprintf(note + o, sizeof note - (size_t)o, " The interactive version is flame-%s.svg.",
              kind);

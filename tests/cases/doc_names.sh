@@ -66,7 +66,9 @@ SOURCE_DATE_EPOCH=86400 "$TD" summary "$NSYS" --format json 2>/dev/null | grep -
 
 # 3. shares say what they are of
 grep -q 'GPU idle [0-9]*% of the device timeline' "$WORK/n.json" || die "idle share wording"
-grep -q 'of the traced time' "$WORK/n.json" && die "a device-timeline share called 'of the traced time'"
+# (host time in MPI ranges is a share of the traced time, and says "on the host")
+grep -Eq '(idle|busy|[Cc]ommunication|[Cc]opies|memcpy)[^"]* of the traced time' "$WORK/n.json" &&
+    die "a device-timeline share called 'of the traced time'"
 
 # 4. a used directory keeps no other run's outputs, and nothing it did not write
 "$TD" report "$TRACES/nsys-jax/pax_fsdp4_4proc_proc0.zip" -o "$WORK/u" --format svg,json 2>/dev/null || die "report jax"

@@ -91,6 +91,9 @@ for r in runs:
                 keys = [k for k in keys if k not in ("program_id", "thunks_mean", "thunks_std")]
             note = ws.cell(row=len(rows) + 3, column=1).value or ""
             check("Total can exceed the traced time" in note, "%s: modules note %r" % (r, note))
+        if name == "memcpy":   # what the share is of, under the rows
+            note = ws.cell(row=len(rows) + 3, column=1).value or ""
+            check(note.startswith("Share: of the device timeline"), "%s: memcpy note %r" % (r, note))
         hdr = [c.value for c in ws[1]][:len(keys)]
         check(ws.max_row == len(rows) + (3 if note else 1), "%s %s: %d rows, summary.json has %d" % (
             r, title, ws.max_row - 1, len(rows)))
