@@ -21,11 +21,15 @@ const td_rtype td_rtypes[TD_R__N] = {
     [TD_R_KTHUNK] = {"kthunk", 2, "ss"},
     [TD_R_FLAME] = {"flame", 1, "s"},
     [TD_R_XMOD] = {"xmod", 7, "ssQqsQq"},
-    [TD_R_XTHUNK] = {"xthunk", 2, "ss"},
-    [TD_R_HLO] = {"hlo", 2, "ss"},
+    [TD_R_XTHUNK] = {"xthunk", 5, "sssQq"},
+    [TD_R_XATTR] = {"xattr", 1, "n"},
+    [TD_R_XLOC] = {"xloc", 1, "x"},
     [TD_R_PHASE] = {"phase", 1, "s"},
-    [TD_R_XCOLL] = {"xcoll", 5, "sssws"},
-    [TD_R_XDEV] = {"xdev", 1, "x"},
+    [TD_R_XWALL] = {"xwall", 2, "nx"},
+    [TD_R_XBUSY] = {"xbusy", 1, "s"},
+    [TD_R_XCI] = {"xci", 5, "nxsxx"},
+    [TD_R_XFLAG] = {"xflag", 1, "x"},
+    [TD_R_XDEV] = {"xdev", 1, "s"},
     [TD_R_INPUT] = {"input", 1, "x"},
 };
 
@@ -90,6 +94,12 @@ static size_t rec_slot(const td_partial *p, int type, const char *key, size_t kl
             return i;
         i = (i + 1) & (p->nslot - 1);
     }
+}
+
+int td_part_has(const td_partial *p, int type, const char *key)
+{
+    size_t klen = strlen(key);
+    return p->nslot && p->slot[rec_slot(p, type, key, klen, rec_hash(type, key, klen))];
 }
 
 void td_part_sq(int64_t *lo_hi, int64_t x)
@@ -466,6 +476,16 @@ static int parse_cell(char *s, td_type t, td_cell *c, td_arena *a)
     return parse_i64(s, &c->i);
 }
 
+/* A warning of the merged state, once (at most 200). */
+static void part_warn(td_summary *s, const char *msg)
+{
+    for (size_t k = 0; k < s->nwarnings; k++)
+        if (!strcmp(s->warnings[k], msg))
+            return;
+    if (s->nwarnings < 200)
+        td_sum_warning(s, msg);
+}
+
 /* Scalars: how two parts' values combine (anything recomputed from the tables at
  * finish is taken from the first part here). */
 static int kv_rule(const char *key)
@@ -489,6 +509,16 @@ void td_part_kv(td_partial *p, const char *key, const char *title, td_type t, td
     const td_kv *k = td_sum_get(s, key);
     if (k) {
         int rule = kv_rule(key);
+        if (!strncmp(key, "meta.", 5) && t == TD_T_TEXT && k->v.s && v.s && strcmp(k->v.s, v.s)) {
+            /* summarize --meta: the first part's value is kept (README) */
+            td_buf b = {0};
+            td_buf_printf(&b, "%s: the parts disagree ('%.200s', then '%.200s'); the merge keeps "
+                          "the first part's '%.200s' (merge --meta %s=VALUE sets it)", key, k->v.s,
+                          v.s, k->v.s, key + 5);
+            part_warn(s, td_buf_cstr(&b));
+            td_buf_free(&b);
+            return;
+        }
         if (t == TD_T_TEXT || is_dbl(t) || rule == 'f' || k->v.i == TD_NA || v.i == TD_NA)
             return;
         int64_t x = rule == 's' ? k->v.i + v.i : k->v.i > v.i ? k->v.i : v.i;
@@ -629,7 +659,7 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
         if (lno == 1) {
             if (strcmp(fld[0], TD_TDS_MAGIC))
                 BAD("%s: not a tracedoc partial summary (.tds)", path);
-            if (nf < 2 || strcmp(fld[1], "1"))
+            if (nf < 2 || atoi(fld[1]) != TD_TDS_VERSION || strspn(fld[1], "0123456789") != strlen(fld[1]))
                 BAD("%s: line 1: partial summary version %s; this tracedoc reads version %d",
                     path, nf > 1 ? fld[1] : "?", TD_TDS_VERSION);
             continue;
@@ -750,11 +780,7 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
         } else if (!strcmp(tag, "warn")) {
             if (nf != 2)
                 BAD("%s: line %zu: bad warn line", path, lno);
-            int dup = 0;
-            for (size_t k = 0; k < p->acc->nwarnings && !dup; k++)
-                dup = !strcmp(p->acc->warnings[k], fld[1]);
-            if (!dup && p->acc->nwarnings < 200)
-                td_sum_warning(p->acc, fld[1]);
+            part_warn(p->acc, fld[1]);
         } else if (!strcmp(tag, "rec")) {
             int type = -1;
             for (int k = 0; k < TD_R__N && nf >= 3; k++)

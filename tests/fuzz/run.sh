@@ -14,7 +14,7 @@ shift 2 2>/dev/null || true
 TRACES=${TRACES:-$(cd "$ROOT/../shared/traces" 2>/dev/null && pwd)}
 S=$B/seeds
 rm -rf "$S"
-mkdir -p "$S"/{chrome,input,parquet,folded,template,baseline,xz}
+mkdir -p "$S"/{chrome,input,parquet,folded,template,baseline,xz,tds}
 # Chrome JSON: the small test traces and the first 8 KB of real ones (cut mid-event)
 cp tests/data/read_small.json tests/data/e2e/hostile.json "$S/chrome/"
 zcat examples/hta_nccl_data.json.gz | head -c 8192 >"$S/chrome/example-8k.json"
@@ -58,6 +58,10 @@ for f in golden/analyse/hta_nccl_data.summary.json golden/nsys/saxpy.summary.jso
     [ -f "$f" ] && cp "$f" "$S/baseline/"
 done
 printf 'tracedoc fuzz seed\n' | xz -c >"$S/xz/text.xz"
+# partial summaries: a Kineto part with collectives, a small one, an XLA part (nsys-jax)
+"$ROOT/build/tracedoc" summarize examples/hta_nccl_data.json.gz -o "$S/tds/nccl.tds" 2>/dev/null
+"$ROOT/build/tracedoc" summarize tests/data/read_small.json -o "$S/tds/small.tds" 2>/dev/null
+[ -n "${z:-}" ] && "$ROOT/build/tracedoc" summarize "$z" -o "$S/tds/nsysjax.tds" 2>/dev/null
 harnesses=${*:-$(ls "$B"/fuzz/ 2>/dev/null | sed 's/^fuzz_//')}
 for h in $harnesses; do
     bin=$B/fuzz/fuzz_$h
