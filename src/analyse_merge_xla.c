@@ -45,8 +45,13 @@ static void put_loc_recs(xctx *x, td_partial *p, const char *key, const char *in
         else
             snprintf(idt, sizeof idt, "%016" PRIx64, h);
         xla_loc_spell(x, l, sb);
-        td_part_key(&kb, 6, key, inst, which, prec, idt, td_buf_cstr(sb));
+        char hs[24];
+        snprintf(hs, sizeof hs, "%016" PRIx64, td_hash64(sb->p, sb->n));
+        td_part_key(&kb, 6, key, inst, which, prec, idt, hs);
         td_part_add(p, TD_R_XLOC, kb.p, kb.n, &n);
+        td_part_key(&kb, 2, hs, td_buf_cstr(sb));   /* each distinct stack once */
+        int64_t one = 1;
+        td_part_add(p, TD_R_XSTK, kb.p, kb.n, &one);
     }
     td_buf_free(&kb);
 }
@@ -248,7 +253,8 @@ typedef struct xi {
 struct td_xstate {
     xi *v;
     size_t n;
-    td_rec **th, **at, **lc;
+    td_rec **th, **at, **lc, **stk;
+    size_t nstk;
 };
 
 /* The records grouped per (program, instruction): merge-join of the key-sorted lists. */
@@ -262,6 +268,8 @@ td_xstate *td_xm_state(td_summary *s, const td_partial *p)
     qsort(X->th, nt, sizeof *X->th, cmp_reckey);
     qsort(X->at, na, sizeof *X->at, cmp_reckey);
     qsort(X->lc, nl, sizeof *X->lc, cmp_reckey);
+    X->stk = td_part_recs(p, TD_R_XSTK, &X->nstk);
+    qsort(X->stk, X->nstk, sizeof *X->stk, cmp_reckey);
     X->v = td_xcalloc(nt + 1, sizeof *X->v);
     X->n = nt;
     size_t a = 0, l = 0;
@@ -318,6 +326,7 @@ void td_xm_state_free(td_xstate *X)
     free(X->th);
     free(X->at);
     free(X->lc);
+    free(X->stk);
     free(X);
 }
 
@@ -482,16 +491,29 @@ static int cmp_xi_ns(const void *a, const void *b)
     return cmp_xi_key(a, b);
 }
 
+/* The stack of an XLOC record (its last key field is the stack's hash). */
+static int cmp_hash(const void *k, const void *e)
+{
+    const td_rec *r = *(td_rec *const *)e;
+    return strncmp(k, r->key, 16);
+}
+static const char *loc_stack(const td_xstate *X, const td_rec *r)
+{
+    const char *h = r->key + prefix_len(r->key, 5);
+    td_rec *const *f = X->nstk && strlen(h) == 16
+                           ? bsearch(h, X->stk, X->nstk, sizeof *X->stk, cmp_hash) : NULL;
+    return f ? (*f)->key + 17 : NULL;
+}
+
 /* Flame w (0 source, 1 opname): each top instruction's time spread equally over its
  * locations, summed per location, rounded, then the idle rows (analyse_xla_views.c). */
-static void loc_flame(td_summary *s, td_flame *fl, xi **v, size_t n, int w, int64_t idle_in,
-                      int64_t idle_bw)
+static void loc_flame(td_summary *s, td_flame *fl, const td_xstate *X, xi **v, size_t n, int w,
+                      int64_t idle_in, int64_t idle_bw)
 {
     td_strtab *ids = td_strtab_new();
     double *acc = NULL;
     const char **stack = NULL;
     size_t m = 0, cap = 0, c2 = 0;
-    td_buf b = {0};
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j < v[i]->nloc[w]; j++) {
             const td_rec *r = v[i]->loc[w][j];
@@ -502,7 +524,7 @@ static void loc_flame(td_summary *s, td_flame *fl, xi **v, size_t n, int w, int6
                 *TD_PUSH(acc, m, cap) = 0;
                 *TD_PUSH(stack, m2, c2) = NULL;
             }
-            stack[id] = r->key + prefix_len(r->key, 5);
+            stack[id] = loc_stack(X, r);
             acc[id] += v[i]->ns / (double)v[i]->nloc[w];
         }
     }
@@ -511,7 +533,6 @@ static void loc_flame(td_summary *s, td_flame *fl, xi **v, size_t n, int w, int6
     td_flame_add(s, fl, "[GPU idle during module execution]", idle_in);
     td_flame_add(s, fl, "[GPU idle between module executions]", idle_bw);
     td_flame_finish(fl);
-    td_buf_free(&b);
     td_strtab_free(ids);
     free(acc);
     free(stack);
@@ -552,7 +573,7 @@ void td_xm_opcodes(td_summary *s, const td_table *t, const td_xstate *X, const t
     static const char *const KIND[2] = {"source", "opname"};
     for (int w = 0; w < 2; w++) {
         td_flame *fl = td_sum_find_flame(s, KIND[w]);
-        if (fl) loc_flame(s, fl, v, n, w, idle_in, idle_bw);
+        if (fl) loc_flame(s, fl, X, v, n, w, idle_in, idle_bw);
     }
     td_strtab_free(names);
     free(ns);

@@ -36,7 +36,8 @@ enum {
     TD_R_XMOD,    /* program, name -> as TD_R_KMOD */
     TD_R_XTHUNK,  /* program, instruction, hlo op -> calls, total, total less hidden, sq (lo, hi) */
     TD_R_XATTR,   /* program, instruction, opcode|op_name|no_op_name, value -> precedence */
-    TD_R_XLOC,    /* program, instruction, s|o, precedence, identity, stack -> locations */
+    TD_R_XLOC,    /* program, instruction, s|o, precedence, identity, stack hash -> locations */
+    TD_R_XSTK,    /* stack hash, stack -> 1 (each distinct flamegraph stack once) */
     TD_R_PHASE,   /* compile phase -> non-child time */
     TD_R_XWALL,   /* device, program -> first start, last end */
     TD_R_XBUSY,   /* device, programs covering -> time */
@@ -45,6 +46,7 @@ enum {
     TD_R_XFLAG,   /* comm | trace:RANK -> 1 */
     TD_R_XDEV,    /* device id -> parts holding it */
     TD_R_INPUT,   /* trace path, input (archive or directory it came from) -> rank */
+    TD_R_XBEST,   /* (not in files) program, instruction, s|o -> lowest XLOC precedence */
     TD_R__N
 };
 #define TD_R_NV 7

@@ -37,13 +37,22 @@ struct td_partial {
 };
 
 void td_tds_esc(td_buf *b, const char *s);
+const char *td_tds_type_name(td_type t);
+int td_tds_is_dbl(td_type t);
+void td_part_warn(td_summary *s, const char *msg); /* once, at most 200 */
+int td_part_xloc_loses(td_partial *p, const char *key, size_t klen, int add);
 void td_part_kv(td_partial *p, const char *key, const char *title, td_type t, td_cell v);
 td_table *td_part_schema(td_partial *p, const char *name, const char *title, int no_json,
                          int ncols, char **specs, int *map);
 void td_part_inst(td_rec *r, const int64_t *inst, int64_t per, int fresh);
+td_rec *td_part_find(const td_partial *p, int type, const char *key, size_t klen);
 int td_part_has(const td_partial *p, int type, const char *key); /* the record exists */
 
-/* analyse_merge.c helpers shared with analyse_merge_xla.c */
+/* analyse_merge.c helpers shared with analyse_part.c and analyse_merge_xla.c */
+int64_t td_part_cell_i(const td_table *t, size_t r, const char *key); /* TD_NA absent */
+const char *td_part_cell_s(const td_table *t, size_t r, const char *key);
+int td_part_has_type(const td_partial *p, int type);
+int td_part_xla_flame(const char *kind); /* device, source, opname */
 td_rec **td_part_recs(const td_partial *p, int type, size_t *n);   /* malloc'd */
 const char *td_part_kstr(td_summary *s, const td_rec *r, int k);  /* key field k */
 int64_t td_part_kint(const td_rec *r, int k);                      /* TD_NA when empty */
