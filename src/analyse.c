@@ -7,6 +7,7 @@
  * made none) -> variability -> flames -> findings. */
 #include "analyse_int.h"
 #include "analyse_ipu.h"
+#include "job.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,6 +17,7 @@
 
 void td_opts_default(td_opts *o)
 {
+    memset(o, 0, sizeof *o); /* every option a later pass adds starts at 0 / NULL / off */
     o->warmup = TD_WARMUP_AUTO;
     o->step_pattern = NULL;
     o->module_pattern = NULL;
@@ -92,19 +94,11 @@ static size_t count_devices(const td_tctx *c)
  * time (Kineto writes epoch microseconds when it has no time base). Earliest input. */
 static int64_t capture_ns(const td_actx *a)
 {
-    const int64_t lo = 1262304000LL * 1000000000LL;  /* 2010-01-01 */
-    const int64_t hi = 4102444800LL * 1000000000LL;  /* 2100-01-01 */
     int64_t best = 0;
     for (size_t i = 0; i < a->n; i++) {
         const td_tctx *c = &a->tc[i];
-        if (!c->t->nev)
-            continue;
-        int64_t t = 0;
-        if (c->t->base_time_ns > 0 && c->t0 >= 0 && c->t0 < lo)
-            t = c->t->base_time_ns + c->t0;
-        else if (c->t0 >= lo && c->t0 < hi)
-            t = c->t0;
-        if (t >= lo && t < hi && (!best || t < best))
+        int64_t t = c->t->nev ? td_trace_wall_ns(c->t, c->t0) : 0;
+        if (t && (!best || t < best))
             best = t;
     }
     return best;
@@ -302,7 +296,22 @@ td_table *td_modules_cut(td_summary *s, const char *title, double threshold,
                   "thunks_mean:f64:Thunks/exec", "thunks_std:f64:Thunks std",
                   "mean_ns:ns:Mean", "std_ns:ns:Std dev", "total_ns:ns:Total",
                   "share:share:Share", NULL);
+    t->note = "Mean and Total: device time of one execution, added over every execution on "
+              "every device, so Total can exceed the traced time. Share: of the Total of all "
+              "modules, those below the cut-off included.";
     return t;
+}
+
+void td_modules_kineto(td_table *t)
+{
+    td_table_nodoc(t, "program_id");
+    td_table_nodoc(t, "thunks_mean");
+    td_table_nodoc(t, "thunks_std");
+    t->note = "A module is a step (or a --module-pattern range). Mean and Total: device time "
+              "of one execution, from the start of the first device activity it launched to "
+              "the end of the last, gaps included; added over every execution of every rank, "
+              "so Total can exceed the traced time, and ranges that nest or overlap each count "
+              "in full. Share: of the Total of all modules, those below the cut-off included.";
 }
 
 static void actx_free(td_actx *a)

@@ -5,6 +5,7 @@
  * hash order or on the order of the input lines. x and w are computed from integer
  * offsets (ns from the left edge) so that children line up exactly with their parent. */
 #include "flame.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@ typedef struct node {
     int32_t parent;
     int32_t child, next; /* first child, next sibling (unsorted; sorted on output) */
     int64_t value;
+    int64_t base;        /* differential trees: the baseline's value */
     uint64_t h;          /* key hash of (parent, name bytes) */
 } node;
 
@@ -22,7 +24,7 @@ struct td_flametree {
     size_t nn, ncap;
     uint32_t *slots; /* open addressing on (parent, name): node index + 1, 0 = empty */
     size_t nslots;
-    int64_t total;
+    int64_t total, base_total;
     /* the previous stack added and its nodes: folded files are mostly sorted, so a
      * line shares frames with the one before and only the new frames are looked up */
     char *last;
@@ -94,6 +96,7 @@ static int32_t child_of(tree *t, int32_t parent, const char *s, size_t len)
     x->parent = parent;
     x->child = -1;
     x->value = 0;
+    x->base = 0;
     x->h = h;
     x->next = t->n[parent].child;
     t->n[parent].child = id;
@@ -122,7 +125,7 @@ typedef struct pending {
     int32_t parent_out;
     int depth;
     int pruned;
-    int64_t offset, value;
+    int64_t offset, value, base;
 } pending;
 
 static void emit(td_flamelayout *l, size_t *cap, const char *name, const pending *p,
@@ -137,6 +140,8 @@ static void emit(td_flamelayout *l, size_t *cap, const char *name, const pending
     f->parent = p->parent_out;
     f->pruned = p->pruned;
     f->color = p->pruned ? 0xc0c0c0 : td_name_color(name, palette);
+    f->base = p->base;
+    f->self_delta = 0;
     if (p->depth > l->maxdepth)
         l->maxdepth = p->depth;
 }
@@ -151,6 +156,7 @@ td_flametree *td_flametree_new(void)
     root->parent = -1;
     root->child = root->next = -1;
     root->value = 0;
+    root->base = 0;
     root->h = 0;
     return t;
 }
@@ -175,11 +181,19 @@ int64_t td_flametree_total(const td_flametree *t)
     return t->total;
 }
 
+int64_t td_flametree_base_total(const td_flametree *t)
+{
+    return t->base_total;
+}
+
 void td_flametree_scale(td_flametree *t, int64_t k)
 {
-    for (size_t i = 0; i < t->nn; i++)
+    for (size_t i = 0; i < t->nn; i++) {
         t->n[i].value *= k;
+        t->n[i].base *= k;
+    }
     t->total *= k;
+    t->base_total *= k;
 }
 
 #define LINES_MAX (1u << 20)
@@ -224,18 +238,31 @@ static void line_put(tree *t, uint64_t h, const char *s, size_t len, int32_t lea
 
 int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v)
 {
-    if (v <= 0)
+    return td_flametree_add2(t, s, len, v, 0);
+}
+
+int td_flametree_add2(td_flametree *t, const char *s, size_t len, int64_t v, int64_t b)
+{
+    if (v < 0)
+        v = 0;
+    if (b < 0)
+        b = 0;
+    if (!v && !b)
         return 1;
-    if (t->total > INT64_MAX - v)
+    if (t->total > INT64_MAX - v || t->base_total > INT64_MAX - b)
         return 0;
     t->total += v;
+    t->base_total += b;
     t->n[0].value += v;
+    t->n[0].base += b;
     uint64_t lh = key_hash(-1, s, len);
     if (t->lcslots) {
         struct lcache *c = line_slot(t, lh, s, len);
         if (c->s) {
-            for (int32_t k = c->leaf; k > 0; k = t->n[k].parent)
+            for (int32_t k = c->leaf; k > 0; k = t->n[k].parent) {
                 t->n[k].value += v;
+                t->n[k].base += b;
+            }
             return 1;
         }
     }
@@ -254,6 +281,7 @@ int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v)
     for (size_t i = 0; i < same; i++) {
         cur = t->path[i];
         t->n[cur].value += v;
+        t->n[cur].base += b;
     }
     size_t pos = same ? t->ends[same - 1] + 1 : 0;
     t->depth = same;
@@ -263,6 +291,7 @@ int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v)
             size_t e = semi ? (size_t)(semi - s) : len;
             cur = child_of(t, cur, s + pos, e - pos);
             t->n[cur].value += v;
+            t->n[cur].base += b;
             td_grow((void **)&t->path, &t->pcap, t->depth + 1, sizeof *t->path);
             td_grow((void **)&t->ends, &t->ecap, t->depth + 1, sizeof *t->ends);
             t->path[t->depth] = cur;
@@ -277,6 +306,38 @@ int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v)
     t->lastn = len;
     line_put(t, lh, s, len, cur);
     return 1;
+}
+
+/* FlameGraph's differential colours (flamegraph.pl, --negate off): a frame whose self
+ * time grew is red, (255, g, g) with g = 210 (max - d) / max, one that shrank blue,
+ * (r, r, 255) with r = 210 (max - |d|) / max, an unchanged one white; max is the
+ * largest |self change| of the drawn frames, so the most changed frame is saturated and
+ * small changes are pale. Pruned frames stay grey. */
+static uint32_t diff_color(int64_t d, int64_t max)
+{
+    if (d == 0 || max <= 0)
+        return 0xffffff;
+    int64_t a = d > 0 ? d : -d;
+    if (a > max)
+        a = max;
+    unsigned c = (unsigned)(210.0 * (double)(max - a) / (double)max);
+    return d > 0 ? 0xff0000u | c << 8 | c : c << 16 | c << 8 | 0xffu;
+}
+
+static void diff_colors(td_flamelayout *l)
+{
+    int64_t max = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        int64_t d = l->f[i].self_delta;
+        if (d < 0)
+            d = -d;
+        if (!l->f[i].pruned && d > max)
+            max = d;
+    }
+    l->maxdelta = max;
+    for (size_t i = 0; i < l->n; i++)
+        if (!l->f[i].pruned)
+            l->f[i].color = diff_color(l->f[i].self_delta, max);
 }
 
 td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *out, td_err *e)
@@ -311,7 +372,9 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
     size_t ns = 0, scap = 0;
     kid *kids = NULL;
     size_t kcap = 0;
-    *TD_PUSH(stk, ns, scap) = (pending){0, -1, 0, 0, 0, total};
+    *TD_PUSH(stk, ns, scap) = (pending){0, -1, 0, 0, 0, total, t.n[0].base};
+    out->diff = fl->diff;
+    out->base_total = t.base_total;
     while (ns) {
         pending p = stk[--ns];
         if (p.node < 0) {
@@ -324,16 +387,20 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
         emit(out, &fcap, td_arena_strdup(out->a, td_strget(t.names, x->name)), &p, palette);
         int32_t me = (int32_t)out->n - 1;
         size_t nk = 0;
+        int64_t sumv = 0, sumb = 0;
         for (int32_t c = x->child; c >= 0; c = t.n[c].next) {
             td_grow((void **)&kids, &kcap, nk + 1, sizeof *kids);
             kids[nk++] = (kid){td_strget(t.names, t.n[c].name), c};
+            sumv += t.n[c].value;
+            sumb += t.n[c].base;
         }
+        out->f[me].self_delta = (x->value - sumv) - (x->base - sumb);
         if (!nk)
             continue;
         qsort(kids, nk, sizeof *kids, cmp_name);
         /* Children in order; pushed in reverse so they pop in order. */
         size_t first = ns;
-        int64_t off = p.offset, pruned_v = 0;
+        int64_t off = p.offset, pruned_v = 0, pruned_b = 0;
         int npruned = 0;
         for (size_t k = 0; k < nk; k++) {
             const node *c = &t.n[kids[k].node];
@@ -342,13 +409,16 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
             if ((double)c->value < cut) {
                 npruned++;
                 pruned_v += c->value;
+                pruned_b += c->base;
                 continue;
             }
-            *TD_PUSH(stk, ns, scap) = (pending){kids[k].node, me, p.depth + 1, 0, off, c->value};
+            *TD_PUSH(stk, ns, scap) =
+                (pending){kids[k].node, me, p.depth + 1, 0, off, c->value, c->base};
             off += c->value;
         }
         if (npruned)
-            *TD_PUSH(stk, ns, scap) = (pending){-1, me, p.depth + 1, npruned, off, pruned_v};
+            *TD_PUSH(stk, ns, scap) =
+                (pending){-1, me, p.depth + 1, npruned, off, pruned_v, pruned_b};
         for (size_t i = first, j = ns - 1; i < j; i++, j--) {
             pending tmp = stk[i];
             stk[i] = stk[j];
@@ -358,7 +428,158 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
     free(stk);
     free(kids);
     td_flametree_free(own);
+    if (out->diff) {
+        diff_colors(out);
+        /* baseline time in stacks the current run does not have (the top-most such
+         * frames: their descendants are inside them) */
+        for (size_t i = 1; i < t.nn; i++)
+            if (t.n[i].value <= 0 && t.n[i].base > 0 && t.n[t.n[i].parent].value > 0)
+                out->vanished += t.n[i].base;
+    }
     return TD_OK;
+}
+
+int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, int to_base)
+{
+    int32_t *map = td_xcalloc(src->nn, sizeof *map);
+    int ok = 1;
+    /* a node's parent was created before it: one pass in index order maps every node */
+    for (size_t i = 0; i < src->nn && ok; i++) {
+        double x = (double)src->n[i].value * k;
+        if (!(x >= 0 && x < 9.2e18)) {
+            ok = 0;
+            break;
+        }
+        int64_t v = llround(x);
+        int32_t m = i ? child_of(t, map[src->n[i].parent], td_strget(src->names, src->n[i].name),
+                                 td_strlen_of(src->names, src->n[i].name))
+                      : 0;
+        map[i] = m;
+        int64_t *dst = to_base ? &t->n[m].base : &t->n[m].value;
+        if (*dst > INT64_MAX - v)
+            ok = 0;
+        else
+            *dst += v;
+    }
+    if (ok) {
+        int64_t *tot = to_base ? &t->base_total : &t->total;
+        *tot = to_base ? t->n[0].base : t->n[0].value;
+    }
+    free(map);
+    return ok;
+}
+
+const td_flametree *td_flame_tree(const td_flame *fl, td_flametree **owned)
+{
+    *owned = NULL;
+    if (fl->tree)
+        return fl->tree;
+    td_flametree *t = td_flametree_new();
+    for (size_t i = 0; i < fl->n; i++)
+        if (!td_flametree_add(t, fl->st[i].stack, strlen(fl->st[i].stack), fl->st[i].value)) {
+            td_flametree_free(t);
+            return NULL;
+        }
+    *owned = t;
+    return t;
+}
+
+static void put_count(FILE *f, int64_t v, int64_t unit)
+{
+    if (unit > 1)
+        fprintf(f, "%lld.%03lld", (long long)(v / unit), (long long)((v % unit) * 1000 / unit));
+    else
+        fprintf(f, "%lld", (long long)v);
+}
+
+td_status td_flametree_write_folded(const td_flametree *t, int diff, int64_t unit, FILE *f,
+                                    td_err *e)
+{
+    /* depth-first, children by name; the path of the current node is kept in buf */
+    typedef struct item { int32_t node; size_t len; } item;
+    item *stk = NULL;
+    size_t ns = 0, scap = 0, bcap = 0;
+    kid *kids = NULL;
+    size_t kcap = 0;
+    char *buf = NULL;
+    for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].next) {
+        td_grow((void **)&kids, &kcap, ns + 1, sizeof *kids);
+        kids[ns++] = (kid){td_strget(t->names, t->n[c].name), c};
+    }
+    qsort(kids, ns, sizeof *kids, cmp_name);
+    size_t nroot = ns;
+    ns = 0;
+    for (size_t i = nroot; i-- > 0;)
+        *TD_PUSH(stk, ns, scap) = (item){kids[i].node, 0};
+    while (ns) {
+        item it = stk[--ns];
+        const node *x = &t->n[it.node];
+        size_t nl = td_strlen_of(t->names, x->name);
+        td_grow((void **)&buf, &bcap, it.len + nl + 2, 1);
+        if (it.len)
+            buf[it.len - 1] = ';';
+        memcpy(buf + it.len, td_strget(t->names, x->name), nl);
+        size_t end = it.len + nl;
+        buf[end] = 0;
+        int64_t sv = x->value, sb = x->base;
+        size_t nk = 0;
+        for (int32_t c = x->child; c >= 0; c = t->n[c].next) {
+            td_grow((void **)&kids, &kcap, nk + 1, sizeof *kids);
+            kids[nk++] = (kid){td_strget(t->names, t->n[c].name), c};
+            sv -= t->n[c].value;
+            sb -= t->n[c].base;
+        }
+        if (sv > 0 || (diff && sb > 0)) {
+            fputs(buf, f);
+            fputc(' ', f);
+            if (diff) {
+                put_count(f, sb > 0 ? sb : 0, unit);
+                fputc(' ', f);
+            }
+            put_count(f, sv > 0 ? sv : 0, unit);
+            fputc('\n', f);
+        }
+        qsort(kids, nk, sizeof *kids, cmp_name);
+        for (size_t i = nk; i-- > 0;)
+            *TD_PUSH(stk, ns, scap) = (item){kids[i].node, end + 1};
+    }
+    free(stk);
+    free(kids);
+    free(buf);
+    if (ferror(f))
+        return td_fail(e, TD_E_OUTPUT, "write error");
+    return TD_OK;
+}
+
+td_flame *td_flame_make_diff(td_summary *s, const char *kind, const td_flame *cur,
+                             const td_flame *base, double k, const char *base_label, td_err *e)
+{
+    td_flametree *oc = NULL, *ob = NULL;
+    const td_flametree *tc = td_flame_tree(cur, &oc), *tb = td_flame_tree(base, &ob);
+    td_flametree *t = td_flametree_new();
+    int64_t uc = cur->unit > 1 ? cur->unit : 1, ub = base->unit > 1 ? base->unit : 1;
+    int64_t unit = uc > ub ? uc : ub;
+    int ok = tc && tb && td_flametree_add_tree(t, tc, (double)(unit / uc), 0) &&
+             td_flametree_add_tree(t, tb, k * (double)(unit / ub), 1);
+    td_flametree_free(oc);
+    td_flametree_free(ob);
+    if (!ok) {
+        td_flametree_free(t);
+        td_fail(e, TD_E_FORMAT, "%s: differential flamegraph: the values add up to more than "
+                "2^63 (total value overflow)", kind);
+        return NULL;
+    }
+    char title[512];
+    snprintf(title, sizeof title, "Differential flamegraph: %s",
+             cur->title ? cur->title : cur->kind ? cur->kind : "stacks");
+    td_flame *fl = td_sum_flame(s, kind, title);
+    td_flametree_free(fl->tree);
+    fl->tree = t;
+    fl->diff = 1;
+    fl->unit = unit;
+    fl->cycles = cur->cycles;
+    fl->base_label = base_label ? td_arena_strdup(s->a, base_label) : NULL;
+    return fl;
 }
 
 void td_flame_layout_free(td_flamelayout *l)

@@ -2,7 +2,8 @@
  * (flame.h): memory grows with the distinct frames, never with the number of lines.
  *
  * Counts follow FlameGraph's flamegraph.pl: a line is "STACK COUNT" or, as difffolded.pl
- * writes, "STACK COUNT1 COUNT2" (the second count is drawn, as flamegraph.pl does), the
+ * writes, "STACK COUNT1 COUNT2" (the second count is drawn, the first is the baseline:
+ * the flame becomes differential, coloured by the change as flamegraph.pl does), the
  * count separated by spaces or tabs, an integer or a decimal ("1.25", as
  * stackcollapse-chrome-tracing.py writes durations). Decimal counts are kept to 1/1000
  * (the flame's unit becomes 1000). A line with a negative count, which flamegraph.pl
@@ -109,33 +110,41 @@ static td_status parse_line(fstate *st, const char *l, size_t len, td_err *e)
         return TD_OK;
     size_t j = token_start(l, len);
     int k = j < len ? count_kind(l + j, len - j) : -1;
-    size_t stack_end = j;
+    size_t stack_end = j, j1 = 0, b1 = 0;
+    int k1 = -1;
     if (k >= 0) {
         /* difffolded: "STACK COUNT1 COUNT2": the stack ends before the first count */
         size_t b = stack_end;
         while (b > 0 && (l[b - 1] == ' ' || l[b - 1] == '\t'))
             b--;
-        size_t j1 = token_start(l, b);
-        if (j1 > 0 && j1 < b && count_kind(l + j1, b - j1) >= 0)
+        j1 = token_start(l, b);
+        if (j1 > 0 && j1 < b && (k1 = count_kind(l + j1, b - j1)) >= 0) {
             stack_end = j1;
+            b1 = b;
+        }
     }
     while (stack_end > 0 && (l[stack_end - 1] == ' ' || l[stack_end - 1] == '\t'))
         stack_end--;
     if (k < 0 || stack_end == 0)
         return td_fail(e, TD_E_FORMAT, "%s: line %zu: expected 'frame;frame;... COUNT'",
                        st->name, st->line);
-    if (k == 2) {
+    if (k == 2 || k1 == 2) {
         st->negative++;
         return TD_OK;
     }
     td_flame *fl = st->fl;
-    if (k == 1 && fl->unit != FRAC) {
+    if ((k == 1 || k1 == 1) && fl->unit != FRAC) {
         td_flametree_scale(fl->tree, FRAC);
         fl->unit = FRAC;
     }
-    int64_t v;
+    int64_t v, bv = 0;
+    if (k1 >= 0 && !fl->diff) { /* the first count is the baseline's: a differential flame */
+        fl->diff = 1;
+        fl->base_label = "(first count of each line)";
+    }
     if (!count_value(l + j, len - j, fl->unit ? fl->unit : 1, &v) ||
-        !td_flametree_add(fl->tree, l, stack_end, v))
+        (k1 >= 0 && !count_value(l + j1, b1 - j1, fl->unit ? fl->unit : 1, &bv)) ||
+        !td_flametree_add2(fl->tree, l, stack_end, v, bv))
         return td_fail(e, TD_E_FORMAT, "%s: line %zu: count too large (the counts add up to "
                        "more than 2^63%s)", st->name, st->line,
                        fl->unit == FRAC ? " thousandths" : "");

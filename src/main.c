@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "analyse.h"
 #include "read.h"
+#include "job.h"
 #include "read_aiu.h"
 #include "read_telemetry.h"
 #include "checklist.h"
@@ -11,11 +12,13 @@
 #include "summary.h"
 #include "template.h"
 #include "folded.h"
+#include "flame.h"
 #include "baseline.h"
 #include "analyse_changes.h"
 #include "history.h"
 #include "partial.h"
 #include "cli.h"
+#include "render_chrome.h"
 #include "render_stacktrace.h"
 #include "outdir.h"
 #include <stddef.h>
@@ -152,6 +155,8 @@ typedef struct cli {
     long keep;            /* history: --keep N */
     double older_days;    /* history: --older-than DAYS */
     int tol_set;          /* --tolerance given */
+    const char *diff;     /* flame: --diff BASE (folded stacks or a trace) */
+    int normalize;        /* flame --diff: scale the baseline to the current total */
 } cli;
 
 static unsigned parse_formats(const td_cli_opt *opt, const char *v)
@@ -215,10 +220,9 @@ static void set_top(void *ctx, const td_cli_opt *opt, const char *v)
 
 static void set_stacks(void *ctx, const td_cli_opt *opt, const char *v)
 {
-    if (strcmp(v, "cpu") && strcmp(v, "device") && strcmp(v, "ops") && strcmp(v, "compile") &&
-        strcmp(v, "source") && strcmp(v, "opname") && strcmp(v, "ipu"))
-        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname or ipu, "
-                         "got '%s'", v);
+    if (!td_flame_kind_known(v))
+        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname, ipu or "
+                         "sections, got '%s'", v);
     ((cli *)ctx)->stacks = v;
 }
 
@@ -343,6 +347,13 @@ static void set_history_format(void *ctx, const td_cli_opt *opt, const char *v)
     ((cli *)ctx)->format = v;
 }
 
+static void set_export_format(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    if (strcmp(v, "chrome"))
+        td_cli_bad_value(opt, "expected chrome (Chrome Trace Event JSON), got '%s'", v);
+    ((cli *)ctx)->format = v;
+}
+
 static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "-") == 0)
@@ -354,7 +365,8 @@ static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 /* ---- the tables: a new command is a row in cmds (its bit is its index), a new option a
  * row in opts (same name twice is fine when the rows apply to different commands) ---- */
 
-enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MERGE, C_HISTORY };
+enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MERGE, C_HISTORY,
+       C_EXPORT };
 #define REPORT TD_CMD(C_REPORT)
 #define SUMMARY TD_CMD(C_SUMMARY)
 #define FOLD TD_CMD(C_FOLD)
@@ -364,6 +376,7 @@ enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MER
 #define STACK TD_CMD(C_STACK)
 #define SUMMARIZE TD_CMD(C_SUMMARIZE)
 #define MERGE TD_CMD(C_MERGE)
+#define EXPORT TD_CMD(C_EXPORT)
 /* commands that analyse traces (merge takes the options the parts were made with) */
 #define ANALYSIS (REPORT | SUMMARY | FOLD | FLAME | DIFF | SUMMARIZE)
 #define OFF(f) offsetof(cli, f)
@@ -377,6 +390,7 @@ static int cmd_history(void *ctx, char **args, int nargs);
 static int cmd_stack_trace(void *ctx, char **args, int nargs);
 static int cmd_summarize(void *ctx, char **args, int nargs);
 static int cmd_merge(void *ctx, char **args, int nargs);
+static int cmd_export(void *ctx, char **args, int nargs);
 
 static const td_cli_cmd cmds[] = {
     [C_REPORT] = {"report", "TRACE... [-o DIR] [OPTIONS]",
@@ -420,6 +434,14 @@ static const td_cli_cmd cmds[] = {
                    "CSV (names as in summary.json `comparisons`, e.g. step.median_ns).\n"
                    "--keep N / --older-than DAYS delete older runs.",
                    1, 1, "one history database (runs.db)", cmd_history},
+    [C_EXPORT] = {"export", "TRACE... --format chrome [-o FILE|-]",
+                  "What tracedoc read, as Chrome Trace Event JSON (Perfetto, chrome://tracing).",
+                  "Every input kind: Kineto/Chrome JSON (as read), Nsight Systems SQLite,\n"
+                  "nsys-jax archives, IBM AIU traces (host pairs and device time), Graphcore\n"
+                  "IPU exports (steps, lightweight profiling), SambaTune artifacts (as\n"
+                  "stack-trace writes them). Several inputs: one file, pids per input.\n"
+                  "Without -o: standard output.",
+                  1, -1, "at least one TRACE", cmd_export},
 };
 
 static const td_cli_opt opts[] = {
@@ -430,6 +452,10 @@ static const td_cli_opt opts[] = {
     {"output", 'o', "FILE", FOLD | SUMMARY, "output file ('-': stdout, the default)",
      td_cli_set_str, OFF(out)},
     {"output", 'o', "FILE", FLAME, "output SVG file ('-': stdout)", td_cli_set_str, OFF(out)},
+    {"output", 'o', "FILE", EXPORT, "the Chrome trace ('-': stdout, the default)", td_cli_set_str,
+     OFF(out)},
+    {"format", 0, "chrome", EXPORT, "output format (chrome: Chrome Trace Event JSON, the default)",
+     set_export_format, 0},
     {"output", 'o', "FILE", STACK, "the report (default NAME_chrome_tracing_report.json)",
      td_cli_set_str, OFF(out)},
     {"output", 'o', "PART.tds", SUMMARIZE, "the partial summary to write", td_cli_set_str,
@@ -464,6 +490,10 @@ static const td_cli_opt opts[] = {
      "the notebook's Python source and HLO op_name views), ipu (IPU step names, cycles)\n"
      "(default cpu)", set_stacks, 0},
     {"title", 0, "TEXT", FLAME, "SVG title", td_cli_set_str, OFF(title)},
+    {"diff", 0, "BASE", FLAME, "differential flamegraph: the input against BASE (folded\n"
+     "stacks or a trace); red grew, blue shrank", td_cli_set_str, OFF(diff)},
+    {"normalize", 0, NULL, FLAME, "with --diff: scale BASE to the input's total (as\n"
+     "difffolded.pl -n)", td_cli_set_flag, OFF(normalize)},
     {"paper", 0, "a4|letter", REPORT | MERGE, "PDF paper size (default a4, or the template's)", set_paper,
      0},
     {"minwidth", 0, "F", REPORT | FLAME | MERGE, "prune flamegraph frames narrower than F of the total\n"
@@ -483,7 +513,7 @@ static const td_cli_opt opts[] = {
      "iteration_N)", td_cli_set_str, OFF(o.step_pattern)},
     {"module-pattern", 0, "REGEX", ANALYSIS, "Kineto module ranges (default: the steps)",
      td_cli_set_str, OFF(o.module_pattern)},
-    {"aiu-freq", 0, "SOC[:CORE]", ANALYSIS, "IBM AIU clocks in MHz (default: SoC implied by the\n"
+    {"aiu-freq", 0, "SOC[:CORE]", ANALYSIS | EXPORT, "IBM AIU clocks in MHz (default: SoC implied by the\n"
      "trace, core 1100)", set_aiu_freq, 0},
     {"compile-log", 0, "FILE", ANALYSIS, "DeepRT compile log (ideal cycles per kernel),\n"
      "repeatable", set_compile_log, 0},
@@ -495,7 +525,7 @@ static const td_cli_opt opts[] = {
      "no dates", set_telemetry_start, 0},
     {"expect", 0, "TEXT", REPORT, "what you expected (\"latency 12 ms\"), for the perf-report\n"
      "checklist", set_expect, 0},
-    {"show-flushes", 0, NULL, ANALYSIS, "IPU lightweight profiling: keep buffer-flush blocks",
+    {"show-flushes", 0, NULL, ANALYSIS | EXPORT, "IPU lightweight profiling: keep buffer-flush blocks",
      td_cli_set_flag, OFF(o.show_flushes)},
     {"help", 'h', NULL, TD_ALL_CMDS, "this help", NULL, 0},
     {"version", 0, NULL, TD_ALL_CMDS, "print the version", NULL, 0},
@@ -524,8 +554,10 @@ static void progress(const char *fmt, ...)
     va_end(ap);
 }
 
+/* one_job: refuse traces that are not ranks of one job (job.h); export, which lays
+ * inputs side by side in a viewer, takes any. */
 static td_traceset *read_all(const cli *c, char **inputs, int ninputs, td_err *e,
-                             td_status *st)
+                             td_status *st, int one_job)
 {
     td_traceset *set = td_traceset_new();
     for (int i = 0; i < c->ncomplog; i++) {
@@ -550,6 +582,11 @@ static td_traceset *read_all(const cli *c, char **inputs, int ninputs, td_err *e
             return NULL;
         }
     }
+    /* before td_read_finish numbers the ranks: the ranks as the traces declare them */
+    if (one_job && (*st = td_job_check(set, e)) != TD_OK) {
+        td_traceset_free(set);
+        return NULL;
+    }
     td_read_finish(set);
     return set;
 }
@@ -570,7 +607,7 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     td_err e = {0};
     td_status st = TD_OK;
     int64_t t0 = td_now_ns();
-    td_traceset *set = read_all(c, inputs, ninputs, &e, &st);
+    td_traceset *set = read_all(c, inputs, ninputs, &e, &st, 1);
     if (!set)
         fail(&e);
     int64_t t1 = td_now_ns();
@@ -835,6 +872,32 @@ static td_render_opts render_opts(const cli *c, const td_template *t)
     return r;
 }
 
+/* The stacks of one `flame` input (folded text or a trace) of the kind asked for (or
+ * the first the input has); exits when there are none. */
+static td_summary *flame_input(const cli *c, const char *path, const char *kind, td_flame **fl)
+{
+    td_err e = {0};
+    td_summary *s = NULL;
+    td_status st = td_folded_try_read(path, kind ? kind : "cpu", &s, fl, &e);
+    if (st != TD_OK)
+        fail(&e);
+    for (size_t i = 0; s && i < s->nwarnings; i++)
+        say("warning: %s", s->warnings[i]);
+    if (!s) {
+        cli one = *c;
+        char *in[1] = {(char *)path};
+        one.inputs = in;
+        one.ninputs = 1;
+        s = read_and_analyse(&one, NULL, NULL);
+        *fl = pick_flame(s, kind);
+        if (!*fl) {
+            no_stacks(s, kind);
+            die(TD_EXIT_INPUT, "%s: no %s stacks to draw", path, kind ? kind : "cpu");
+        }
+    }
+    return s;
+}
+
 static int cmd_flame(void *ctx, char **args, int nargs)
 {
     cli c = *(cli *)ctx;
@@ -842,22 +905,42 @@ static int cmd_flame(void *ctx, char **args, int nargs)
     c.ninputs = nargs;
     if (!c.out)
         td_cli_usage_error("flame: expected -o FILE.svg ('-o -' for stdout)");
+    if (c.normalize && !c.diff)
+        td_cli_usage_error("flame: --normalize needs --diff BASE");
     td_err e = {0};
-    td_summary *s = NULL;
     td_flame *fl = NULL;
-    td_status st = td_folded_try_read(c.inputs[0], c.stacks ? c.stacks : "cpu", &s, &fl, &e);
-    if (st != TD_OK)
-        fail(&e);
-    for (size_t i = 0; s && i < s->nwarnings; i++)
-        say("warning: %s", s->warnings[i]);
-    if (!s) {
-        s = read_and_analyse(&c, NULL, NULL);
-        fl = pick_flame(s, c.stacks);
-        if (!fl) {
-            no_stacks(s, c.stacks);
-            die(TD_EXIT_INPUT, "%s: no %s stacks to draw", c.inputs[0],
-                c.stacks ? c.stacks : "cpu");
+    td_summary *s = flame_input(&c, c.inputs[0], c.stacks, &fl);
+    td_status st;
+    if (c.diff) {
+        if (fl->diff)
+            die(TD_EXIT_USAGE, "%s: already differential (two counts a line); --diff needs "
+                "plain stacks", c.inputs[0]);
+        td_flame *bfl = NULL;
+        /* the baseline's stacks of the same kind as the current ones */
+        td_summary *bs = flame_input(&c, c.diff, c.stacks ? c.stacks : fl->kind, &bfl);
+        if (bfl->diff)
+            die(TD_EXIT_USAGE, "%s: already differential (two counts a line); --diff needs "
+                "plain stacks", c.diff);
+        if (bfl->cycles != fl->cycles)
+            die(TD_EXIT_USAGE, "%s and %s: one counts cycles, the other time: no difference "
+                "can be drawn", c.diff, c.inputs[0]);
+        td_flametree *o1 = NULL, *o2 = NULL;
+        const td_flametree *t1 = td_flame_tree(bfl, &o1), *t2 = td_flame_tree(fl, &o2);
+        double k = 1;
+        if (c.normalize && t1 && t2 && td_flametree_total(t1) > 0) {
+            k = (double)td_flametree_total(t2) / (double)td_flametree_total(t1);
+            /* totals in each input's own unit (1 or 1/1000) */
+            k *= (double)(bfl->unit > 1 ? bfl->unit : 1) / (double)(fl->unit > 1 ? fl->unit : 1);
         }
+        td_flametree_free(o1);
+        td_flametree_free(o2);
+        char label[PATH_MAX + 64];
+        snprintf(label, sizeof label, "%s%s", c.diff, c.normalize ? " (scaled to this total)" : "");
+        td_flame *d = td_flame_make_diff(s, "diff", fl, bfl, k, label, &e);
+        td_summary_free(bs);
+        if (!d)
+            fail(&e);
+        fl = d;
     }
     if (c.title)
         fl->title = td_arena_strdup(s->a, c.title);
@@ -932,7 +1015,7 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
     if (mask & TD_DOC_SVG) {
         t0 = td_now_ns();
         for (size_t i = 0; i < s->nflames; i++) {
-            if (!s->flames[i]->n)
+            if (!td_flame_has_stacks(s->flames[i]))
                 continue;
             snprintf(path, sizeof path, "%s/flame-%s.svg", out, s->flames[i]->kind);
             if ((st = td_render_svg(s, s->flames[i], r, path, e)) != TD_OK)
@@ -1109,7 +1192,7 @@ static int cmd_summarize(void *ctx, char **args, int nargs)
         die(TD_EXIT_USAGE, "summarize: the inputs are partial summaries already (use merge)");
     td_err e = {0};
     td_status st = TD_OK;
-    td_traceset *set = read_all(&c, c.inputs, c.ninputs, &e, &st);
+    td_traceset *set = read_all(&c, c.inputs, c.ninputs, &e, &st, 1);
     if (!set)
         fail(&e);
     print_warnings(set);
@@ -1257,42 +1340,55 @@ static int cmd_history(void *ctx, char **args, int nargs)
     return 0;
 }
 
-/* stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json] */
-static int cmd_stack_trace(void *ctx, char **args, int nargs)
+/* stack-trace and export: read and analyse the inputs, write one Chrome trace to out
+ * (stack: the SambaTune-style report, else every input). */
+static int write_chrome(const cli *c, char **args, int nargs, const char *out, int stack)
 {
-    const cli *c = ctx;
     td_err e = {0};
     td_status st = TD_OK;
-    td_traceset *set = read_all(c, args, nargs, &e, &st);
+    td_traceset *set = read_all(c, args, nargs, &e, &st, stack);
     if (!set)
         fail(&e);
     print_warnings(set);
     td_summary *s = td_summary_new();
     st = td_analyse(set, &c->o, s, &e);
-    char *def = NULL;
-    if (st == TD_OK) {
-        const char *out = c->out;
-        if (!out) { /* NAME from the input's base name, up to its first dot */
-            char *tmp = td_xstrdup(args[0]);
-            size_t n = strlen(tmp);
-            while (n > 1 && tmp[n - 1] == '/')
-                tmp[--n] = 0;
-            const char *b = strrchr(tmp, '/');
-            b = b ? b + 1 : tmp;
-            size_t bl = strcspn(b, ".");
-            def = td_xmalloc(bl + 32);
-            snprintf(def, bl + 32, "%.*s_chrome_tracing_report.json", (int)bl, b);
-            free(tmp);
-            out = def;
-        }
-        st = td_render_stacktrace(set, s, TD_VERSION, out, &e);
-    }
-    free(def);
+    if (st == TD_OK)
+        st = stack ? td_render_stacktrace(set, s, TD_VERSION, out, &e)
+                   : td_render_chrome(set, s, &c->o, TD_VERSION, out, &e);
     td_traceset_free(set);
     td_summary_free(s);
     if (st != TD_OK)
         fail(&e);
     return 0;
+}
+
+/* stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json] */
+static int cmd_stack_trace(void *ctx, char **args, int nargs)
+{
+    const cli *c = ctx;
+    if (c->out)
+        return write_chrome(c, args, nargs, c->out, 1);
+    /* NAME from the input's base name, up to its first dot */
+    char *tmp = td_xstrdup(args[0]);
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/')
+        tmp[--n] = 0;
+    const char *b = strrchr(tmp, '/');
+    b = b ? b + 1 : tmp;
+    size_t bl = strcspn(b, ".");
+    char *def = td_xmalloc(bl + 32);
+    snprintf(def, bl + 32, "%.*s_chrome_tracing_report.json", (int)bl, b);
+    free(tmp);
+    int rc = write_chrome(c, args, nargs, def, 1);
+    free(def);
+    return rc;
+}
+
+/* export TRACE... --format chrome [-o FILE|-] */
+static int cmd_export(void *ctx, char **args, int nargs)
+{
+    const cli *c = ctx;
+    return write_chrome(c, args, nargs, c->out ? c->out : "-", 0);
 }
 
 int main(int argc, char **argv)

@@ -41,7 +41,7 @@ char **td_outdir_names(const td_summary *s, unsigned mask, size_t *n)
         add(&v, n, &cap, name);
     }
     for (size_t i = 0; (mask & TD_DOC_SVG) && i < s->nflames; i++)
-        if (s->flames[i]->n) {
+        if (td_flame_has_stacks(s->flames[i])) {
             snprintf(name, sizeof name, "flame-%s.svg", s->flames[i]->kind);
             add(&v, n, &cap, name);
         }

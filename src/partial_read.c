@@ -2,6 +2,7 @@
  * line: the checks that parts belong together, the damaged-file refusals. */
 #define _GNU_SOURCE
 #include "partial_int.h"
+#include "job.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -157,6 +158,26 @@ static td_status check_meta(td_partial *p, const char *path, const char *what, c
     return TD_OK;
 }
 
+/* The header facts of one job (job.h: the rule traces of one run follow too): input
+ * format, device, world size; the first part's facts are the job's. */
+static td_status check_job(td_partial *p, const char *path, const td_job_facts *f, td_err *e)
+{
+    td_job_facts job = {.path = p->first_path, .format = p->format ? p->format : "",
+                        .device = p->device ? p->device : "", .world_size = p->world,
+                        .rank = -1};
+    char why[256];
+    if (p->parts && td_job_differs(&job, f, why, sizeof why))
+        return td_fail(e, TD_E_FORMAT, "%s: does not belong with %s: %s", path, p->first_path,
+                       why);
+    if (!p->format || !*p->format)
+        p->format = td_arena_strdup(p->a, f->format);
+    if (!p->device || !*p->device)
+        p->device = td_arena_strdup(p->a, f->device);
+    if (f->world_size)
+        p->world = f->world_size;
+    return TD_OK;
+}
+
 #define MAXF (TD_MAXCOLS + 8)
 
 td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
@@ -169,6 +190,7 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
     size_t lcap = 0, lno = 0;
     ssize_t len;
     int header = 1, ended = 0, have_parts = 0;
+    td_job_facts job = {.path = ppath, .format = "", .device = "", .rank = -1};
     int64_t parts = 1;
     td_status st = TD_OK;
     pmap *pm = NULL;
@@ -208,6 +230,8 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
         if (header && (!strcmp(tag, "kv") || !strcmp(tag, "table") || !strcmp(tag, "rec") ||
                        !strcmp(tag, "flame") || !strcmp(tag, "warn") || !strcmp(tag, "end"))) {
             header = 0;
+            if ((st = check_job(p, path, &job, e)) != TD_OK)
+                goto out;
             if (!p->first_path)
                 p->first_path = ppath;
         }
@@ -222,9 +246,9 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
             else if (!strcmp(tag, "options"))
                 st = check_meta(p, path, "analysis options", &p->options, val, 0, e);
             else if (!strcmp(tag, "format"))
-                st = check_meta(p, path, "input format", &p->format, val, 1, e);
+                job.format = td_arena_strdup(p->a, val);
             else if (!strcmp(tag, "device"))
-                st = check_meta(p, path, "device", &p->device, val, 1, e);
+                job.device = td_arena_strdup(p->a, val);
             else if (!strcmp(tag, "sketch")) {
                 char a[64];
                 snprintf(a, sizeof a, "%g", TD_SKETCH_ALPHA);
@@ -235,11 +259,7 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
                 int64_t w;
                 if (!parse_i64(val, &w) || w < 0)
                     BAD("%s: line %zu: bad world_size", path, lno);
-                if (p->parts && w && p->world && w != p->world)
-                    BAD("%s: does not belong with %s: world size %" PRId64 " here, %" PRId64
-                        " there", path, p->first_path, w, p->world);
-                if (w)
-                    p->world = w;
+                job.world_size = w;
             } else if (!strcmp(tag, "parts")) {
                 if (!parse_i64(val, &parts) || parts < 1)
                     BAD("%s: line %zu: bad parts count", path, lno);

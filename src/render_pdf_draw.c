@@ -763,7 +763,7 @@ int pd_variability(pdoc *d, const td_section *sec)
 int pd_flame(pdoc *d, const char *kind, const char *title)
 {
     const td_flame *fl = td_sum_find_flame(d->s, kind);
-    if (!fl || !fl->n)
+    if (!td_flame_has_stacks(fl))
         return 0;
     char head[300];
     snprintf(head, sizeof head, "Flamegraph: %s", fl->title ? fl->title : kind);

@@ -238,6 +238,47 @@ static const char script[] =
     "svg.setAttribute('data-ready', '1');\n"
     "})();\n";
 
+/* A flame value in the document's unit ("12.500 ms", "1,234 cycles"), with a sign when
+ * sign is set ("+2.000 ms", "-1.500 ms"). */
+static void fmt_val(const td_flame *fl, const td_flamelayout *l, char *dst, size_t cap,
+                    int64_t v, int sign)
+{
+    char t[64];
+    int64_t u = l->unit > 1 ? l->unit : 1;
+    td_flame_fmt_value(fl, t, sizeof t, (v < 0 ? -v : v) / u);
+    snprintf(dst, cap, "%s%s", sign ? (v < 0 ? "-" : "+") : "", t);
+}
+
+/* The relative change after/before - 1 as "+12.5%", "new" without a before. */
+static void fmt_rel(char *dst, size_t cap, int64_t after, int64_t before)
+{
+    if (before <= 0)
+        snprintf(dst, cap, "new");
+    else
+        snprintf(dst, cap, "%+.1f%%", 100.0 * ((double)after / (double)before - 1));
+}
+
+/* The second line of a frame's tooltip: its time and share; on a differential flame
+ * also the baseline's time, the change and the change of its self time. */
+static void frame_info(td_buf *b, const td_flame *fl, const td_flamelayout *l, const td_frame *f)
+{
+    char now[64], before[64], d[64], rel[32], self[64];
+    fmt_val(fl, l, now, sizeof now, f->value, 0);
+    double share = l->total > 0 ? (double)f->value / (double)l->total : 1;
+    if (!l->diff) {
+        td_buf_printf(b, "%s, %.2f%%", now, 100 * share);
+        return;
+    }
+    fmt_val(fl, l, before, sizeof before, f->base, 0);
+    fmt_val(fl, l, d, sizeof d, f->value - f->base, 1);
+    fmt_rel(rel, sizeof rel, f->value, f->base);
+    fmt_val(fl, l, self, sizeof self, f->self_delta, 1);
+    td_buf_printf(b, "now %s (%.2f%%), before %s, change %s (%s)", now, 100 * share, before, d,
+                  rel);
+    if (!f->pruned)
+        td_buf_printf(b, ", self %s", self);
+}
+
 typedef struct svgjob {
     const td_summary *s;
     const td_flame *fl;
@@ -250,7 +291,9 @@ static void build(td_buf *b, const svgjob *j)
 {
     const td_flamelayout *l = j->l;
     const td_render_opts *o = j->o;
-    int height = TOP + (l->maxdepth + 1) * ROW + BOTTOM;
+    /* a differential flame has a second subtitle line: the colour legend */
+    const int top = l->diff ? TOP + 14 : TOP;
+    int height = top + (l->maxdepth + 1) * ROW + BOTTOM;
     char tot[64], date[32];
     td_flame_fmt_value(j->fl, tot, sizeof tot, l->total / (l->unit > 1 ? l->unit : 1));
     time_t t = (time_t)o->epoch;
@@ -268,16 +311,31 @@ static void build(td_buf *b, const svgjob *j)
     put_text(b, title, 0);
     td_buf_puts(b, "</title>\n");
     td_buf_puts(b, style);
+    if (l->diff) /* differential frames are often white (unchanged): outlined to show */
+        td_buf_puts(b, "<style>#frames.diff rect{stroke:#a8a8a8}</style>\n");
     td_buf_puts(b, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"#f8f8f8\"/>\n");
     td_buf_puts(b, "<text id=\"title\" class=\"h1\" x=\"50%\" y=\"24\" text-anchor=\"middle\">");
     put_text(b, title, 0);
     td_buf_puts(b, "</text>\n<text id=\"subtitle\" class=\"sub\" x=\"50%\" y=\"42\" "
                 "text-anchor=\"middle\">");
-    if (lab && lab->type == TD_T_TEXT && lab->v.s && *lab->v.s) {
+    if (!l->diff && lab && lab->type == TD_T_TEXT && lab->v.s && *lab->v.s) {
         put_text(b, lab->v.s, 0);
         td_buf_puts(b, " \xe2\x80\x94 ");
     }
-    td_buf_printf(b, "total %s \xe2\x80\x94 %s", tot, date);
+    if (l->diff) {
+        char bt[64], rel[32];
+        fmt_val(j->fl, l, bt, sizeof bt, l->base_total, 0);
+        fmt_rel(rel, sizeof rel, l->total, l->base_total);
+        td_buf_puts(b, "baseline ");
+        put_text(b, j->fl->base_label ? j->fl->base_label : "?", 0);
+        td_buf_printf(b, ": %s \xe2\x86\x92 now %s (%s)", bt, tot, rel);
+        if (l->vanished > 0) {
+            fmt_val(j->fl, l, bt, sizeof bt, l->vanished, 0);
+            td_buf_printf(b, " \xe2\x80\x94 %s of baseline stacks absent now (not drawn)", bt);
+        }
+        td_buf_printf(b, " \xe2\x80\x94 %s", date);
+    } else
+        td_buf_printf(b, "total %s \xe2\x80\x94 %s", tot, date);
     for (size_t i = 0; i < j->s->nkv; i++) /* run metadata (--meta) */
         if (strncmp(j->s->kv[i].key, "meta.", 5) == 0 && j->s->kv[i].v.s) {
             td_buf_puts(b, " \xe2\x80\x94 ");
@@ -291,6 +349,15 @@ static void build(td_buf *b, const svgjob *j)
         td_buf_printf(b, "%% merged%s", j->minwidth > o->minwidth ? " (size limit)" : "");
     }
     td_buf_puts(b, "</text>\n");
+    if (l->diff) {
+        char mx[64];
+        fmt_val(j->fl, l, mx, sizeof mx, l->maxdelta, 0);
+        td_buf_printf(b, "<text id=\"legend\" class=\"sub\" x=\"50%%\" y=\"58\" "
+                      "text-anchor=\"middle\">width: time now \xe2\x80\x94 colour: change of "
+                      "self time, <tspan fill=\"#e00000\">red grew</tspan>, <tspan "
+                      "fill=\"#2020e0\">blue shrank</tspan>, white unchanged (saturated: "
+                      "%s)</text>\n", mx);
+    }
     td_buf_puts(b, "<text id=\"unzoom\" class=\"btn\" x=\"1%\" y=\"24\" visibility=\"hidden\">"
                 "Reset Zoom</text>\n");
     td_buf_puts(b, "<text id=\"search\" class=\"btn\" x=\"99%\" y=\"24\" text-anchor=\"end\">"
@@ -299,17 +366,17 @@ static void build(td_buf *b, const svgjob *j)
     td_buf_printf(b, "<text id=\"matched\" x=\"99%%\" y=\"%d\" text-anchor=\"end\"></text>\n",
                   height - 12);
 
-    td_buf_puts(b, "<g id=\"frames\">\n");
+    /* differential frames are often white (unchanged): outlined so they show */
+    td_buf_puts(b, l->diff ? "<g id=\"frames\" class=\"diff\">\n" : "<g id=\"frames\">\n");
     for (size_t i = 0; i < l->n; i++) {
         const td_frame *f = &l->f[i];
         int level = o->icicle ? f->depth : l->maxdepth - f->depth;
-        int y = TOP + level * ROW;
-        char ts[64];
-        td_flame_fmt_value(j->fl, ts, sizeof ts, f->value / (l->unit > 1 ? l->unit : 1));
-        double share = l->total > 0 ? (double)f->value / (double)l->total : 1;
+        int y = top + level * ROW;
         td_buf_printf(b, "<g data-v=\"%lld\"><title>", (long long)f->value);
         put_text(b, f->name, 0);
-        td_buf_printf(b, "\n%s, %.2f%%</title><rect x=\"", ts, 100 * share);
+        td_buf_puts(b, "\n");
+        frame_info(b, j->fl, l, f);
+        td_buf_puts(b, "</title><rect x=\"");
         put_pct(b, 100 * f->x);
         td_buf_printf(b, "%%\" y=\"%d\" width=\"", y);
         put_pct(b, 100 * f->w);
@@ -336,7 +403,7 @@ static void build(td_buf *b, const svgjob *j)
                 "<text id=\"tipinfo\" x=\"5\" y=\"28\"> </text></g>\n");
     td_buf_printf(b, "<script><![CDATA[\n(function () {\n'use strict';\n"
                   "var TOP = %d, ROW = %d, MAXDEPTH = %d, ICICLE = %d, TOTAL = %lld;\n",
-                  TOP, ROW, l->maxdepth, o->icicle ? 1 : 0, (long long)l->total);
+                  top, ROW, l->maxdepth, o->icicle ? 1 : 0, (long long)l->total);
     td_buf_puts(b, script);
     td_buf_puts(b, "]]></script>\n</svg>\n");
 }

@@ -133,6 +133,19 @@ const char *const td_table_names[] = {
     "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
     "ipu_timeline", "lwp_blocks", NULL};
 
+/* Every flamegraph kind a pass can write (`section flame KIND`, `--stacks KIND`). A pass
+ * that adds a kind adds it here; tests/cases/cli_tables.sh checks. */
+const char *const td_flame_kinds[] = {"cpu", "device", "ops", "compile", "source", "opname",
+                                      "ipu", "sections", NULL};
+
+int td_flame_kind_known(const char *kind)
+{
+    for (size_t i = 0; td_flame_kinds[i]; i++)
+        if (strcmp(td_flame_kinds[i], kind) == 0)
+            return 1;
+    return 0;
+}
+
 int td_table_name_known(const char *name)
 {
     for (size_t i = 0; td_table_names[i]; i++)
@@ -195,6 +208,13 @@ void td_table_cols(td_table *t, ...)
         }
     }
     va_end(ap);
+}
+
+void td_table_nodoc(td_table *t, const char *key)
+{
+    int c = td_table_col(t, key);
+    if (c >= 0)
+        t->cols[c].nodoc = 1;
 }
 
 int td_table_col(const td_table *t, const char *key)
@@ -356,6 +376,11 @@ td_flame *td_sum_find_flame(const td_summary *s, const char *kind)
     return NULL;
 }
 
+int td_flame_has_stacks(const td_flame *fl)
+{
+    return fl && (fl->n || (fl->tree && td_flametree_total(fl->tree) > 0));
+}
+
 td_flame *td_sum_flame(td_summary *s, const char *kind, const char *title)
 {
     td_flame *f = td_sum_find_flame(s, kind);
@@ -396,40 +421,7 @@ void td_flame_finish(td_flame *f)
 }
 
 /* ---- JSON ---- */
-static void json_str(FILE *f, const char *s)
-{
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned char c = *p;
-        if (c == '"' || c == '\\') {
-            fputc('\\', f);
-            fputc(c, f);
-        } else if (c == '\n') {
-            fputs("\\n", f);
-        } else if (c == '\t') {
-            fputs("\\t", f);
-        } else if (c == '\r') {
-            fputs("\\r", f);
-        } else if (c < 0x20 || c == 0x7f) {
-            fprintf(f, "\\u%04x", c);
-        } else if (c == '<' || c == '>' || c == '&') {
-            /* keeps the JSON safe to embed in HTML/SVG script blocks */
-            fprintf(f, "\\u%04x", c);
-        } else {
-            fputc(c, f);
-        }
-    }
-    fputc('"', f);
-}
 
-void td_json_str(FILE *f, const char *s)
-{
-    json_str(f, s);
-}
 
 static void json_double(FILE *f, double v)
 {
@@ -455,7 +447,7 @@ static void json_cell(FILE *f, td_type t, const td_cell *v)
 {
     switch (t) {
     case TD_T_TEXT:
-        json_str(f, v->s);
+        td_json_str(f, v->s);
         break;
     case TD_T_SHARE:
     case TD_T_F64:
@@ -563,7 +555,7 @@ static void json_table(FILE *f, const td_table *t, int d)
         for (int c = 0; c < t->ncols; c++) {
             if (c)
                 fputs(", ", f);
-            json_str(f, t->cols[c].key);
+            td_json_str(f, t->cols[c].key);
             fputs(": ", f);
             json_cell(f, t->cols[c].type, td_table_cell(t, r, c));
         }
@@ -582,7 +574,7 @@ static void json_strings(FILE *f, const char *const *v, size_t n, int d)
     fputs("[\n", f);
     for (size_t i = 0; i < n; i++) {
         indent(f, d + 1);
-        json_str(f, v[i]);
+        td_json_str(f, v[i]);
         fputs(i + 1 < n ? ",\n" : "\n", f);
     }
     indent(f, d);
@@ -595,7 +587,7 @@ static void json_node(FILE *f, const jnode *n, int d, const td_summary *s, int t
     for (size_t i = 0; i < n->nk; i++) {
         const jnode *k = n->kids[i];
         indent(f, d + 1);
-        json_str(f, k->name);
+        td_json_str(f, k->name);
         fputs(": ", f);
         if (k->kv)
             json_cell(f, k->kv->type, &k->kv->v);
@@ -847,6 +839,8 @@ void td_table_write_text(const td_table *t, FILE *f, size_t top)
 
 td_status td_flame_write_folded(const td_flame *fl, FILE *f, td_err *e)
 {
+    if (fl->tree) /* a streamed folded file or a differential flame */
+        return td_flametree_write_folded(fl->tree, fl->diff, fl->unit, f, e);
     for (size_t i = 0; i < fl->n; i++)
         fprintf(f, "%s %lld\n", fl->st[i].stack, (long long)fl->st[i].value);
     if (ferror(f))

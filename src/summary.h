@@ -32,6 +32,9 @@ typedef struct td_col {
     const char *key;     /* JSON key, e.g. "self_ns" */
     const char *title;   /* column title in documents, e.g. "Self CPU" */
     td_type type;
+    int nodoc;           /* 1: means nothing for this input (a Kineto module's thunk
+                            counts): left out of the PDF and the workbook, still in
+                            summary.json and CSV (td_table_nodoc) */
 } td_col;
 
 typedef struct td_table {
@@ -42,6 +45,8 @@ typedef struct td_table {
     size_t nrows, cap;
     int seq;             /* insertion order among kv and tables */
     int no_json;         /* 1: not written to summary.json (CSV/documents only) */
+    const char *note;    /* documents: what the numbers are of, under the table (arena or
+                            constant); NULL none */
     td_arena *a;         /* the owning summary's arena (column keys live there) */
     td_cell *cells;      /* row-major, nrows * ncols; absent cells: TD_T_TEXT NULL,
                             numbers use TD_NA */
@@ -74,6 +79,8 @@ typedef struct td_flame {
                             file); owned by the summary */
     int64_t unit;        /* values per unit shown (1000 for fractional counts); 0 = 1 */
     int cycles;          /* 1: values are IPU clock cycles, not ns (kind "ipu") */
+    int diff;            /* 1: differential flame (tree holds baseline values too) */
+    const char *base_label; /* differential: what the baseline is ("run 12, commit abc") */
 } td_flame;
 
 typedef struct td_summary {
@@ -106,9 +113,12 @@ td_table *td_sum_table(td_summary *s, const char *name, const char *title);
 /* The names of every table the analysis can write, NULL-terminated; and a lookup. */
 extern const char *const td_table_names[];
 int td_table_name_known(const char *name);
+extern const char *const td_flame_kinds[]; /* NULL-terminated */
+int td_flame_kind_known(const char *kind);
 void td_table_cols(td_table *t, ...);
 td_table *td_sum_find_table(const td_summary *s, const char *name); /* NULL if absent */
 int td_table_col(const td_table *t, const char *key);             /* index or -1 */
+void td_table_nodoc(td_table *t, const char *key);  /* mark a column nodoc (if present) */
 size_t td_table_add_row(td_table *t);                              /* returns row index */
 td_cell *td_table_cell(const td_table *t, size_t row, int col);
 /* Convenience setters by column key (no-op when the key is not a column). */
@@ -137,14 +147,14 @@ td_flame *td_sum_flame(td_summary *s, const char *kind, const char *title);
 void td_flame_add(td_summary *s, td_flame *f, const char *stack, int64_t value);
 void td_flame_finish(td_flame *f);
 td_flame *td_sum_find_flame(const td_summary *s, const char *kind);
+/* True when the flame has something to draw (stacks or a tree). */
+int td_flame_has_stacks(const td_flame *fl);
 /* A flame value for documents: "12.500 ms", or "12,345 cycles" when fl->cycles. */
 void td_flame_fmt_value(const td_flame *fl, char *dst, size_t cap, int64_t v);
 
 /* Output. JSON is deterministic: insertion order, integers as integers, doubles with
  * %.17g-free stable formatting (shares and ratios rounded to 6 decimals). */
 td_status td_summary_write_json(const td_summary *s, FILE *f, td_err *e);
-/* A JSON string literal of s (null for NULL); '<', '>' and '&' are escaped too. */
-void td_json_str(FILE *f, const char *s);
 /* One table as CSV (libcsv quoting), header = column keys. */
 td_status td_table_write_csv(const td_table *t, FILE *f, td_err *e);
 /* One table as aligned text (for `tracedoc summary`), at most top rows (0 = all). */

@@ -1,0 +1,78 @@
+# Inputs that are not ranks of one job (issue 13): a directory of unrelated real traces,
+# a file given twice, formats mixed, another world size, a rank declared twice, a rank
+# captured a day later: refused with exit 3, naming each other run's file and why. The
+# expected reasons come from the traces themselves (deviceProperties, distributedInfo,
+# read here by Python). Ranks of one job still make one report.
+. "$ROOT/tests/lib.sh"
+need_traces
+K="$TRACES/kineto"
+cd "$WORK" || exit 1
+
+refuse() {   # refuse PATTERN TRACE...: exit 3 and PATTERN (grep -E) in the message
+    local pat=$1; shift
+    "$TD" summary "$@" >"$WORK/out" 2>"$WORK/err"; local rc=$?
+    [ "$rc" = 3 ] || { cat "$WORK/err"; die "exit $rc, expected 3: $*"; }
+    [ ! -s "$WORK/out" ] || die "output written for a refused set: $*"
+    grep -Eq -- "$pat" "$WORK/err" || { cat "$WORK/err"; die "no '$pat' in the message"; }
+}
+
+# 1. the issue's directory: A100, MI250, MTIA and V100 runs copied into one directory
+mkdir mix
+cp "$K/hta_a100_ws16_rank0.json.gz" "$K/hta_mi250_minitoy.json.gz" \
+   "$K/hta_mtia_inference_rank0.json.gz" "$K/tbplugin_resnet50_v100_oldformat.json.gz" mix/
+refuse "these 4 traces are not ranks of one job but of 4 runs" mix
+$PY - "$WORK/err" "$WORK/mix" <<'PY' || exit 1
+import gzip, json, os, sys
+err = open(sys.argv[1]).read()
+d = sys.argv[2]
+def dev(f):
+    j = json.load(gzip.open(os.path.join(d, f)))
+    return j["deviceProperties"][0]["name"]
+first = "hta_a100_ws16_rank0.json.gz"
+for f in ["hta_mi250_minitoy.json.gz", "hta_mtia_inference_rank0.json.gz",
+          "tbplugin_resnet50_v100_oldformat.json.gz"]:
+    want = "mix/%s does not belong with mix/%s: device '%s' here, '%s' there" % (
+        f, first, dev(f), dev(first))
+    assert want in err, (want, err)
+PY
+# report writes nothing for it
+expect_exit 3 "$TD" report mix -o rep 2>/dev/null || exit 1
+[ ! -e rep/report.pdf ] && [ ! -e rep/summary.json ] || die "report wrote documents"
+
+# 2. another world size (both A100-SXM4-80GB): the values distributedInfo declares
+ws() { $PY -c 'import gzip,json,sys; print(json.load(gzip.open(sys.argv[1]))["distributedInfo"]["world_size"])' "$1"; }
+A="$K/hta_a100_ws16_rank0.json.gz" S="$K/hta_sampled_rank0.json.gz"
+refuse "hta_sampled_rank0.json.gz does not belong with .*hta_a100_ws16_rank0.json.gz: world size $(ws "$S") here, $(ws "$A") there" "$A" "$S"
+
+# 3. one file twice; formats mixed
+refuse "param_linear.json.gz does not belong with .*param_linear.json.gz: the same bytes \(SHA-256 [0-9a-f]{12}\.\.\.\) given twice" \
+    "$K/param_linear.json.gz" "$K/param_linear.json.gz"
+refuse "param_linear.json.gz does not belong with .*pipit_saxpy_mpi_cuda_a100.sqlite: input format chrome-json here, nsys-sqlite there" \
+    "$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite" "$K/param_linear.json.gz"
+
+# 4. ranks of the DLRM job: worker1 taken again from another run (every time a day later)
+#    and worker0 again with other bytes (a rank declared twice)
+mkdir dl && tar -xzf "$K/param_dlrm_8ranks.tar.gz" -C dl || die "untar"
+W0=$(ls dl/*/worker0_*.json) W1=$(ls dl/*/worker1_*.json)
+$PY - "$W1" "$W0" <<'PY' || exit 1
+import json, sys
+j = json.load(open(sys.argv[1]))
+day = 86400 * 10**6   # ts are epoch microseconds
+for e in j["traceEvents"]:
+    if isinstance(e.get("ts"), (int, float)):
+        e["ts"] += day
+json.dump(j, open("later_worker1.json", "w"))
+json.dump(json.load(open(sys.argv[2])), open("again_worker0.json", "w"), indent=1)
+PY
+refuse "later_worker1.json does not belong with .*worker0_.*: captured 2023-09-08T.* here, 2023-09-07T.* there" "$W0" later_worker1.json
+refuse "again_worker0.json does not belong with .*worker0_.*: both are rank 0" "$W0" again_worker0.json
+
+# 5. ranks of one job still make one report: the 8-rank tar, its members as files in a
+#    directory, the four nsys-jax archives, one trace of each kind
+for set in "$K/param_dlrm_8ranks.tar.gz:8" "dl/dlrm_kineto:8" "$TRACES/nsys-jax:4" \
+           "$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite:1" "$K/hta_mi250_minitoy.json.gz:1"; do
+    "$TD" summary --format json "${set%:*}" >s.json 2>err || { cat err; die "refused: $set"; }
+    $PY -c 'import json, sys; s = json.load(open("s.json"))
+assert s["trace"]["ranks"] == int(sys.argv[1]), (sys.argv[2], s["trace"])' "${set##*:}" "$set" || exit 1
+done
+exit 0
