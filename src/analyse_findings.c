@@ -279,6 +279,24 @@ void td_an_findings(td_actx *a)
             nf++;
         }
     }
+    /* IBM AIU: how busy the AIUs were (acelyzer's active share, per device) */
+    const td_table *ad = td_sum_find_table(s, "aiu_devices");
+    const td_kv *as = td_sum_get(s, "aiu.active_share");
+    if (ad && ad->nrows && as && as->type == TD_T_SHARE && nf < 6) {
+        size_t lo = 0;
+        for (size_t r = 1; r < ad->nrows; r++)
+            if (cf(ad, r, "active_share") < cf(ad, lo, "active_share"))
+                lo = r;
+        if (ad->nrows > 1)
+            td_sum_finding(s, "The AIUs run kernels %.0f%% of their kernel span (first kernel "
+                           "start to last kernel end) over %zu AIUs; the least busy, AIU %lld, "
+                           "%.0f%%.", 100.0 * as->v.f, ad->nrows,
+                           (long long)ci(ad, lo, "device"), 100.0 * cf(ad, lo, "active_share"));
+        else
+            td_sum_finding(s, "The AIU runs kernels %.0f%% of its kernel span (first kernel "
+                           "start to last kernel end).", 100.0 * as->v.f);
+        nf++;
+    }
     if (nf < 3) {
         const td_kv *sp = td_sum_get(s, "trace.span_ns");
         if (sp && sp->v.i > 0) { /* (IPU exports have no events: no span) */

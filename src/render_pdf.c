@@ -554,6 +554,7 @@ static void draw_cards(pdoc *d, const card *c, int n, double tail)
 static int sec_keyfigures(pdoc *d, const char *title)
 {
     char busy[48], idle[48]; /* card labels, used until the cards are drawn */
+    char lab[24][80];        /* labels without their bracketed part */
     const td_summary *s = d->s;
     card c[24];
     int n = 0;
@@ -617,6 +618,16 @@ static int sec_keyfigures(pdoc *d, const char *title)
         c[n].label = kv->title ? kv->title : kv->key;
         fmt_kv(kv, c[n].val, sizeof c[n].val);
         c[n].sub[0] = 0;
+        /* "AIU kernels active (share of the kernel span)": the words in brackets under
+         * the value, so that the card's label is not cut */
+        const char *br = kv->title ? strstr(kv->title, " (") : NULL;
+        size_t tlen = kv->title ? strlen(kv->title) : 0;
+        if (br && kv->title[tlen - 1] == ')') {
+            snprintf(lab[n], sizeof lab[n], "%.*s", (int)(br - kv->title), kv->title);
+            c[n].label = lab[n];
+            snprintf(c[n].sub, sizeof c[n].sub, "%.*s", (int)(tlen - (size_t)(br - kv->title) - 3),
+                     br + 2);
+        }
         if (strcmp(*k, "runtime.thunks_ns") == 0) {
             /* async collectives overlap other thunks: the plain sum can exceed the
              * module time */
