@@ -17,6 +17,7 @@
 
 void td_opts_default(td_opts *o)
 {
+    memset(o, 0, sizeof *o); /* every option a later pass adds starts at 0 / NULL / off */
     o->warmup = TD_WARMUP_AUTO;
     o->step_pattern = NULL;
     o->module_pattern = NULL;

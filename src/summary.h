@@ -113,6 +113,8 @@ td_table *td_sum_table(td_summary *s, const char *name, const char *title);
 /* The names of every table the analysis can write, NULL-terminated; and a lookup. */
 extern const char *const td_table_names[];
 int td_table_name_known(const char *name);
+extern const char *const td_flame_kinds[]; /* NULL-terminated */
+int td_flame_kind_known(const char *kind);
 void td_table_cols(td_table *t, ...);
 td_table *td_sum_find_table(const td_summary *s, const char *name); /* NULL if absent */
 int td_table_col(const td_table *t, const char *key);             /* index or -1 */
