@@ -87,12 +87,13 @@ static td_table *itable(ictx *x, const char *name, const char *title, int *fresh
     return t;
 }
 
-/* A scalar's title, "report K: " first with several exports. */
+/* A scalar's title into dst ("report K: " first with several exports); returns dst. */
 static const char *ititle(const ictx *x, char *dst, size_t cap, const char *text)
 {
     if (x->rep < 0)
-        return text;
-    snprintf(dst, cap, "report %d: %s", x->rep, text);
+        snprintf(dst, cap, "%s", text);
+    else
+        snprintf(dst, cap, "report %d: %s", x->rep, text);
     return dst;
 }
 
@@ -190,7 +191,7 @@ static void step_types(ictx *x)
             tot = sat_add(tot, cyc[(size_t)ipu * TD_IPU_NCATS + k]);
         ikey(x, key, sizeof key, ipu, "cycles");
         snprintf(tb_, sizeof tb_, "IPU %d cycles", ipu);
-            ititle(x, title, sizeof title, tb_);
+        ititle(x, title, sizeof title, tb_);
         td_sum_set_int(s, key, title, TD_T_INT, tot);
         if (tb[2 * ipu + 1] > 0) {
             ikey(x, key, sizeof key, ipu, "tile_balance");

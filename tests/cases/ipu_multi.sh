@@ -64,6 +64,11 @@ $PY -c "
 import json,sys; s=json.load(open(sys.argv[1]))
 assert 'report' not in s['ipu_step_types'][0] and 'r0' not in s['ipu'] and s['ipu']['0']['cycles'] == 150
 " "$WORK/one.json" || die "one export changed"
+# scalar titles (text summary, workbook Summary): readable, per export
+"$TD" summary "$A" "$B" >"$WORK/s.txt" 2>/dev/null || die "text summary"
+grep -q "^report 1: IPU 1 tile balance  *50.0%" "$WORK/s.txt" || die "titles: $(grep -i 'tile bal' "$WORK/s.txt")"
+"$TD" summary "$A" >"$WORK/one.txt" 2>/dev/null || die "text summary of one"
+grep -q "^IPU 0 cycles  *150$" "$WORK/one.txt" || die "title of one: $(grep -i cycles "$WORK/one.txt")"
 # the documents: a PDF bar per (export, IPU), labelled RK
 "$TD" report "$A" "$B" -o "$WORK/rep" --format pdf,xlsx 2>/dev/null || die "report failed"
 pdftotext "$WORK/rep/report.pdf" - | grep -q "R1 IPU 1" || die "PDF has no R1 IPU 1 bar"
