@@ -706,8 +706,8 @@ static void one_export(ictx *x, const td_trace *tr, int64_t *span_out)
         td_ipu_key(key, sizeof key, "ipu", x->rep, NULL, "count");
         td_sum_set_int(s, key, ititle(x, title, sizeof title, "IPUs"), TD_T_INT, m->nipus);
         td_ipu_key(key, sizeof key, "ipu", x->rep, NULL, "clock_hz");
-        td_sum_set_f64(s, key, ititle(x, title, sizeof title, "IPU clock (Hz)"), TD_T_F64,
-                       m->clock_hz);
+        td_sum_set_int(s, key, ititle(x, title, sizeof title, "IPU clock (Hz)"), TD_T_INT,
+                       llround(m->clock_hz));
     }
     if (m->nsteps) {
         step_types(x);
@@ -759,7 +759,7 @@ void td_analyse_ipu(td_traceset *set, const td_opts *o, td_summary *s)
     if (nipu > 1)
         td_sum_set_int(s, "ipu.reports", "IPU exports (reports)", TD_T_INT, (int64_t)nipu);
     td_sum_set_int(s, "ipu.tiles_per_ipu", "Tiles per IPU", TD_T_INT, m->tiles_per_ipu);
-    td_sum_set_f64(s, "ipu.clock_hz", "IPU clock (Hz)", TD_T_F64, m->clock_hz);
+    td_sum_set_int(s, "ipu.clock_hz", "IPU clock (Hz)", TD_T_INT, llround(m->clock_hz));
     if (m->poplar_version)
         td_sum_set_str(s, "ipu.poplar_version", "Poplar version",
                        td_strget(set->strs, m->poplar_version));

@@ -345,7 +345,7 @@ void td_analyse_lwp(const td_strtab *strs, const td_ipu *m, const td_opts *o, td
             overflows = L.overflows;
     lwp_int(s, NULL, "selected_tiles", "LWP selected tiles", (int64_t)nsel);
     lwp_int(s, NULL, "blocks", "LWP blocks shown", (int64_t)n);
-    lwp_int(s, NULL, "not_recorded", "LWP blocks not recorded (in an overflow)", dropped);
+    lwp_int(s, NULL, "not_recorded", "Blocks lost to overflow", dropped);
     lwp_int(s, NULL, "no_end", "LWP blocks with no end", noend);
     lwp_int(s, NULL, "unknown", "LWP Unknown blocks", unknown);
     lwp_int(s, NULL, "overflows", "LWP overflow regions", overflows);
@@ -366,7 +366,7 @@ void td_analyse_lwp(const td_strtab *strs, const td_ipu *m, const td_opts *o, td
                 span = v[i].to;
         const td_kv *cur = td_sum_get(s, "trace.span_ns");
         if (rep < 0 || !cur || cur->v.i < td_ipu_cycles_ns(m, span))
-            td_sum_set_int(s, "trace.span_ns", "Block span (cycles at the clock)", TD_T_NS,
+            td_sum_set_int(s, "trace.span_ns", "Block span (at the clock)", TD_T_NS,
                            td_ipu_cycles_ns(m, span));
     }
     if (dropped || noend || unknown)

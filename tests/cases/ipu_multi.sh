@@ -72,4 +72,17 @@ grep -q "^IPU 0 cycles  *150$" "$WORK/one.txt" || die "title of one: $(grep -i c
 # the documents: a PDF bar per (export, IPU), labelled RK
 "$TD" report "$A" "$B" -o "$WORK/rep" --format pdf,xlsx 2>/dev/null || die "report failed"
 pdftotext "$WORK/rep/report.pdf" - | grep -q "R1 IPU 1" || die "PDF has no R1 IPU 1 bar"
+# the workbook's Summary: readable titles, shares shown once as a percentage (no '%' unit
+# beside a value already formatted as one), the clock as a whole number
+$PY - "$WORK/rep/report.xlsx" <<'PYEOF' || exit 1
+import openpyxl, sys
+ws = openpyxl.load_workbook(sys.argv[1])["Summary"]
+rows = {r[0].value: r for r in ws.iter_rows() if r[0].value is not None}
+r = rows.get("report 1: IPU 1 tile balance")
+assert r and abs(r[1].value - 0.5) < 1e-9 and "%" in r[1].number_format, [k for k in rows][:60]
+assert not (len(r) > 2 and r[2].value == "%"), "percent twice"
+c = rows.get("report 1: IPU clock (Hz)")
+assert c and c[1].value == 2000000000 and "." not in c[1].number_format, c and c[1].number_format
+assert not any(isinstance(k, str) and "\ufffd" in k for k in rows), "garbled titles"
+PYEOF
 exit 0
