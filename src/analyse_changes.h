@@ -77,6 +77,7 @@ typedef struct td_hist_metric {
 typedef struct td_hist {
     size_t nruns;
     const char **label;  /* per run: its commit meta, else its date */
+    int64_t *id;         /* per run: its id in the database (history.c) */
     size_t nmet;
     td_hist_metric *met; /* sorted by name */
     size_t nother;       /* runs in the database that were not comparable */
