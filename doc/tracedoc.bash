@@ -21,6 +21,7 @@ _tracedoc()
         return ;;
     --format)
         case "$cmd" in summary) COMPREPLY=($(compgen -W "text json csv" -- "$cur")) ;;
+        export) COMPREPLY=($(compgen -W "chrome" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "pdf xlsx svg json csv folded pdf,xlsx" -- "$cur")) ;; esac
         return ;;
     esac

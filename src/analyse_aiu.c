@@ -60,6 +60,14 @@ static td_str norm_name(td_actx *a, const char *n, td_buf *b)
     return td_intern(a->set->strs, b->p, b->n);
 }
 
+int64_t td_aiu_device_ns(const td_aiu_instr *in, double soc_mhz)
+{
+    if (!in->has_ts)
+        return in->host_e - in->host_b;
+    return llround((double)(in->cyc[ts_b[in->type]] - in->cyc[ts_a[in->type]]) * 1000.0 /
+                   soc_mhz);
+}
+
 static double implied_mhz(const td_aiu_instr *v, size_t n, size_t *cnt)
 {
     double sum = 0;
@@ -486,10 +494,7 @@ void td_an_aiu(td_actx *a)
         int64_t origin = INT64_MAX;
         for (size_t j = 0; j < t->naiu; j++) {
             const td_aiu_instr *in = &t->aiu[j];
-            int64_t dur = in->host_e - in->host_b;
-            if (in->has_ts)
-                dur = llround((double)(in->cyc[ts_b[in->type]] - in->cyc[ts_a[in->type]]) *
-                              1000.0 / o.soc);
+            int64_t dur = td_aiu_device_ns(in, o.soc);
             v[j] = (dinstr){in->host_e - dur, in->host_e, in};
             if (v[j].s < origin)
                 origin = v[j].s;

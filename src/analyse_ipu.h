@@ -22,6 +22,26 @@ int64_t td_ipu_cycles_ns(const td_ipu *m, int64_t cycles);
 /* The ipu_timeline table (created with its columns when absent; not in summary.json). */
 void td_ipu_timeline_table(td_summary *s, td_table **out);
 
+/* Lightweight-profiling blocks after the overflow rules (README "Graphcore IPU export"),
+ * sorted by lane then cycles: what the documents and the Chrome export show. */
+enum { TD_LWP_ST_OK = 0, TD_LWP_ST_NOEND, TD_LWP_ST_UNKNOWN };
+typedef struct td_lwp_block {
+    int64_t from, to;        /* relative cycles (the IPU's first block cycle subtracted) */
+    int64_t cycles;          /* measured length, -1 unknown (no end, Unknown) */
+    const char *name;        /* Common: the program name; others: the kind; "Unknown" */
+    int32_t ipu, lane;       /* lane: global tile, or -1 - ipu for the IPU's I/O lane */
+    uint8_t kind, status;    /* TD_LWP_*, TD_LWP_ST_* */
+} td_lwp_block;
+typedef struct td_lwp {
+    td_lwp_block *v; size_t n;
+    int64_t *base;           /* per IPU: the subtracted cycle, INT64_MAX when no block */
+    size_t extra;            /* Common blocks on tiles not in selectedTiles */
+    size_t nsel;             /* tiles with a lane */
+    int64_t dropped, noend, unknown, flushes, overflows;
+} td_lwp;
+void td_lwp_blocks(const td_strtab *strs, const td_ipu *m, int show_flushes, td_lwp *out);
+void td_lwp_free(td_lwp *l);
+
 /* Run both passes on the first trace of the set that has IPU data (no-op without). */
 void td_analyse_ipu(td_traceset *set, const td_opts *o, td_summary *s);
 /* Lightweight profiling of m (called by td_analyse_ipu). */

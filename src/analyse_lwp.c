@@ -17,20 +17,14 @@
 
 #define LANE_SEGS 4000 /* blocks drawn per lane at most (the first ones in time) */
 
-enum { ST_OK = 0, ST_NOEND, ST_UNKNOWN };
+enum { ST_OK = TD_LWP_ST_OK, ST_NOEND = TD_LWP_ST_NOEND, ST_UNKNOWN = TD_LWP_ST_UNKNOWN };
 
 typedef struct region {
     int32_t tile;
     int64_t from, to;
 } region;
 
-typedef struct pblock {
-    int64_t from, to;        /* relative cycles; drawing extent */
-    int64_t cycles;          /* measured length, -1 unknown */
-    const char *name;
-    int32_t ipu, lane;       /* lane: tile (global) or -1 - ipu for the I/O lane */
-    uint8_t kind, status;
-} pblock;
+typedef td_lwp_block pblock;
 
 static int region_cmp(const void *a, const void *b)
 {
@@ -211,27 +205,21 @@ static void timeline(td_summary *s, const td_ipu *m, const pblock *v, size_t n)
     }
 }
 
-void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summary *s)
+void td_lwp_blocks(const td_strtab *strs, const td_ipu *m, int show_flushes, td_lwp *out)
 {
-    if (!m->nblocks)
-        return;
+    memset(out, 0, sizeof *out);
     size_t ntiles = (size_t)m->nipus * (size_t)m->tiles_per_ipu;
-    uint8_t *sel = td_xcalloc(ntiles, 1);
+    uint8_t *sel = td_xcalloc(ntiles + 1, 1);
     for (size_t i = 0; i < m->nlwp_tiles; i++)
         sel[m->lwp_tiles[i]] = 1;
-    size_t extra = 0;
     for (size_t i = 0; i < m->nblocks; i++)
         if (m->blocks[i].kind == TD_LWP_COMMON && !sel[m->blocks[i].tile]) {
             if (m->nlwp_tiles)
-                extra++;
+                out->extra++;
             sel[m->blocks[i].tile] = 1;
         }
-    if (extra)
-        td_sum_warning(s, td_arena_printf(s->a, "LWP: %zu Common block%s on tiles not listed "
-                                                "in selectedTiles (those tiles get a lane)",
-                                          extra, extra == 1 ? "" : "s"));
     /* relative cycles: per IPU minimum */
-    int64_t *base = td_xmalloc((size_t)m->nipus * sizeof *base);
+    int64_t *base = td_xmalloc(((size_t)m->nipus + 1) * sizeof *base);
     for (int32_t i = 0; i < m->nipus; i++)
         base[i] = INT64_MAX;
     region *rg = td_xmalloc((m->nblocks + 1) * sizeof *rg);
@@ -248,12 +236,11 @@ void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summ
     nrg = merge_regions(rg, nrg);
     pblock *v = td_xmalloc((m->nblocks + 1) * sizeof *v);
     size_t n = 0;
-    int64_t dropped = 0, noend = 0, unknown = 0, flushes = 0, overflows = 0;
     for (size_t i = 0; i < m->nblocks; i++) {
         const td_ipu_block *b = &m->blocks[i];
         int64_t bs = base[b->ipu] == INT64_MAX ? 0 : base[b->ipu];
-        if (b->kind == TD_LWP_FLUSH && !o->show_flushes) {
-            flushes++;
+        if (b->kind == TD_LWP_FLUSH && !show_flushes) {
+            out->flushes++;
             continue;
         }
         pblock p = {0};
@@ -261,10 +248,10 @@ void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summ
         p.lane = lane_of(m, sel, b);
         p.kind = b->kind;
         p.name = b->kind == TD_LWP_COMMON
-                     ? (b->name ? td_strget(set->strs, b->name) : "(unnamed)")
+                     ? (b->name ? td_strget(strs, b->name) : "(unnamed)")
                      : td_lwp_kind_name(b->kind);
         if (b->kind == TD_LWP_OVERFLOW) {
-            overflows++;
+            out->overflows++;
             p.from = b->from - bs;
             p.to = b->to - bs;
             p.cycles = b->to - b->from;
@@ -275,7 +262,7 @@ void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summ
         const region *rt = b->to == TD_IPU_NA ? NULL : find_region(rg, nrg, b->tile, b->to);
         int fin = b->from == TD_IPU_NA || rf, tin = b->to == TD_IPU_NA || rt;
         if (fin && tin) { /* begins and ends in an overflow region: not recorded */
-            dropped++;
+            out->dropped++;
             continue;
         }
         if (tin) { /* starts before, ends inside: no end */
@@ -284,14 +271,14 @@ void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summ
             p.from = b->from - bs;
             p.to = (r ? r->from : b->from) - bs;
             p.cycles = -1;
-            noend++;
+            out->noend++;
         } else if (fin) { /* starts inside: Unknown */
             p.status = ST_UNKNOWN;
             p.name = "Unknown";
             p.from = (rf ? rf->to : b->to) - bs;
             p.to = b->to - bs;
             p.cycles = -1;
-            unknown++;
+            out->unknown++;
         } else {
             p.from = b->from - bs;
             p.to = b->to - bs;
@@ -301,9 +288,37 @@ void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summ
     }
     cmp_m = m;
     qsort(v, n, sizeof *v, pb_cmp);
-    size_t nsel = 0;
     for (size_t i = 0; i < ntiles; i++)
-        nsel += sel[i];
+        out->nsel += sel[i];
+    out->v = v;
+    out->n = n;
+    out->base = base;
+    free(rg);
+    free(sel);
+}
+
+void td_lwp_free(td_lwp *l)
+{
+    free(l->v);
+    free(l->base);
+    memset(l, 0, sizeof *l);
+}
+
+void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summary *s)
+{
+    if (!m->nblocks)
+        return;
+    td_lwp L;
+    td_lwp_blocks(set->strs, m, o->show_flushes, &L);
+    if (L.extra)
+        td_sum_warning(s, td_arena_printf(s->a, "LWP: %zu Common block%s on tiles not listed "
+                                                "in selectedTiles (those tiles get a lane)",
+                                          L.extra, L.extra == 1 ? "" : "s"));
+    pblock *v = L.v;
+    size_t n = L.n, nsel = L.nsel;
+    int64_t *base = L.base;
+    int64_t dropped = L.dropped, noend = L.noend, unknown = L.unknown, flushes = L.flushes,
+            overflows = L.overflows;
     td_sum_set_int(s, "lwp.selected_tiles", "LWP selected tiles", TD_T_INT, (int64_t)nsel);
     td_sum_set_int(s, "lwp.blocks", "LWP blocks shown", TD_T_INT, (int64_t)n);
     td_sum_set_int(s, "lwp.not_recorded", "LWP blocks not recorded (in an overflow)",
@@ -337,8 +352,5 @@ void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summ
     if (flushes)
         td_sum_finding(s, "%lld buffer-flush block%s hidden (--show-flushes shows them).",
                        (long long)flushes, flushes == 1 ? "" : "s");
-    free(v);
-    free(rg);
-    free(base);
-    free(sel);
+    td_lwp_free(&L);
 }

@@ -18,6 +18,7 @@
 #include "history.h"
 #include "partial.h"
 #include "cli.h"
+#include "render_chrome.h"
 #include "render_stacktrace.h"
 #include "outdir.h"
 #include <stddef.h>
@@ -348,6 +349,13 @@ static void set_history_format(void *ctx, const td_cli_opt *opt, const char *v)
     ((cli *)ctx)->format = v;
 }
 
+static void set_export_format(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    if (strcmp(v, "chrome"))
+        td_cli_bad_value(opt, "expected chrome (Chrome Trace Event JSON), got '%s'", v);
+    ((cli *)ctx)->format = v;
+}
+
 static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "-") == 0)
@@ -359,7 +367,8 @@ static void set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 /* ---- the tables: a new command is a row in cmds (its bit is its index), a new option a
  * row in opts (same name twice is fine when the rows apply to different commands) ---- */
 
-enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MERGE, C_HISTORY };
+enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MERGE, C_HISTORY,
+       C_EXPORT };
 #define REPORT TD_CMD(C_REPORT)
 #define SUMMARY TD_CMD(C_SUMMARY)
 #define FOLD TD_CMD(C_FOLD)
@@ -369,6 +378,7 @@ enum { C_REPORT, C_SUMMARY, C_FOLD, C_FLAME, C_DIFF, C_STACK, C_SUMMARIZE, C_MER
 #define STACK TD_CMD(C_STACK)
 #define SUMMARIZE TD_CMD(C_SUMMARIZE)
 #define MERGE TD_CMD(C_MERGE)
+#define EXPORT TD_CMD(C_EXPORT)
 /* commands that analyse traces (merge takes the options the parts were made with) */
 #define ANALYSIS (REPORT | SUMMARY | FOLD | FLAME | DIFF | SUMMARIZE)
 #define OFF(f) offsetof(cli, f)
@@ -382,6 +392,7 @@ static int cmd_history(void *ctx, char **args, int nargs);
 static int cmd_stack_trace(void *ctx, char **args, int nargs);
 static int cmd_summarize(void *ctx, char **args, int nargs);
 static int cmd_merge(void *ctx, char **args, int nargs);
+static int cmd_export(void *ctx, char **args, int nargs);
 
 static const td_cli_cmd cmds[] = {
     [C_REPORT] = {"report", "TRACE... [-o DIR] [OPTIONS]",
@@ -425,6 +436,14 @@ static const td_cli_cmd cmds[] = {
                    "CSV (names as in summary.json `comparisons`, e.g. step.median_ns).\n"
                    "--keep N / --older-than DAYS delete older runs.",
                    1, 1, "one history database (runs.db)", cmd_history},
+    [C_EXPORT] = {"export", "TRACE... --format chrome [-o FILE|-]",
+                  "What tracedoc read, as Chrome Trace Event JSON (Perfetto, chrome://tracing).",
+                  "Every input kind: Kineto/Chrome JSON (as read), Nsight Systems SQLite,\n"
+                  "nsys-jax archives, IBM AIU traces (host pairs and device time), Graphcore\n"
+                  "IPU exports (steps, lightweight profiling), SambaTune artifacts (as\n"
+                  "stack-trace writes them). Several inputs: one file, pids per input.\n"
+                  "Without -o: standard output.",
+                  1, -1, "at least one TRACE", cmd_export},
 };
 
 static const td_cli_opt opts[] = {
@@ -435,6 +454,10 @@ static const td_cli_opt opts[] = {
     {"output", 'o', "FILE", FOLD | SUMMARY, "output file ('-': stdout, the default)",
      td_cli_set_str, OFF(out)},
     {"output", 'o', "FILE", FLAME, "output SVG file ('-': stdout)", td_cli_set_str, OFF(out)},
+    {"output", 'o', "FILE", EXPORT, "the Chrome trace ('-': stdout, the default)", td_cli_set_str,
+     OFF(out)},
+    {"format", 0, "chrome", EXPORT, "output format (chrome: Chrome Trace Event JSON, the default)",
+     set_export_format, 0},
     {"output", 'o', "FILE", STACK, "the report (default NAME_chrome_tracing_report.json)",
      td_cli_set_str, OFF(out)},
     {"output", 'o', "PART.tds", SUMMARIZE, "the partial summary to write", td_cli_set_str,
@@ -492,7 +515,7 @@ static const td_cli_opt opts[] = {
      "iteration_N)", td_cli_set_str, OFF(o.step_pattern)},
     {"module-pattern", 0, "REGEX", ANALYSIS, "Kineto module ranges (default: the steps)",
      td_cli_set_str, OFF(o.module_pattern)},
-    {"aiu-freq", 0, "SOC[:CORE]", ANALYSIS, "IBM AIU clocks in MHz (default: SoC implied by the\n"
+    {"aiu-freq", 0, "SOC[:CORE]", ANALYSIS | EXPORT, "IBM AIU clocks in MHz (default: SoC implied by the\n"
      "trace, core 1100)", set_aiu_freq, 0},
     {"compile-log", 0, "FILE", ANALYSIS, "DeepRT compile log (ideal cycles per kernel),\n"
      "repeatable", set_compile_log, 0},
@@ -504,7 +527,7 @@ static const td_cli_opt opts[] = {
      "no dates", set_telemetry_start, 0},
     {"expect", 0, "TEXT", REPORT, "what you expected (\"latency 12 ms\"), for the perf-report\n"
      "checklist", set_expect, 0},
-    {"show-flushes", 0, NULL, ANALYSIS, "IPU lightweight profiling: keep buffer-flush blocks",
+    {"show-flushes", 0, NULL, ANALYSIS | EXPORT, "IPU lightweight profiling: keep buffer-flush blocks",
      td_cli_set_flag, OFF(o.show_flushes)},
     {"help", 'h', NULL, TD_ALL_CMDS, "this help", NULL, 0},
     {"version", 0, NULL, TD_ALL_CMDS, "print the version", NULL, 0},
@@ -1401,10 +1424,10 @@ static int cmd_history(void *ctx, char **args, int nargs)
     return 0;
 }
 
-/* stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json] */
-static int cmd_stack_trace(void *ctx, char **args, int nargs)
+/* stack-trace and export: read and analyse the inputs, write one Chrome trace to out
+ * (stack: the SambaTune-style report, else every input). */
+static int write_chrome(const cli *c, char **args, int nargs, const char *out, int stack)
 {
-    const cli *c = ctx;
     td_err e = {0};
     td_status st = TD_OK;
     td_traceset *set = read_all(c, args, nargs, &e, &st);
@@ -1413,30 +1436,43 @@ static int cmd_stack_trace(void *ctx, char **args, int nargs)
     print_warnings(set);
     td_summary *s = td_summary_new();
     st = td_analyse(set, &c->o, s, &e);
-    char *def = NULL;
-    if (st == TD_OK) {
-        const char *out = c->out;
-        if (!out) { /* NAME from the input's base name, up to its first dot */
-            char *tmp = td_xstrdup(args[0]);
-            size_t n = strlen(tmp);
-            while (n > 1 && tmp[n - 1] == '/')
-                tmp[--n] = 0;
-            const char *b = strrchr(tmp, '/');
-            b = b ? b + 1 : tmp;
-            size_t bl = strcspn(b, ".");
-            def = td_xmalloc(bl + 32);
-            snprintf(def, bl + 32, "%.*s_chrome_tracing_report.json", (int)bl, b);
-            free(tmp);
-            out = def;
-        }
-        st = td_render_stacktrace(set, s, TD_VERSION, out, &e);
-    }
-    free(def);
+    if (st == TD_OK)
+        st = stack ? td_render_stacktrace(set, s, TD_VERSION, out, &e)
+                   : td_render_chrome(set, s, &c->o, TD_VERSION, out, &e);
     td_traceset_free(set);
     td_summary_free(s);
     if (st != TD_OK)
         fail(&e);
     return 0;
+}
+
+/* stack-trace ARTIFACTS [-o NAME_chrome_tracing_report.json] */
+static int cmd_stack_trace(void *ctx, char **args, int nargs)
+{
+    const cli *c = ctx;
+    if (c->out)
+        return write_chrome(c, args, nargs, c->out, 1);
+    /* NAME from the input's base name, up to its first dot */
+    char *tmp = td_xstrdup(args[0]);
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/')
+        tmp[--n] = 0;
+    const char *b = strrchr(tmp, '/');
+    b = b ? b + 1 : tmp;
+    size_t bl = strcspn(b, ".");
+    char *def = td_xmalloc(bl + 32);
+    snprintf(def, bl + 32, "%.*s_chrome_tracing_report.json", (int)bl, b);
+    free(tmp);
+    int rc = write_chrome(c, args, nargs, def, 1);
+    free(def);
+    return rc;
+}
+
+/* export TRACE... --format chrome [-o FILE|-] */
+static int cmd_export(void *ctx, char **args, int nargs)
+{
+    const cli *c = ctx;
+    return write_chrome(c, args, nargs, c->out ? c->out : "-", 0);
 }
 
 int main(int argc, char **argv)

@@ -168,5 +168,7 @@ td_kind td_kind_from_cat(const char *c, size_t n)
         return TD_K_GPU_ANNOT;
     if (eq(c, n, "hpu_op") || prefix(c, n, "mtia_") || eq(c, n, "privateuse1_kernel"))
         return TD_K_DEVICE_OTHER;
+    if (eq(c, n, "nvtx")) /* NVTX ranges (how `tracedoc export` writes nsys's) */
+        return TD_K_RANGE;
     return TD_K_OTHER;
 }

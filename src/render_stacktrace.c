@@ -41,26 +41,6 @@ typedef struct wctx {
     uint8_t *ir_done;   /* per hypersection: IR already written */
 } wctx;
 
-static void put_us(FILE *f, int64_t ns)
-{
-    if (ns < 0) {
-        fputc('-', f);
-        ns = -ns;
-    }
-    fprintf(f, "%lld.%03lld", (long long)(ns / 1000), (long long)(ns % 1000));
-}
-
-/* Shortest decimal that reads back as the same double. */
-static void put_real(FILE *f, double v)
-{
-    char b[40];
-    snprintf(b, sizeof b, "%.15g", v);
-    if (strtod(b, NULL) != v)
-        snprintf(b, sizeof b, "%.17g", v);
-    fputs(b, f);
-    if (!strpbrk(b, ".eE"))
-        fputs(".0", f);
-}
 
 static void key(FILE *f, const char *k)
 {
@@ -82,8 +62,8 @@ static void hs_args(FILE *f, const td_samba_hs *h, int with_ir)
     key(f, "colour");
     fprintf(f, "\"%s\"", hexes[c]);
 #define I(name, v) if ((v) >= 0) { key(f, name); fprintf(f, "%lld", (long long)(v)); }
-#define U(name, v) if ((v) >= 0) { key(f, name); put_us(f, v); }
-#define R(name, v) if (isfinite(v)) { key(f, name); put_real(f, v); }
+#define U(name, v) if ((v) >= 0) { key(f, name); td_json_us(f, v); }
+#define R(name, v) if (isfinite(v)) { key(f, name); td_json_real(f, v); }
     I("global_id", h->global_id);
     R("tflop", h->tflop);
     I("est_pmus", h->est_pmus);
@@ -109,13 +89,7 @@ static void hs_args(FILE *f, const td_samba_hs *h, int with_ir)
 
 static void meta(FILE *f, int pid, int tid, const char *what, const char *name, int sort)
 {
-    fprintf(f, ",\n{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"%s\", \"args\": {\"name\": ",
-            pid, tid, what);
-    td_json_str(f, name);
-    fputs("}}", f);
-    fprintf(f, ",\n{\"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"name\": \"%s_sort_index\", "
-            "\"args\": {\"sort_index\": %d}}", pid, tid,
-            strcmp(what, "process_name") == 0 ? "process" : "thread", sort);
+    td_chrome_meta(f, pid, tid, what, name, sort);
 }
 
 static int64_t cell_i(const td_table *t, size_t r, const char *k)
@@ -135,9 +109,9 @@ static void call_event(FILE *f, wctx *w, int tid, const char *cat, size_t k, int
     const td_samba_hs *h = &w->sb->hs[w->sb->sched[k]];
     size_t c = td_hash64(h->name, strlen(h->name)) % NCOL;
     fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"%s\", \"pid\": 1, \"tid\": %d, \"ts\": ", cat, tid);
-    put_us(f, ts);
+    td_json_us(f, ts);
     fputs(", \"dur\": ", f);
-    put_us(f, td_samba_call_ns(h));
+    td_json_us(f, td_samba_call_ns(h));
     fputs(", \"name\": ", f);
     td_json_str(f, h->name);
     fprintf(f, ", \"cname\": \"%s\", \"args\": {\"call\": %zu", cnames[c], k);
@@ -204,13 +178,13 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
         meta(f, 0, (int)i + 1, "thread_name", title, (int)i + 1);
         fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"host\", \"pid\": 0, \"tid\": %zu, \"ts\": 0.000, "
                 "\"dur\": ", i + 1);
-        put_us(f, sb->host[i].ns);
+        td_json_us(f, sb->host[i].ns);
         fputs(", \"name\": ", f);
         td_json_str(f, sb->host[i].name);
         fputs(", \"args\": {\"category\": ", f);
         td_json_str(f, sb->host[i].name);
         fputs(", \"time_us\": ", f);
-        put_us(f, sb->host[i].ns);
+        td_json_us(f, sb->host[i].ns);
         fputs("}}", f);
     }
     /* the model row */

@@ -401,40 +401,7 @@ void td_flame_finish(td_flame *f)
 }
 
 /* ---- JSON ---- */
-static void json_str(FILE *f, const char *s)
-{
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        unsigned char c = *p;
-        if (c == '"' || c == '\\') {
-            fputc('\\', f);
-            fputc(c, f);
-        } else if (c == '\n') {
-            fputs("\\n", f);
-        } else if (c == '\t') {
-            fputs("\\t", f);
-        } else if (c == '\r') {
-            fputs("\\r", f);
-        } else if (c < 0x20 || c == 0x7f) {
-            fprintf(f, "\\u%04x", c);
-        } else if (c == '<' || c == '>' || c == '&') {
-            /* keeps the JSON safe to embed in HTML/SVG script blocks */
-            fprintf(f, "\\u%04x", c);
-        } else {
-            fputc(c, f);
-        }
-    }
-    fputc('"', f);
-}
 
-void td_json_str(FILE *f, const char *s)
-{
-    json_str(f, s);
-}
 
 static void json_double(FILE *f, double v)
 {
@@ -460,7 +427,7 @@ static void json_cell(FILE *f, td_type t, const td_cell *v)
 {
     switch (t) {
     case TD_T_TEXT:
-        json_str(f, v->s);
+        td_json_str(f, v->s);
         break;
     case TD_T_SHARE:
     case TD_T_F64:
@@ -568,7 +535,7 @@ static void json_table(FILE *f, const td_table *t, int d)
         for (int c = 0; c < t->ncols; c++) {
             if (c)
                 fputs(", ", f);
-            json_str(f, t->cols[c].key);
+            td_json_str(f, t->cols[c].key);
             fputs(": ", f);
             json_cell(f, t->cols[c].type, td_table_cell(t, r, c));
         }
@@ -587,7 +554,7 @@ static void json_strings(FILE *f, const char *const *v, size_t n, int d)
     fputs("[\n", f);
     for (size_t i = 0; i < n; i++) {
         indent(f, d + 1);
-        json_str(f, v[i]);
+        td_json_str(f, v[i]);
         fputs(i + 1 < n ? ",\n" : "\n", f);
     }
     indent(f, d);
@@ -600,7 +567,7 @@ static void json_node(FILE *f, const jnode *n, int d, const td_summary *s, int t
     for (size_t i = 0; i < n->nk; i++) {
         const jnode *k = n->kids[i];
         indent(f, d + 1);
-        json_str(f, k->name);
+        td_json_str(f, k->name);
         fputs(": ", f);
         if (k->kv)
             json_cell(f, k->kv->type, &k->kv->v);

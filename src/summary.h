@@ -147,8 +147,6 @@ void td_flame_fmt_value(const td_flame *fl, char *dst, size_t cap, int64_t v);
 /* Output. JSON is deterministic: insertion order, integers as integers, doubles with
  * %.17g-free stable formatting (shares and ratios rounded to 6 decimals). */
 td_status td_summary_write_json(const td_summary *s, FILE *f, td_err *e);
-/* A JSON string literal of s (null for NULL); '<', '>' and '&' are escaped too. */
-void td_json_str(FILE *f, const char *s);
 /* One table as CSV (libcsv quoting), header = column keys. */
 td_status td_table_write_csv(const td_table *t, FILE *f, td_err *e);
 /* One table as aligned text (for `tracedoc summary`), at most top rows (0 = all). */

@@ -111,6 +111,18 @@ size_t td_utf8_next(const unsigned char *s, uint32_t *cp);
  * and characters XML forbids become U+FFFD; tabs/newlines become spaces), at most maxcp
  * code points (0 = all; when cut, the last two shown become ".."). */
 void td_buf_xml(td_buf *b, const char *s, size_t maxcp);
+/* JSON writers (Chrome Trace Event files, summary.json): td_json_str writes s as a JSON
+ * string ("null" for NULL): invalid UTF-8 becomes U+FFFD, control characters and <>&
+ * are \u escapes (safe inside HTML/SVG script blocks). td_json_us writes ns as
+ * microseconds with three decimals (exact ns: "12.345"); td_json_real the shortest
+ * decimal that reads back as the same double ("null" when not finite).
+ * td_chrome_meta writes one Chrome metadata pair, the name ("process_name" or
+ * "thread_name" in what) and its sort index, each preceded by ",\n". */
+void td_json_str(FILE *f, const char *s);
+void td_json_us(FILE *f, int64_t ns);
+void td_json_real(FILE *f, double v);
+void td_chrome_meta(FILE *f, int64_t pid, int64_t tid, const char *what, const char *name,
+                    int64_t sort);
 /* Length of a UTF-8 string in code points (continuation bytes not counted). */
 size_t td_utf8_len(const char *s);
 
