@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define JUDGE_SHARE 0.01 /* table rows below 1% of their table's time are not judged */
+#define NEW_SHARE 0.001  /* new / vanished kernels: listed from 0.1% of the kernel time */
 
 void td_detect_opts_default(td_detect_opts *o)
 {
@@ -514,7 +515,7 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
         const char *metric = td_arena_strdup(cur->a, c->name);
         double eff = min_effect_for(o, c->name);
         if (!b) {
-            if (c->kernel && c->share >= JUDGE_SHARE)
+            if (c->kernel && c->share >= NEW_SHARE)
                 push(&cs, metric, "new", NAN, c->value, NAN, NAN, "kernel absent from the "
                      "baseline", since);
             else
@@ -570,7 +571,7 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
     }
     for (size_t i = 0; i < mb->n; i++) {
         const td_metric *b = &mb->m[i];
-        if (b->kernel && b->share >= JUDGE_SHARE && !find_sorted(mc, b->name))
+        if (b->kernel && b->share >= NEW_SHARE && !find_sorted(mc, b->name))
             push(&cs, td_arena_strdup(cur->a, b->name), "vanished", b->value, NAN, NAN, NAN,
                  "kernel absent from this run", since);
     }
@@ -623,6 +624,66 @@ static void trend_rows(td_summary *s, td_table *t, const td_hist *h, const char 
     }
 }
 
+/* A metric's place among the trend charts: the key metrics first (step time, device
+ * breakdown, compile, runtime), then the changed metrics in the order of `changes`
+ * (most severe first). */
+static size_t trend_rank(const td_table *ch, const char *m)
+{
+    static const char *const key[] = {"step.median_ns", "gpu.", "compile.total_ns",
+                                      "runtime.wall_ns"};
+    for (size_t k = 0; m && k < sizeof key / sizeof *key; k++)
+        if (!strncmp(m, key[k], strlen(key[k])))
+            return k;
+    int cm = ch ? td_table_col(ch, "metric") : -1;
+    for (size_t r = 0; m && cm >= 0 && r < ch->nrows; r++)
+        if (td_table_cell(ch, r, cm)->s && !strcmp(td_table_cell(ch, r, cm)->s, m))
+            return 16 + r;
+    return SIZE_MAX;
+}
+
+typedef struct tgroup {
+    size_t r0, r1, rank;
+} tgroup;
+
+static int cmp_tgroup(const void *a, const void *b)
+{
+    const tgroup *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->r0 > y->r0) - (x->r0 < y->r0);
+}
+
+/* The trends table's metric groups in trend_rank order (rows of one metric together). */
+static void order_trends(td_summary *s)
+{
+    td_table *t = td_sum_find_table(s, "trends");
+    int cm = t ? td_table_col(t, "metric") : -1;
+    if (!t || cm < 0 || t->nrows < 2)
+        return;
+    const td_table *ch = td_sum_find_table(s, "changes");
+    tgroup *g = NULL;
+    size_t ng = 0, gcap = 0;
+    for (size_t r0 = 0; r0 < t->nrows;) {
+        const char *m = td_table_cell(t, r0, cm)->s;
+        size_t r1 = r0 + 1;
+        while (r1 < t->nrows && m && td_table_cell(t, r1, cm)->s &&
+               !strcmp(td_table_cell(t, r1, cm)->s, m))
+            r1++;
+        *TD_PUSH(g, ng, gcap) = (tgroup){r0, r1, trend_rank(ch, m)};
+        r0 = r1;
+    }
+    qsort(g, ng, sizeof *g, cmp_tgroup);
+    size_t nc = (size_t)t->ncols;
+    td_cell *cells = td_xmalloc(t->nrows * nc * sizeof *cells);
+    size_t at = 0;
+    for (size_t k = 0; k < ng; k++)
+        for (size_t r = g[k].r0; r < g[k].r1; r++)
+            memcpy(cells + (at++) * nc, t->cells + r * nc, nc * sizeof *cells);
+    memcpy(t->cells, cells, t->nrows * nc * sizeof *cells);
+    free(cells);
+    free(g);
+}
+
 int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
                       const td_detect_opts *o)
 {
@@ -672,7 +733,7 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
         int in_last = hm && !isnan(hm->v[h->nruns - 1]);
         if (!n || !in_last) {
             /* new: absent from the previous run */
-            if (c->kernel && c->share >= JUDGE_SHARE)
+            if (c->kernel && c->share >= NEW_SHARE)
                 push(&cs, metric, "new", NAN, c->value, NAN, NAN, "kernel absent from the "
                      "previous run", cur_label);
             else
@@ -727,12 +788,21 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
         if (reported || is_key_metric(c->name))
             trend_rows(cur, tr, h, metric, x, idx, n, (size_t)o->trend_runs, cur_label);
     }
-    /* vanished: kernels of the previous run missing now */
+    /* vanished: kernels of the previous run (at least NEW_SHARE of its kernel time)
+     * missing now */
+    double ktot = 0;
+    for (size_t m = 0; m < h->nmet; m++)
+        if (!strncmp(h->met[m].name, "kernel.total_ns:", 16) && !isnan(h->met[m].v[h->nruns - 1]))
+            ktot += h->met[m].v[h->nruns - 1];
     for (size_t m = 0; m < h->nmet; m++) {
         const td_hist_metric *hm = &h->met[m];
         if (strncmp(hm->name, "kernel.total_ns:", 16) || isnan(hm->v[h->nruns - 1]) ||
             find_sorted(mc, hm->name))
             continue;
+        if (!(hm->v[h->nruns - 1] >= NEW_SHARE * ktot)) {
+            cs.notcmp++;
+            continue;
+        }
         push(&cs, td_arena_strdup(cur->a, hm->name), "vanished", hm->v[h->nruns - 1], NAN, NAN,
              NAN, "kernel absent from this run", cur_label);
     }
@@ -745,5 +815,7 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
              "%.1f%% (template tolerances per metric); change points in the last %d runs are "
              "reported; metrics under 1%% of their table's time are not judged", h->nruns,
              o->max_p, 100 * o->min_effect, o->recent);
-    return finish(cur, &cs, against, rt, o->min_effect);
+    int verdict = finish(cur, &cs, against, rt, o->min_effect);
+    order_trends(cur);
+    return verdict;
 }

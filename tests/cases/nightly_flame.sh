@@ -13,8 +13,10 @@ for i in $(seq 11 25); do  # 10 nights before the change and 5 after
     cp "$D/run$i.summary.json" "$WORK/in$i/summary.json"
     if [ "$i" -le 20 ]; then f=ff256; else f=ff1024; fi
     cp "$D/run-$f.cpu.folded" "$WORK/in$i/cpu.folded"
+    fmt=json,svg,folded
+    [ "$i" = 25 ] && fmt=$fmt,xlsx
     SOURCE_DATE_EPOCH=$((1767225600 + i * 86400)) "$TD" report "$WORK/in$i/summary.json" \
-        -o "$WORK/n$i" --format json,svg,folded --template nightly --history "$DB" \
+        -o "$WORK/n$i" --format $fmt --template nightly --history "$DB" \
         >"$WORK/v$i" 2>"$WORK/e$i"
     rc=$?
     want=0
@@ -85,6 +87,50 @@ sed -n '/<g id="frames"/,/^<\/g>/p' "$WORK/n15/flame-diff.svg" | grep -o 'fill="
     sort -u | grep -v -e ffffff -e c0c0c0 &&
     die "unchanged stacks drawn in colour"
 grep -q 'fill="#ff0000"' "$WORK/n25/flame-diff.svg" || die "night 25: no saturated red frame"
+# the workbook's Trends sheet: per metric a block (run, value, the changed run's value)
+# and a native line chart of it; values and order from summary.json's trends/changes
+$PY - "$WORK/n25" <<'PYEOF' || exit 1
+import json, re, sys, zipfile
+import openpyxl
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+groups = []
+for r in s["trends"]:
+    if not groups or groups[-1][0] != r["metric"]:
+        groups.append((r["metric"], []))
+    groups[-1][1].append(r)
+assert groups[0][0] == "step.median_ns", "key metric first"
+since = {c["metric"]: c["since"] for c in s["changes"]}
+changed = [g[0] for g in groups[1:]]
+order = [c["metric"] for c in s["changes"] if c["metric"] in changed]
+assert changed == order, "changed metrics in the order of the changes table"
+wb = openpyxl.load_workbook(d + "/report.xlsx")
+ws = wb["Trends"]
+rows = list(ws.iter_rows(values_only=True))
+at = {}
+for i, r in enumerate(rows):
+    if r and r[0] in dict(groups) and i + 1 < len(rows) and rows[i + 1][0] == "Run":
+        at[r[0]] = i
+assert len(at) == len(groups), (len(at), len(groups))
+for m, rs in groups:
+    i = at[m]
+    unit = rows[i + 1][1]
+    sc = 1e6 if unit == "Value (ms)" else 1e3
+    for k, r in enumerate(rs):
+        lab, v, mark = rows[i + 2 + k][:3]
+        assert lab == r["label"] and abs(v - r["value_ns"] / sc) < 1e-9, (m, k, lab, v, r)
+        assert (mark is not None) == (since.get(m) == r["label"]), (m, lab, mark)
+z = zipfile.ZipFile(d + "/report.xlsx")
+charts = [n for n in z.namelist() if re.match(r"xl/charts/chart\d+\.xml$", n)]
+titles = []
+for n in charts:
+    x = z.read(n).decode()
+    if "Trends!" not in x:
+        continue
+    titles.append(re.search(r"<a:t>(.*?)</a:t>", x).group(1))
+assert sorted(titles) == sorted(m for m, _ in groups), (titles, [g[0] for g in groups])
+print("ok: %d trend charts" % len(titles))
+PYEOF
 # --baseline with the stacks beside the baseline's summary.json (not compacted)
 "$TD" report "$WORK/in25/summary.json" --baseline "$WORK/n20/summary.json" -o "$WORK/b" \
     --format svg,folded --template nightly >/dev/null 2>&1
