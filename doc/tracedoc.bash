@@ -13,7 +13,7 @@ _tracedoc()
     cmd=${COMP_WORDS[1]}
     case "$prev" in
     --template) COMPREPLY=($(compgen -W "bug-report nightly manager" -- "$cur") $(compgen -f -X '!*.tdt' -- "$cur")); return ;;
-    --stacks) COMPREPLY=($(compgen -W "cpu device ops compile" -- "$cur")); return ;;
+    --stacks) COMPREPLY=($(compgen -W "cpu device ops compile source opname ipu sections" -- "$cur")); return ;;
     --warmup) COMPREPLY=($(compgen -W "auto none" -- "$cur")); return ;;
     --paper) COMPREPLY=($(compgen -W "a4 letter" -- "$cur")); return ;;
     -o|--output)

@@ -17,6 +17,7 @@
 
 void td_opts_default(td_opts *o)
 {
+    memset(o, 0, sizeof *o); /* every option a later pass adds starts at 0 / NULL / off */
     o->warmup = TD_WARMUP_AUTO;
     o->step_pattern = NULL;
     o->module_pattern = NULL;
@@ -295,7 +296,22 @@ td_table *td_modules_cut(td_summary *s, const char *title, double threshold,
                   "thunks_mean:f64:Thunks/exec", "thunks_std:f64:Thunks std",
                   "mean_ns:ns:Mean", "std_ns:ns:Std dev", "total_ns:ns:Total",
                   "share:share:Share", NULL);
+    t->note = "Mean and Total: device time of one execution, added over every execution on "
+              "every device, so Total can exceed the traced time. Share: of the Total of all "
+              "modules, those below the cut-off included.";
     return t;
+}
+
+void td_modules_kineto(td_table *t)
+{
+    td_table_nodoc(t, "program_id");
+    td_table_nodoc(t, "thunks_mean");
+    td_table_nodoc(t, "thunks_std");
+    t->note = "A module is a step (or a --module-pattern range). Mean and Total: device time "
+              "of one execution, from the start of the first device activity it launched to "
+              "the end of the last, gaps included; added over every execution of every rank, "
+              "so Total can exceed the traced time, and ranges that nest or overlap each count "
+              "in full. Share: of the Total of all modules, those below the cut-off included.";
 }
 
 static void actx_free(td_actx *a)

@@ -37,6 +37,11 @@ td_table *td_modules_cut(td_summary *s, const char *title, double threshold,
                          const int64_t *first_total, size_t stride, size_t n, int64_t sum,
                          size_t *keep);
 
+/* Kineto's modules table for documents: a module is a step or a --module-pattern range,
+ * so XLA's columns (program, thunks per execution) are left out of the documents, and
+ * the note says what the times add up (why Total can exceed the traced time). */
+void td_modules_kineto(td_table *t);
+
 /* XLA / nsys-jax semantics (analyse_xla.c): modules, thunks, compile, runtime totals,
  * XLA collectives. Called by td_analyse for traces with NVTX ranges. */
 void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s);

@@ -48,6 +48,7 @@ typedef struct td_step {
     int64_t num;       /* trailing number in the name, or ordinal */
     uint32_t track;
     int warmup;        /* dropped by warm-up removal */
+    int window;        /* active window (1-based): a run of consecutive step numbers */
 } td_step;
 
 /* Per-trace derived data. */

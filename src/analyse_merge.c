@@ -635,6 +635,8 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
     size_t keep = 0;
     td_table *d = td_modules_cut(s, t->title, o->threshold, n ? &m[0].total : NULL, sizeof *m, n,
                                  sum, &keep);
+    if (!*xla)
+        td_modules_kineto(d);
     int below = td_table_col(t, "below_cut") >= 0; /* XLA: every module, the small ones marked */
     if (below)
         td_table_cols(d, "below_cut:bool:Below cut", NULL);

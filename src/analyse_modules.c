@@ -304,6 +304,7 @@ void td_an_modules(td_actx *a)
         size_t kept = 0;
         td_table *tb = td_modules_cut(s, "Modules", a->o->threshold, nm ? &m[0].total : NULL,
                                       sizeof *m, nm, sum, &kept);
+        td_modules_kineto(tb);
         for (size_t k = kept; k < nm; k++)
             m[k].dropped = 1;
         for (size_t k = 0; k < kept; k++) {

@@ -5,7 +5,16 @@
  * dropped when its wall time exceeds 1.5x the median wall time of the other steps
  * (first-iteration costs: allocator growth, cuDNN autotuning, lazy init, compilation).
  * Nothing else is dropped: torch.profiler's schedule already discards its own warm-up
- * steps, so later steps are steady state unless they show otherwise (see outlier_steps). */
+ * steps, so later steps are steady state unless they show otherwise (see outlier_steps).
+ *
+ * The schedule (wait, warmup, active, repeat, skip_first) runs every step but records
+ * only the active ones, so the recorded step numbers show it: a run of consecutive
+ * numbers is one active window; a first number above 0 and the gaps between windows are
+ * steps that ran unrecorded (skip_first, wait and warm-up, or before profiling began;
+ * how ProfilerStep# numbers map to loop iterations differs by one between torch
+ * versions, so the count is of missing numbers, not a claim about the schedule).
+ * schedule.windows / .first_step / .missing_steps / .steps say so (the first rank
+ * with steps; torch.profiler gives every rank the same schedule). */
 #include "analyse_int.h"
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +96,59 @@ static void find_steps(td_actx *a, td_tctx *c, uint8_t *cache)
     for (size_t k = 0; k < c->nsteps; k++)
         if (c->steps[k].num < 0)
             c->steps[k].num = (int64_t)k;
+    for (size_t k = 0; k < c->nsteps; k++)
+        c->steps[k].window = k == 0 ? 1
+                             : c->steps[k - 1].window +
+                                   (c->steps[k].num != c->steps[k - 1].num + 1);
+}
+
+/* steps.* scalars of the schedule as the step numbers show it (see the top comment). */
+static void schedule_scalars(td_actx *a, const td_tctx *c)
+{
+    td_summary *s = a->s;
+    const td_step *st = c->steps;
+    size_t n = c->nsteps;
+    int64_t windows = st[n - 1].window, unrec = st[0].num > 0 ? st[0].num : 0;
+    for (size_t k = 1; k < n; k++)
+        if (st[k].window != st[k - 1].window && st[k].num > st[k - 1].num)
+            unrec += st[k].num - st[k - 1].num - 1;
+    td_sum_set_int(s, "schedule.first_step", "First recorded step", TD_T_INT, st[0].num);
+    td_sum_set_int(s, "schedule.windows", "Active windows (runs of consecutive steps)", TD_T_INT,
+                   windows);
+    td_sum_set_int(s, "schedule.missing_steps", "Step numbers missing before and between the "
+                   "windows", TD_T_INT, unrec);
+    const char *nm = td_name(a, st[0].name);
+    size_t pl = strlen(nm);
+    while (pl > 0 && nm[pl - 1] >= '0' && nm[pl - 1] <= '9')
+        pl--;
+    td_buf b = {0};
+    td_buf_printf(&b, "%zu step%s recorded in %lld active window%s (", n, n == 1 ? "" : "s",
+                  (long long)windows, windows == 1 ? "" : "s");
+    for (size_t k = 0, shown = 0; k < n; k++) {
+        if (k + 1 < n && st[k + 1].window == st[k].window)
+            continue; /* k ends a window */
+        size_t f = k;
+        while (f > 0 && st[f - 1].window == st[k].window)
+            f--;
+        if (shown++ == 4) {
+            td_buf_puts(&b, ", ...");
+            break;
+        }
+        td_buf_printf(&b, "%s%.*s%lld", shown > 1 ? ", " : "", (int)pl, nm,
+                      (long long)st[f].num);
+        if (k > f)
+            td_buf_printf(&b, "-%lld", (long long)st[k].num);
+    }
+    td_buf_puts(&b, ")");
+    if (unrec)
+        td_buf_printf(&b, "; %lld step number%s missing %s: those steps ran unrecorded "
+                      "(torch.profiler's schedule records only its active steps, not its "
+                      "wait and warm-up steps) or before profiling began", (long long)unrec,
+                      unrec == 1 ? " is" : "s are",
+                      windows > 1 ? "before and between the windows" : "before the first");
+    td_buf_puts(&b, ".");
+    td_sum_set_str(s, "schedule.steps", "Recorded steps", td_arena_strdup(s->a, td_buf_cstr(&b)));
+    td_buf_free(&b);
 }
 
 /* Number of warm-up steps to drop for one rank. */
@@ -170,9 +232,15 @@ td_status td_an_steps(td_actx *a, td_err *e)
     if (!total)
         return TD_OK;
 
+    for (size_t ti = 0; ti < a->n; ti++)
+        if (a->tc[ti].nsteps) {
+            schedule_scalars(a, &a->tc[ti]);
+            break;
+        }
     td_table *tb = td_sum_table(s, "steps", "Steps");
     td_table_cols(tb, "rank:int:Rank", "name:text:Step", "step:int:#", "start_ns:ns:Start",
-                  "wall_ns:ns:Wall", "device_busy_ns:ns:Device busy", "warmup:bool:Warm-up", NULL);
+                  "wall_ns:ns:Wall", "device_busy_ns:ns:Device busy", "warmup:bool:Warm-up",
+                  "window:int:Active window", NULL);
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
         td_trace *t = c->t;
@@ -198,6 +266,7 @@ td_status td_an_steps(td_actx *a, td_err *e)
             td_row_int(s, tb, r, "device_busy_ns",
                        c->ndev ? td_iv_overlap1(dv, nd, st->start, st->end) : TD_NA);
             td_row_int(s, tb, r, "warmup", st->warmup);
+            td_row_int(s, tb, r, "window", st->window);
         }
         free(dv);
     }

@@ -95,6 +95,9 @@ typedef struct xla_hlo {
 
 /* Decode the dumps (on two threads); each job's d/tr/want_all are set by the caller. */
 void xla_hlo_decode_all(xla_hlo *jobs, size_t n);
+/* Decode one serialized (not compressed) HloProto of n bytes; h->want_all set by the
+ * caller (the fuzz harness and tests use it; the dumps go through xla_hlo_decode_all). */
+void xla_hlo_decode_pb(xla_hlo *h, const uint8_t *bytes, size_t n);
 void xla_hlo_free(xla_hlo *h);
 /* Instruction by name, or NULL. */
 const xla_hinst *xla_hlo_find(const xla_hlo *h, const char *name, size_t len);

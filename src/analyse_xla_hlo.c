@@ -202,16 +202,9 @@ static void decode_stack_index(xla_hlo *h, pb s)
     }
 }
 
-static void decode(xla_hlo *h)
+/* The serialized HloProto in buf (got bytes; h takes buf). */
+static void decode_pb(xla_hlo *h, uint8_t *buf, size_t got)
 {
-    const td_hlo_dump *d = h->d;
-    uint8_t *buf = NULL;
-    size_t got = 0;
-    /* HLO xz ratio ~16; a dump that does not decode is read as empty */
-    if (td_unxz(d->xz, d->n, d->n * 20 + 4096, (size_t)1 << 30, &buf, &got, NULL)) {
-        buf = td_xmalloc(1);
-        got = 0;
-    }
     h->buf = buf;
     hraw *raw = NULL;
     size_t incap = 0, rawcap = 0, nraw = 0, idcap = 0;
@@ -364,6 +357,27 @@ static void decode(xla_hlo *h)
     h->in = sorted;
     free(perm);
     free(inv);
+}
+
+static void decode(xla_hlo *h)
+{
+    const td_hlo_dump *d = h->d;
+    uint8_t *buf = NULL;
+    size_t got = 0;
+    /* HLO xz ratio ~16; a dump that does not decode is read as empty */
+    if (td_unxz(d->xz, d->n, d->n * 20 + 4096, (size_t)1 << 30, &buf, &got, NULL)) {
+        buf = td_xmalloc(1);
+        got = 0;
+    }
+    decode_pb(h, buf, got);
+}
+
+void xla_hlo_decode_pb(xla_hlo *h, const uint8_t *bytes, size_t n)
+{
+    uint8_t *buf = td_xmalloc(n ? n : 1);
+    if (n)
+        memcpy(buf, bytes, n);
+    decode_pb(h, buf, n);
 }
 
 static void *worker(void *p)

@@ -221,10 +221,9 @@ static void set_top(void *ctx, const td_cli_opt *opt, const char *v)
 
 static void set_stacks(void *ctx, const td_cli_opt *opt, const char *v)
 {
-    if (strcmp(v, "cpu") && strcmp(v, "device") && strcmp(v, "ops") && strcmp(v, "compile") &&
-        strcmp(v, "source") && strcmp(v, "opname") && strcmp(v, "ipu"))
-        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname or ipu, "
-                         "got '%s'", v);
+    if (!td_flame_kind_known(v))
+        td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname, ipu or "
+                         "sections, got '%s'", v);
     ((cli *)ctx)->stacks = v;
 }
 
@@ -556,8 +555,10 @@ static void progress(const char *fmt, ...)
     va_end(ap);
 }
 
+/* one_job: refuse traces that are not ranks of one job (job.h); export, which lays
+ * inputs side by side in a viewer, takes any. */
 static td_traceset *read_all(const cli *c, char **inputs, int ninputs, td_err *e,
-                             td_status *st)
+                             td_status *st, int one_job)
 {
     td_traceset *set = td_traceset_new();
     for (int i = 0; i < c->ncomplog; i++) {
@@ -583,7 +584,7 @@ static td_traceset *read_all(const cli *c, char **inputs, int ninputs, td_err *e
         }
     }
     /* before td_read_finish numbers the ranks: the ranks as the traces declare them */
-    if ((*st = td_job_check(set, e)) != TD_OK) {
+    if (one_job && (*st = td_job_check(set, e)) != TD_OK) {
         td_traceset_free(set);
         return NULL;
     }
@@ -607,7 +608,7 @@ static td_summary *analyse_inputs(const cli *c, char **inputs, int ninputs, int6
     td_err e = {0};
     td_status st = TD_OK;
     int64_t t0 = td_now_ns();
-    td_traceset *set = read_all(c, inputs, ninputs, &e, &st);
+    td_traceset *set = read_all(c, inputs, ninputs, &e, &st, 1);
     if (!set)
         fail(&e);
     int64_t t1 = td_now_ns();
@@ -1267,7 +1268,7 @@ static int cmd_summarize(void *ctx, char **args, int nargs)
         die(TD_EXIT_USAGE, "summarize: the inputs are partial summaries already (use merge)");
     td_err e = {0};
     td_status st = TD_OK;
-    td_traceset *set = read_all(&c, c.inputs, c.ninputs, &e, &st);
+    td_traceset *set = read_all(&c, c.inputs, c.ninputs, &e, &st, 1);
     if (!set)
         fail(&e);
     print_warnings(set);
@@ -1430,7 +1431,7 @@ static int write_chrome(const cli *c, char **args, int nargs, const char *out, i
 {
     td_err e = {0};
     td_status st = TD_OK;
-    td_traceset *set = read_all(c, args, nargs, &e, &st);
+    td_traceset *set = read_all(c, args, nargs, &e, &st, stack);
     if (!set)
         fail(&e);
     print_warnings(set);

@@ -625,8 +625,15 @@ static int sec_keyfigures(pdoc *d, const char *title)
     if (!n && !(rule && rule->v.s && rule->v.s[0]))
         return 0;
     char n1[1024] = "", n2[256] = "";
-    if (rule && rule->type == TD_T_TEXT && rule->v.s && rule->v.s[0] && !d->brief)
-        snprintf(n1, sizeof n1, "Warm-up: %s", rule->v.s);
+    if (rule && rule->type == TD_T_TEXT && rule->v.s && rule->v.s[0] && !d->brief) {
+        /* the schedule sentence when steps are missing (a schedule, or a late start) */
+        const td_kv *miss = td_sum_get(s, "schedule.missing_steps");
+        const td_kv *sch = td_sum_get(s, "schedule.steps");
+        if (miss && miss->v.i > 0 && sch && sch->type == TD_T_TEXT && sch->v.s)
+            snprintf(n1, sizeof n1, "Steps: %s Warm-up: %s", sch->v.s, rule->v.s);
+        else
+            snprintf(n1, sizeof n1, "Warm-up: %s", rule->v.s);
+    }
     if (cut && cut->type == TD_T_F64 && !d->brief)
         snprintf(n2, sizeof n2, "Modules below %.2g%% of device time are left out of the "
                  "module tables.", cut->v.f * 100.0);

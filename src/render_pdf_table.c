@@ -191,7 +191,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     char v[512];
     for (int ci = 0; ci < t->ncols; ci++) {
         const td_col *col = &t->cols[ci];
-        if (unit_hidden(t, ci))
+        if (unit_hidden(t, ci) || col->nodoc)
             continue;
         tcol *q = &c[n];
         q->ci = ci;
@@ -291,15 +291,21 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
 
     /* the note under the table, written now so that its height is known when the
      * rows are split over pages */
-    char note[800] = "";
-    if (shown < t->nrows || dropped[0]) {
+    char note[1400] = "";
+    if (shown < t->nrows || dropped[0] || t->note) {
         int o = 0;
+        if (t->note)
+            o = snprintf(note, sizeof note, "%s ", t->note);
         if (shown < t->nrows)
-            o = snprintf(note, sizeof note, "Top %zu of %zu rows. ", shown, t->nrows);
+            o += snprintf(note + o, sizeof note - (size_t)o, "Top %zu of %zu rows. ", shown,
+                          t->nrows);
         if (dropped[0])
             snprintf(note + o, sizeof note - (size_t)o, "Not shown for width: %s. ", dropped);
         size_t bl = strlen(note);
-        snprintf(note + bl, sizeof note - bl, "The workbook has every row and column.");
+        if (shown < t->nrows || dropped[0])
+            snprintf(note + bl, sizeof note - bl, "The workbook has every row and column.");
+        else if (bl)
+            note[bl - 1] = 0;
     }
     double tail = 4 + (note[0] ? pd_text_h(d, note, PF_SANS, 7, W) : 0);
     /* the name column wraps: each row is as tall as its name */

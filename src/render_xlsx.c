@@ -460,36 +460,46 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
         return;
     size_t w[TD_MAXCOLS];
     double scale[TD_MAXCOLS];
-    for (int c = 0; c < t->ncols; c++) {
+    int sc[TD_MAXCOLS], nsc = 0;  /* sheet column -> table column (nodoc columns left out) */
+    for (int c = 0; c < t->ncols; c++)
+        if (!t->cols[c].nodoc)
+            sc[nsc++] = c;
+    for (int k = 0; k < nsc; k++) {
+        int c = sc[k];
         char h[300];
-        scale[c] = t->cols[c].type == TD_T_NS    ? ns_scale(t, c, nrows)
+        scale[k] = t->cols[c].type == TD_T_NS    ? ns_scale(t, c, nrows)
                    : t->cols[c].type == TD_T_F64 ? (all_integral(t, c, nrows) ? 0 : 1)
                                                  : 1;
-        col_header(&t->cols[c], scale[c], h, sizeof h);
+        col_header(&t->cols[c], scale[k], h, sizeof h);
         td_type ty = t->cols[c].type;
-        xw_put_str(x, ws, 0, c, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
-        w[c] = u8len(h) + 2; /* room for the filter button */
+        xw_put_str(x, ws, 0, k, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
+        w[k] = u8len(h) + 2; /* room for the filter button */
     }
     for (size_t r = 0; r < nrows; r++)
-        for (int c = 0; c < t->ncols; c++) {
-            size_t l = put_cell(x, ws, (int)r + 1, c, &t->cols[c], td_table_cell(t, r, c),
-                                scale[c]);
-            if (l > w[c])
-                w[c] = l;
+        for (int k = 0; k < nsc; k++) {
+            size_t l = put_cell(x, ws, (int)r + 1, k, &t->cols[sc[k]],
+                                td_table_cell(t, r, sc[k]), scale[k]);
+            if (l > w[k])
+                w[k] = l;
         }
     /* regression: the status stands out (written again over the plain cell) */
-    int cst = strcmp(t->name, "regression.metrics") == 0 ? td_table_col(t, "status") : -1;
+    int cst = -1;
+    for (int k = 0; k < nsc && !strcmp(t->name, "regression.metrics"); k++)
+        if (!strcmp(t->cols[sc[k]].key, "status"))
+            cst = k;
     for (size_t r = 0; cst >= 0 && r < nrows; r++) {
-        const char *v = td_table_cell(t, r, cst)->s;
+        const char *v = td_table_cell(t, r, sc[cst])->s;
         if (v && (strcmp(v, "regressed") == 0 || strcmp(v, "improved") == 0))
             xw_put_str(x, ws, (int)r + 1, cst, v, v[0] == 'r' ? x->bad : x->good);
     }
-    for (int c = 0; c < t->ncols; c++)
-        worksheet_set_column(ws, (lxw_col_t)c, (lxw_col_t)c, clampw(w[c]), NULL);
+    for (int k = 0; k < nsc; k++)
+        worksheet_set_column(ws, (lxw_col_t)k, (lxw_col_t)k, clampw(w[k]), NULL);
     worksheet_freeze_panes(ws, 1, 0);
     worksheet_repeat_rows(ws, 0, 0);
-    xw_note_err(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(t->ncols - 1)),
+    xw_note_err(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(nsc - 1)),
              "autofilter");
+    if (t->note)   /* what the numbers are of, below the rows */
+        xw_put_str(x, ws, (int)nrows + 2, 0, t->note, NULL);
     x->rows[x->nsheets - 1] = nrows;
     if (strcmp(t->name, "steps") == 0)
         steps_chart(x, ws, t, nrows);

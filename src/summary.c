@@ -133,6 +133,19 @@ const char *const td_table_names[] = {
     "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
     "ipu_timeline", "lwp_blocks", NULL};
 
+/* Every flamegraph kind a pass can write (`section flame KIND`, `--stacks KIND`). A pass
+ * that adds a kind adds it here; tests/cases/cli_tables.sh checks. */
+const char *const td_flame_kinds[] = {"cpu", "device", "ops", "compile", "source", "opname",
+                                      "ipu", "sections", NULL};
+
+int td_flame_kind_known(const char *kind)
+{
+    for (size_t i = 0; td_flame_kinds[i]; i++)
+        if (strcmp(td_flame_kinds[i], kind) == 0)
+            return 1;
+    return 0;
+}
+
 int td_table_name_known(const char *name)
 {
     for (size_t i = 0; td_table_names[i]; i++)
@@ -195,6 +208,13 @@ void td_table_cols(td_table *t, ...)
         }
     }
     va_end(ap);
+}
+
+void td_table_nodoc(td_table *t, const char *key)
+{
+    int c = td_table_col(t, key);
+    if (c >= 0)
+        t->cols[c].nodoc = 1;
 }
 
 int td_table_col(const td_table *t, const char *key)

@@ -32,6 +32,9 @@ typedef struct td_col {
     const char *key;     /* JSON key, e.g. "self_ns" */
     const char *title;   /* column title in documents, e.g. "Self CPU" */
     td_type type;
+    int nodoc;           /* 1: means nothing for this input (a Kineto module's thunk
+                            counts): left out of the PDF and the workbook, still in
+                            summary.json and CSV (td_table_nodoc) */
 } td_col;
 
 typedef struct td_table {
@@ -42,6 +45,8 @@ typedef struct td_table {
     size_t nrows, cap;
     int seq;             /* insertion order among kv and tables */
     int no_json;         /* 1: not written to summary.json (CSV/documents only) */
+    const char *note;    /* documents: what the numbers are of, under the table (arena or
+                            constant); NULL none */
     td_arena *a;         /* the owning summary's arena (column keys live there) */
     td_cell *cells;      /* row-major, nrows * ncols; absent cells: TD_T_TEXT NULL,
                             numbers use TD_NA */
@@ -108,9 +113,12 @@ td_table *td_sum_table(td_summary *s, const char *name, const char *title);
 /* The names of every table the analysis can write, NULL-terminated; and a lookup. */
 extern const char *const td_table_names[];
 int td_table_name_known(const char *name);
+extern const char *const td_flame_kinds[]; /* NULL-terminated */
+int td_flame_kind_known(const char *kind);
 void td_table_cols(td_table *t, ...);
 td_table *td_sum_find_table(const td_summary *s, const char *name); /* NULL if absent */
 int td_table_col(const td_table *t, const char *key);             /* index or -1 */
+void td_table_nodoc(td_table *t, const char *key);  /* mark a column nodoc (if present) */
 size_t td_table_add_row(td_table *t);                              /* returns row index */
 td_cell *td_table_cell(const td_table *t, size_t row, int col);
 /* Convenience setters by column key (no-op when the key is not a column). */

@@ -297,31 +297,36 @@ fail:
     return e ? e->code : TD_E_USAGE;
 }
 
-/* A table section must name a table tracedoc writes (td_table_names). */
+/* A table section must name a table tracedoc writes (td_table_names), a flame section a
+ * flamegraph kind (td_flame_kinds). */
 static td_status check_tables(const td_template *t, const td_section *secs, size_t n,
                               td_err *e)
 {
     for (size_t k = 0; k < n; k++) {
         const td_section *sec = &secs[k];
-        if (strcmp(sec->kind, "table") || td_table_name_known(sec->arg))
+        int table = strcmp(sec->kind, "table") == 0;
+        if (table ? td_table_name_known(sec->arg)
+                  : strcmp(sec->kind, "flame") || td_flame_kind_known(sec->arg))
             continue;
+        const char *const *known = table ? td_table_names : td_flame_kinds;
+        const char *what = table ? "table" : "flamegraph kind";
         const char *best = NULL;
         size_t bestd = 3;
         td_buf names = {0};
-        for (size_t i = 0; td_table_names[i]; i++) {
-            size_t d = td_edit_distance(sec->arg, td_table_names[i]);
+        for (size_t i = 0; known[i]; i++) {
+            size_t d = td_edit_distance(sec->arg, known[i]);
             if (d < bestd) {
                 bestd = d;
-                best = td_table_names[i];
+                best = known[i];
             }
-            td_buf_printf(&names, "%s%s", i ? ", " : "", td_table_names[i]);
+            td_buf_printf(&names, "%s%s", i ? ", " : "", known[i]);
         }
         if (best)
-            td_fail(e, TD_E_USAGE, "%s:%d: unknown table '%s' (did you mean '%s'?)", t->path,
-                    sec->line, sec->arg, best);
+            td_fail(e, TD_E_USAGE, "%s:%d: unknown %s '%s' (did you mean '%s'?)", t->path,
+                    sec->line, what, sec->arg, best);
         else
-            td_fail(e, TD_E_USAGE, "%s:%d: unknown table '%s' (tables: %s)", t->path, sec->line,
-                    sec->arg, td_buf_cstr(&names));
+            td_fail(e, TD_E_USAGE, "%s:%d: unknown %s '%s' (%ss: %s)", t->path, sec->line,
+                    what, sec->arg, table ? "table" : "kind", td_buf_cstr(&names));
         td_buf_free(&names);
         return TD_E_USAGE;
     }

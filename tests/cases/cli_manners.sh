@@ -56,4 +56,10 @@ expect_exit 2 "$TD" report "$EX" --template "$WORK/t.tdt" -o "$WORK/tout" 2>"$WO
 grep -q "^tracedoc: $WORK/t.tdt:4: unknown table 'kernals' (did you mean 'kernels'?)" "$WORK/err" ||
     { cat "$WORK/err"; die "unknown table message"; }
 [ -e "$WORK/tout" ] && die "output written despite the bad template"
+# ... and an unknown flamegraph kind the same way
+printf 'documents = pdf\n[pdf]\nsection header\nsection flame devcie\n' >"$WORK/t2.tdt"
+expect_exit 2 "$TD" report "$EX" --template "$WORK/t2.tdt" -o "$WORK/tout2" 2>"$WORK/err" || exit 1
+grep -q "^tracedoc: $WORK/t2.tdt:4: unknown flamegraph kind 'devcie' (did you mean 'device'?)" "$WORK/err" ||
+    { cat "$WORK/err"; die "unknown flame kind message"; }
+[ -e "$WORK/tout2" ] && die "output written despite the bad template (flame kind)"
 exit 0

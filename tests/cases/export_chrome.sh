@@ -188,15 +188,27 @@ assert d.get("baseTimeNanoseconds", 0) % 1000000000 == 0
 assert max(ts) < 2**53 / 1000, max(ts)
 EOF
 
-# several inputs in one file: each keeps its own pids, named by rank
-"$TD" export "$AIU" "$IPUD" -o "$O/two.json" 2>/dev/null || die "export of two inputs"
-$PY - "$O/two.json" <<'EOF' || exit 1
+# several inputs in one file (the 8 ranks of one job): each keeps its own pids, named by
+# rank, and the kernels read back are the job's (every rank's kernels by name)
+"$TD" export "$TRACES/kineto/param_dlrm_8ranks.tar.gz" -o "$O/eight.json" 2>/dev/null || die "export of 8 ranks"
+"$TD" summary "$TRACES/kineto/param_dlrm_8ranks.tar.gz" --format json -o "$O/eight.orig.json" 2>/dev/null || die "summary of 8 ranks"
+"$TD" summary "$O/eight.json" --format json -o "$O/eight.back.json" 2>/dev/null || die "reading back 8 ranks"
+$PY - "$O/eight.json" "$O/eight.orig.json" "$O/eight.back.json" <<'EOF2' || exit 1
 import json, sys
 d = json.load(open(sys.argv[1]))
 names = [e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"]
-assert any(n.startswith("rank 0: ") for n in names) and any(n.startswith("rank 1: IPU") for n in names), names
-assert len(d["otherData"]["inputs"]) == 2
-EOF
+for r in range(8):
+    assert any(n.startswith(f"rank {r}: ") for n in names), (r, names[:20])
+assert len(d["otherData"]["inputs"]) == 8
+pids = {}
+for e in d["traceEvents"]:
+    if e["ph"] == "M" and e["name"] == "process_name":
+        assert e["pid"] not in pids, f"pid {e['pid']} named twice"
+        pids[e["pid"]] = e["args"]["name"]
+a = {(k["name"], k["calls"], k["total_ns"]) for k in json.load(open(sys.argv[2]))["kernels"]}
+b = {(k["name"], k["calls"], k["total_ns"]) for k in json.load(open(sys.argv[3]))["kernels"]}
+assert a == b and a, (sorted(a)[:3], sorted(b)[:3])
+EOF2
 
 # bad input: exit 3 naming the file, and no output (an earlier file is kept as it was)
 echo '{"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 2, "pid": 1, "tid": 1},' >"$WORK/trunc.json"

@@ -14,7 +14,7 @@ shift 2 2>/dev/null || true
 TRACES=${TRACES:-$(cd "$ROOT/../shared/traces" 2>/dev/null && pwd)}
 S=$B/seeds
 rm -rf "$S"
-mkdir -p "$S"/{chrome,input,parquet,folded,template,baseline,xz}
+mkdir -p "$S"/{chrome,input,parquet,folded,template,baseline,xz,hlo,aiu,complog,samba,telemetry}
 # Chrome JSON: the small test traces and the first 8 KB of real ones (cut mid-event)
 cp tests/data/read_small.json tests/data/e2e/hostile.json "$S/chrome/"
 zcat examples/hta_nccl_data.json.gz | head -c 8192 >"$S/chrome/example-8k.json"
@@ -42,10 +42,23 @@ if [ -d "$TRACES" ]; then
         for m in $(unzip -Z1 "$z" | grep 'hlo.pb.xz$' | head -3); do
             unzip -p "$z" "$m" >"$S/xz/$(basename "$m")"
         done
+        # the after-optimisation HloProtos, decompressed, up to 64 KB each
+        for m in $(unzip -Z1 "$z" | grep 'after_optimizations.hlo.pb.xz$' | head -12); do
+            unzip -p "$z" "$m" | xz -dc 2>/dev/null | head -c 65536 >"$S/hlo/$(basename "$m" .xz)"
+        done
         unzip -p "$z" $(unzip -Z1 "$z" | grep 'report_nvtx_pushpop_trace.csv.xz$' | head -1) 2>/dev/null |
             head -c 20000 >"$S/xz/pushpop-cut.csv.xz"
     fi
 fi
+if [ -d "$TRACES/aiu" ]; then
+    # the real IBM AIU flex traces (hex and decimal counters, 4 devices) and compile logs
+    cp "$TRACES"/aiu/*.json "$S/aiu/"
+    cp "$TRACES"/aiu/*.txt "$TRACES"/aiu/*.log "$S/complog/"
+fi
+cp tests/data/telemetry/*.txt tests/data/telemetry/*.csv "$S/telemetry/"
+# SambaTune artifacts: the example's CSVs as one input, form-feed lines between files
+(for f in examples/sambanova/decoder/*.csv; do cat "$f"; printf '\f\n'; done) >"$S/samba/decoder.txt"
+"$ROOT/build/tracedoc" stack-trace examples/sambanova/decoder -o "$S/samba/report.json" >/dev/null 2>&1
 cp tests/data/read_small.json.gz tests/data/read_multimember.json.gz "$S/input/"
 gzip -c tests/data/read_small.json >"$S/input/small.json.gz"
 tar -C tests/data -czf "$S/input/two.tar.gz" read_small.json e2e/hostile.json
@@ -60,6 +73,7 @@ done
 printf 'tracedoc fuzz seed\n' | xz -c >"$S/xz/text.xz"
 harnesses=${*:-$(ls "$B"/fuzz/ 2>/dev/null | sed 's/^fuzz_//')}
 for h in $harnesses; do
+    h=${h#fuzz_}
     bin=$B/fuzz/fuzz_$h
     [ -x "$bin" ] || { echo "fuzz: $bin missing" >&2; continue; }
     mkdir -p "tests/fuzz/findings/$h" "$B/corpus/$h" "$S/$h"
