@@ -751,11 +751,10 @@ static void stacks_beside(td_summary *s, const char *json_path)
     struct dirent *de;
     while ((de = readdir(d))) {
         size_t l = strlen(de->d_name);
-        static const char *const kinds[] = {"cpu", "device", "ops", "compile", "source",
-                                            "opname", "ipu", "sections"};
-        for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
-            if (l == strlen(kinds[k]) + 7 && !strncmp(de->d_name, kinds[k], l - 7) &&
-                !strcmp(de->d_name + l - 7, ".folded"))
+        const char *const *kinds = td_flame_kinds; /* not "diff": a drawing, not stacks */
+        for (size_t k = 0; kinds[k]; k++)
+            if (strcmp(kinds[k], "diff") && l == strlen(kinds[k]) + 7 &&
+                !strncmp(de->d_name, kinds[k], l - 7) && !strcmp(de->d_name + l - 7, ".folded"))
                 *TD_PUSH(names, n, cap) = td_xstrdup(de->d_name);
     }
     closedir(d);
