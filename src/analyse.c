@@ -435,7 +435,5 @@ td_status td_analyse_partial(td_traceset *set, const td_opts *o, td_summary *s, 
         td_part_add(p, TD_R_INPUT, kb.p, kb.n, &rank);
         td_buf_free(&kb);
     }
-    if (st == TD_OK)
-        td_partial_from_summary(p, s, o);
-    return st;
+    return st; /* the caller adds --meta to s, then td_partial_from_summary */
 }

@@ -20,6 +20,7 @@ typedef struct crec {
     const char *type;
     int64_t bytes;     /* -1 unknown */
     td_str dtype;
+    const char *dname; /* the dtype's name ("" unknown): rows are ordered by it */
     int32_t group;     /* 0 unknown */
     int32_t rank;
     int64_t ts, dur, hidden;
@@ -96,8 +97,8 @@ static int key_cmp(const crec *a, const crec *b)
         return c;
     if (a->bytes != b->bytes)
         return a->bytes < b->bytes ? -1 : 1;
-    if (a->dtype != b->dtype)
-        return a->dtype < b->dtype ? -1 : 1;
+    if (a->dtype != b->dtype) /* by name, not by interned id: the order of a merge */
+        return strcmp(a->dname, b->dname);
     return (a->group > b->group) - (a->group < b->group);
 }
 
@@ -171,12 +172,14 @@ static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
         memset(r, 0, sizeof *r);
         r->type = coll_type(td_name(a, ev->name), x && x->coll ? td_name(a, x->coll) : NULL);
         r->bytes = -1;
+        r->dname = "";
         if (x) {
             int sz = x->dtype ? dtype_size(td_name(a, x->dtype)) : 0;
             int64_t ne = !strcmp(r->type, "allgather") ? x->out_nelems : x->in_nelems;
             if (sz && ne >= 0)
                 r->bytes = ne * sz;
             r->dtype = x->dtype;
+            r->dname = x->dtype ? td_name(a, x->dtype) : "";
             r->group = x->group_size;
         }
         if (!r->group && t->world_size > 0)

@@ -1,6 +1,5 @@
-/* analyse_merge.c - partial summaries <-> the analysis: what one input's analysis adds
- * to a partial (the passes' hooks and td_partial_from_summary), and the summary tables
- * computed from a merged partial (td_partial_finish) by the same definitions as the
+/* analyse_merge.c - the summary tables computed from a merged partial summary
+ * (td_partial_finish; building one: analyse_part.c) by the same definitions as the
  * passes (formats.md): sums and counts exactly, sample standard deviations from exact
  * 128-bit sums of squares, medians from the DDSketch (relative error TD_SKETCH_ALPHA),
  * cuts (top modules, compile phases) applied after merging, per-rank tables sorted by
@@ -14,53 +13,21 @@
 #include <string.h>
 #include <time.h>
 
-/* ---- building a partial ------------------------------------------------------------ */
+/* ---- helpers shared with analyse_part.c ---------------------------------------- */
 
-void td_part_kernels(td_partial *p, int device, const char *name, const int64_t *dur, size_t n)
-{
-    if (!n)
-        return;
-    int64_t v[TD_R_NV] = {(int64_t)n, 0, dur[0], dur[n - 1], 0, 0, 0};
-    td_sketch sk = {0};
-    for (size_t i = 0; i < n; i++) {
-        v[1] += dur[i];
-        td_part_sq(v + 4, dur[i]);
-        td_sketch_add(&sk, dur[i], 1);
-    }
-    td_buf kb = {0};
-    char dv[32];
-    snprintf(dv, sizeof dv, "%d", device);
-    if (device < 0)
-        td_part_key(&kb, 1, name);
-    else
-        td_part_key(&kb, 2, dv, name);
-    td_rec *r = td_part_add(p, device < 0 ? TD_R_KERN : TD_R_KDEV, kb.p, kb.n, v);
-    if (!r->sk)
-        r->sk = td_xcalloc(1, sizeof *r->sk);
-    td_sketch_merge(r->sk, &sk);
-    td_sketch_free(&sk);
-    td_buf_free(&kb);
-}
-
-static int64_t cell_i(const td_table *t, size_t r, const char *key)
+int64_t td_part_cell_i(const td_table *t, size_t r, const char *key)
 {
     int c = td_table_col(t, key);
     return c < 0 ? TD_NA : td_table_cell(t, r, c)->i;
 }
 
-static const char *cell_s(const td_table *t, size_t r, const char *key)
+const char *td_part_cell_s(const td_table *t, size_t r, const char *key)
 {
     int c = td_table_col(t, key);
     return c < 0 ? NULL : td_table_cell(t, r, c)->s;
 }
 
-static int per_rank_table(const char *name)
-{
-    return !strcmp(name, "inputs") || !strcmp(name, "steps") || !strcmp(name, "outlier_steps") ||
-           !strcmp(name, "gpu_timeline");
-}
-
-static int has_type(const td_partial *p, int type)
+int td_part_has_type(const td_partial *p, int type)
 {
     for (size_t i = 0; i < p->nr; i++)
         if (p->r[i].type == type)
@@ -68,148 +35,10 @@ static int has_type(const td_partial *p, int type)
     return 0;
 }
 
-static void add_rows(td_partial *p, const td_table *t)
+/* XLA flamegraphs made from the records (analyse_merge_xla.c) */
+int td_part_xla_flame(const char *kind)
 {
-    int map[TD_MAXCOLS];
-    char *specs[TD_MAXCOLS];
-    td_buf b = {0};
-    for (int c = 0; c < t->ncols; c++) {
-        static const char *const TN[] = {"text", "int", "ns", "share", "bytes", "f64", "gbps",
-                                         "device", "bool"};
-        b.n = 0;
-        td_buf_printf(&b, "%s:%s:%s", t->cols[c].key, TN[t->cols[c].type], t->cols[c].title);
-        specs[c] = td_arena_strdup(p->a, td_buf_cstr(&b));
-    }
-    td_buf_free(&b);
-    td_table *d = td_part_schema(p, t->name, t->title, t->no_json, t->ncols, specs, map);
-    if (!per_rank_table(t->name))
-        return;
-    int rank = td_table_col(t, "rank");
-    for (size_t r = 0; r < t->nrows; r++) {
-        /* gpu_timeline's job-wide rows (rank null) are re-summed when finishing */
-        if (!strcmp(t->name, "gpu_timeline") && td_table_cell(t, r, rank)->i == TD_NA)
-            continue;
-        size_t x = td_table_add_row(d);
-        for (int c = 0; c < t->ncols; c++) {
-            if (map[c] < 0)
-                continue;
-            td_cell v = *td_table_cell(t, r, c);
-            if (t->cols[c].type == TD_T_TEXT && v.s)
-                v.s = td_arena_strdup(p->acc->a, v.s);
-            *td_table_cell(d, x, map[c]) = v;
-        }
-    }
-}
-
-/* XLA views that are not merged (README): they cover the top modules only, or need
- * every process's collective instances at once (clock alignment). */
-static int xla_not_merged(const char *name)
-{
-    static const char *const N[] = {"thunks", "hlo_ops", "hlo_opcodes", "variability",
-                                    "collective_instances", "collective_wait_histogram",
-                                    "collectives", "device", "source", "opname"};
-    for (size_t i = 0; i < sizeof N / sizeof *N; i++)
-        if (!strcmp(name, N[i]))
-            return 1;
-    return !strncmp(name, "runtime.", 8);
-}
-
-void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *o)
-{
-    int xla = has_type(p, TD_R_XMOD) || has_type(p, TD_R_PHASE);
-    const td_kv *ver = td_sum_get(s, "tool.version"), *dev = td_sum_get(s, "trace.device_name");
-    p->tool = td_arena_strdup(p->a, ver ? ver->v.s : "unknown");
-    char wu[32];
-    if (o->warmup == TD_WARMUP_AUTO)
-        snprintf(wu, sizeof wu, "auto");
-    else if (o->warmup == TD_WARMUP_NONE)
-        snprintf(wu, sizeof wu, "none");
-    else
-        snprintf(wu, sizeof wu, "%d", o->warmup);
-    p->options = td_arena_printf(p->a, "warmup=%s;threshold=%.17g;compile_passes=%d;"
-                                 "step_pattern=%s;module_pattern=%s", wu, o->threshold,
-                                 o->compile_passes, o->step_pattern ? o->step_pattern : "",
-                                 o->module_pattern ? o->module_pattern : "");
-    p->device = td_arena_strdup(p->a, dev && dev->v.s ? dev->v.s : "");
-    p->parts = 1;
-    const td_table *in = td_sum_find_table(s, "inputs");
-    p->format = NULL;
-    for (size_t r = 0; in && r < in->nrows; r++) {
-        const char *f = cell_s(in, r, "format");
-        int64_t w = cell_i(in, r, "world_size");
-        if (f && !p->format)
-            p->format = td_arena_strdup(p->a, f);
-        else if (f && strcmp(p->format, f))
-            p->format = "mixed";
-        if (w != TD_NA && w > p->world)
-            p->world = w;
-    }
-    if (!p->format)
-        p->format = "";
-    /* scalars and tables in summary order, so that the merged summary keeps it */
-    size_t ik = 0, it = 0;
-    while (ik < s->nkv || it < s->ntables) {
-        if (ik < s->nkv && (it >= s->ntables || s->kv[ik].seq < s->tables[it]->seq)) {
-            const td_kv *k = &s->kv[ik++];
-            if (strncmp(k->key, "regression.", 11) && !(xla && xla_not_merged(k->key)))
-                td_part_kv(p, k->key, k->title, k->type, k->v);
-            continue;
-        }
-        const td_table *t = s->tables[it++];
-        if (!strncmp(t->name, "regression.", 11) || (xla && xla_not_merged(t->name)))
-            continue;
-        add_rows(p, t);
-        int64_t v[TD_R_NV];
-        td_buf kb = {0};
-        if (!strcmp(t->name, "ops"))
-            for (size_t r = 0; r < t->nrows; r++) {
-                int64_t dself = cell_i(t, r, "device_self_ns"), dtot = cell_i(t, r, "device_total_ns");
-                v[0] = cell_i(t, r, "calls"), v[1] = cell_i(t, r, "self_ns");
-                v[2] = cell_i(t, r, "total_ns");
-                v[3] = dself == TD_NA ? 0 : dself, v[4] = dtot == TD_NA ? 0 : dtot;
-                const char *nm = cell_s(t, r, "name");
-                td_part_add(p, TD_R_OP, nm, strlen(nm), v);
-            }
-        else if (!strcmp(t->name, "hlo_ops"))
-            for (size_t r = 0; r < t->nrows; r++) {
-                v[0] = cell_i(t, r, "calls"), v[1] = cell_i(t, r, "total_ns");
-                const char *nm = cell_s(t, r, "hlo_op");
-                td_part_add(p, TD_R_HLO, nm ? nm : "", nm ? strlen(nm) : 0, v);
-            }
-        else if (!strcmp(t->name, "collectives") && !has_type(p, TD_R_KCOLL))
-            /* XLA collectives (the Kineto pass recorded its own state) */
-            for (size_t r = 0; r < t->nrows; r++) {
-                char bytes[32] = "", group[32] = "";
-                if (cell_i(t, r, "bytes") != TD_NA)
-                    snprintf(bytes, sizeof bytes, "%" PRId64, cell_i(t, r, "bytes"));
-                if (cell_i(t, r, "group_size") != TD_NA)
-                    snprintf(group, sizeof group, "%" PRId64, cell_i(t, r, "group_size"));
-                td_part_key(&kb, 4, cell_s(t, r, "name"), bytes, group, cell_s(t, r, "dtype"));
-                v[0] = cell_i(t, r, "calls"), v[1] = cell_i(t, r, "total_ns");
-                v[2] = cell_i(t, r, "hidden_ns"), v[3] = cell_i(t, r, "wait_ns"), v[4] = 1;
-                td_part_add(p, TD_R_XCOLL, kb.p, kb.n, v);
-            }
-        td_buf_free(&kb);
-    }
-    int xla_device = has_type(p, TD_R_XTHUNK);
-    td_buf kb = {0};
-    for (size_t i = 0; i < s->nflames; i++) {
-        const td_flame *fl = s->flames[i];
-        if (xla && xla_not_merged(fl->kind))
-            continue;
-        if (!td_sum_find_flame(p->acc, fl->kind))
-            td_sum_flame(p->acc, td_arena_strdup(p->acc->a, fl->kind),
-                         td_arena_strdup(p->acc->a, fl->title));
-        if (xla_device && !strcmp(fl->kind, "device"))
-            continue; /* rebuilt from the thunk records after the top-module cut */
-        for (size_t k = 0; k < fl->n; k++) {
-            td_part_key(&kb, 2, fl->kind, fl->st[k].stack);
-            td_part_add(p, TD_R_FLAME, kb.p, kb.n, &fl->st[k].value);
-        }
-    }
-    td_buf_free(&kb);
-    for (size_t i = 0; i < s->nwarnings; i++)
-        td_sum_warning(p->acc, s->warnings[i]);
+    return !strcmp(kind, "device") || !strcmp(kind, "source") || !strcmp(kind, "opname");
 }
 
 /* ---- the summary of a merged partial ---------------------------------------------- */
@@ -236,7 +65,7 @@ static const char *kfield(const td_rec *r, int k, char *buf, size_t cap)
 }
 
 /* Key field k in the summary's arena. */
-static const char *kstr(td_summary *s, const td_rec *r, int k)
+const char *td_part_kstr(td_summary *s, const td_rec *r, int k)
 {
     const char *p = r->key;
     for (int i = 0; i < k && p; i++) {
@@ -249,7 +78,7 @@ static const char *kstr(td_summary *s, const td_rec *r, int k)
     return td_arena_strndup(s->a, p, strcspn(p, "\x1f"));
 }
 
-static int64_t kint(const td_rec *r, int k)
+int64_t td_part_kint(const td_rec *r, int k)
 {
     char b[64];
     kfield(r, k, b, sizeof b);
@@ -257,7 +86,7 @@ static int64_t kint(const td_rec *r, int k)
 }
 
 /* Mean and sample standard deviation from n, sum and the 128-bit sum of squares. */
-static void mean_std(int64_t n, int64_t sum, const int64_t *sq, double *mean, double *std)
+void td_part_mean_std(int64_t n, int64_t sum, const int64_t *sq, double *mean, double *std)
 {
     *mean = n ? (double)sum / (double)n : 0;
     *std = 0;
@@ -270,7 +99,7 @@ static void mean_std(int64_t n, int64_t sum, const int64_t *sq, double *mean, do
 }
 
 /* Records of one type, as pointers. */
-static td_rec **recs_of(const td_partial *p, int type, size_t *n)
+td_rec **td_part_recs(const td_partial *p, int type, size_t *n)
 {
     size_t m = 0;
     for (size_t i = 0; i < p->nr; i++)
@@ -284,7 +113,7 @@ static td_rec **recs_of(const td_partial *p, int type, size_t *n)
     return v;
 }
 
-static td_table *like(td_summary *s, const td_table *t)
+td_table *td_part_like(td_summary *s, const td_table *t)
 {
     td_table *d = td_sum_table(s, t->name, t->title);
     d->no_json = t->no_json;
@@ -302,11 +131,11 @@ static int g_sort_path;
 static int rank_cmp(const void *x, const void *y)
 {
     size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    int64_t ra = cell_i(g_sort_t, a, "rank"), rb = cell_i(g_sort_t, b, "rank");
+    int64_t ra = td_part_cell_i(g_sort_t, a, "rank"), rb = td_part_cell_i(g_sort_t, b, "rank");
     if (ra != rb)
         return ra < rb ? -1 : 1;
     if (g_sort_path) {
-        const char *pa = cell_s(g_sort_t, a, "path"), *pb = cell_s(g_sort_t, b, "path");
+        const char *pa = td_part_cell_s(g_sort_t, a, "path"), *pb = td_part_cell_s(g_sort_t, b, "path");
         int c = strcmp(pa ? pa : "", pb ? pb : "");
         if (c)
             return c;
@@ -342,7 +171,7 @@ static void copy_by_rank(td_table *d, const td_table *t, int by_path)
 
 static void gpu_timeline(td_summary *s, const td_table *t)
 {
-    td_table *d = like(s, t);
+    td_table *d = td_part_like(s, t);
     int dev = td_table_col(t, "device"), scope = td_table_col(t, "scope");
     td_table tmp = *t; /* sorted copy first, to find each rank's trace and steady rows */
     tmp.cells = NULL, tmp.nrows = 0, tmp.cap = 0, tmp.a = NULL;
@@ -385,15 +214,15 @@ static void gpu_timeline(td_summary *s, const td_table *t)
 static void ops_table(td_summary *s, const td_partial *p, const td_table *t)
 {
     size_t n;
-    td_rec **v = recs_of(p, TD_R_OP, &n);
-    td_table *d = like(s, t);
+    td_rec **v = td_part_recs(p, TD_R_OP, &n);
+    td_table *d = td_part_like(s, t);
     int64_t selfsum = 0;
     for (size_t i = 0; i < n; i++)
         selfsum += v[i]->v[1];
     for (size_t i = 0; i < n; i++) {
         const int64_t *x = v[i]->v;
         size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", kstr(s, v[i], 0));
+        td_row_str(s, d, r, "name", td_part_kstr(s, v[i], 0));
         td_row_int(s, d, r, "calls", x[0]);
         td_row_int(s, d, r, "self_ns", x[1]);
         td_row_int(s, d, r, "total_ns", x[2]);
@@ -417,7 +246,7 @@ typedef struct kstat {
 static void kstat_of(const td_rec *r, kstat *k)
 {
     k->r = r;
-    mean_std(r->v[0], r->v[1], r->v + 4, &k->mean, &k->std);
+    td_part_mean_std(r->v[0], r->v[1], r->v + 4, &k->mean, &k->std);
     k->median = r->sk ? td_sketch_median(r->sk) : k->mean;
     if (k->median < (double)r->v[2])
         k->median = (double)r->v[2];
@@ -454,14 +283,14 @@ static void kernel_tables(td_summary *s, const td_partial *p, const td_table *t)
 {
     size_t n;
     if (!strcmp(t->name, "kernels_by_device")) {
-        td_rec **v = recs_of(p, TD_R_KDEV, &n);
+        td_rec **v = td_part_recs(p, TD_R_KDEV, &n);
         kstat *k = td_xmalloc((n + 1) * sizeof *k);
         for (size_t i = 0; i < n; i++) {
             kstat_of(v[i], &k[i]);
-            k[i].dev = kint(v[i], 0);
+            k[i].dev = td_part_kint(v[i], 0);
         }
         qsort(k, n, sizeof *k, kdev_cmp);
-        td_table *d = like(s, t);
+        td_table *d = td_part_like(s, t);
         for (size_t i = 0; i < n;) {
             size_t j = i;
             int64_t dsum = 0;
@@ -470,22 +299,28 @@ static void kernel_tables(td_summary *s, const td_partial *p, const td_table *t)
             for (; i < j; i++) {
                 size_t r = td_table_add_row(d);
                 td_row_int(s, d, r, "device", k[i].dev);
-                krow(s, d, r, kstr(s, k[i].r, 1), &k[i], dsum);
+                krow(s, d, r, td_part_kstr(s, k[i].r, 1), &k[i], dsum);
             }
         }
         free(k);
         free(v);
         return;
     }
-    td_rec **v = recs_of(p, TD_R_KERN, &n);
-    int64_t sum = 0;
-    for (size_t i = 0; i < n; i++)
+    td_rec **v = td_part_recs(p, TD_R_KERN, &n);
+    int64_t sum = 0, twice = 0;
+    for (size_t i = 0; i < n; i++) {
         sum += v[i]->v[1];
-    td_table *d = like(s, t);
+        twice += v[i]->v[0] >= 2;
+    }
+    if (!twice && !strcmp(t->name, "variability")) { /* report leaves it out: no rows */
+        free(v);
+        return;
+    }
+    td_table *d = td_part_like(s, t);
     for (size_t i = 0; i < n; i++) {
         kstat k;
         kstat_of(v[i], &k);
-        const char *nm = kstr(s, v[i], 0);
+        const char *nm = td_part_kstr(s, v[i], 0);
         const int64_t *x = v[i]->v;
         if (!strcmp(t->name, "kernels")) {
             krow(s, d, td_table_add_row(d), nm, &k, sum);
@@ -525,51 +360,32 @@ static int coll_cmp(const void *x, const void *y)
     int c = strcmp(kfield(a, 0, fa, sizeof fa), kfield(b, 0, fb, sizeof fb));
     if (c)
         return c;
-    if (kint(a, 1) != kint(b, 1))
-        return kint(a, 1) < kint(b, 1) ? -1 : 1;
+    if (td_part_kint(a, 1) != td_part_kint(b, 1))
+        return td_part_kint(a, 1) < td_part_kint(b, 1) ? -1 : 1;
     c = strcmp(kfield(a, 2, fa, sizeof fa), kfield(b, 2, fb, sizeof fb));
     if (c)
         return c;
-    return (kint(a, 3) > kint(b, 3)) - (kint(a, 3) < kint(b, 3));
+    return (td_part_kint(a, 3) > td_part_kint(b, 3)) - (td_part_kint(a, 3) < td_part_kint(b, 3));
 }
 
+/* Kineto collectives (XLA: td_xm_collectives) */
 static void collectives(td_summary *s, const td_partial *p, const td_table *t)
 {
     size_t n;
-    int xla = !has_type(p, TD_R_KCOLL);
-    td_rec **v = recs_of(p, xla ? TD_R_XCOLL : TD_R_KCOLL, &n);
-    if (!xla)
-        qsort(v, n, sizeof *v, coll_cmp);
-    td_table *d = like(s, t);
+    td_rec **v = td_part_recs(p, TD_R_KCOLL, &n);
+    qsort(v, n, sizeof *v, coll_cmp);
+    td_table *d = td_part_like(s, t);
     for (size_t i = 0; i < n; i++) {
         const int64_t *x = v[i]->v;
-        const char *type = kstr(s, v[i], 0);
-        int64_t bytes = kint(v[i], 1), group = kint(v[i], xla ? 2 : 3);
-        const char *dtype = kstr(s, v[i], xla ? 3 : 2);
+        const char *type = td_part_kstr(s, v[i], 0);
+        int64_t bytes = td_part_kint(v[i], 1), group = td_part_kint(v[i], 3);
+        const char *dtype = td_part_kstr(s, v[i], 2);
         size_t r = td_table_add_row(d);
         td_row_str(s, d, r, "name", type);
         td_row_int(s, d, r, "calls", x[0]);
         td_row_int(s, d, r, "total_ns", x[1]);
         td_row_int(s, d, r, "hidden_ns", x[2]);
         td_row_str(s, d, r, "dtype", *dtype ? dtype : NULL);
-        if (xla) {
-            td_row_int(s, d, r, "mean_ns", llround((double)x[1] / (double)x[0]));
-            /* the wait needs the clock alignment over every process: exact in one part
-             * only (README: what is not merged) */
-            if (x[4] == 1 && x[3] != TD_NA)
-                td_row_int(s, d, r, "wait_ns", x[3]);
-            if (group != TD_NA && group > 0)
-                td_row_int(s, d, r, "group_size", group);
-            if (bytes != TD_NA && bytes >= 0 && x[1] > 0) {
-                double alg = (double)bytes * (double)x[0] / (double)x[1];
-                td_row_int(s, d, r, "bytes", bytes);
-                td_row_f64(s, d, r, "algbw_gbps", alg);
-                if (group != TD_NA && group > 0)
-                    td_row_f64(s, d, r, "busbw_gbps",
-                               alg * (group <= 1 ? 1 : td_bus_factor(type, (int)group)));
-            }
-            continue;
-        }
         double mean = (double)x[1] / (double)x[0];
         td_row_int(s, d, r, "bytes", bytes >= 0 ? bytes : TD_NA);
         td_row_int(s, d, r, "mean_ns", (int64_t)(mean + 0.5));
@@ -618,14 +434,14 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
                     mrow **kept, size_t *nkept, int *xla)
 {
     size_t n;
-    *xla = has_type(p, TD_R_XMOD);
-    td_rec **v = recs_of(p, *xla ? TD_R_XMOD : TD_R_KMOD, &n);
+    *xla = td_part_has_type(p, TD_R_XMOD);
+    td_rec **v = td_part_recs(p, *xla ? TD_R_XMOD : TD_R_KMOD, &n);
     mrow *m = td_xmalloc((n + 1) * sizeof *m);
     int64_t sum = 0;
     for (size_t i = 0; i < n; i++) {
         m[i].r = v[i];
-        m[i].program = *xla ? kint(v[i], 0) : TD_NA;
-        m[i].name = kstr(s, v[i], *xla ? 1 : 0);
+        m[i].program = *xla ? td_part_kint(v[i], 0) : TD_NA;
+        m[i].name = td_part_kstr(s, v[i], *xla ? 1 : 0);
         m[i].total = v[i]->v[1];
         m[i].dropped = 0;
         sum += m[i].total;
@@ -643,8 +459,8 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
     for (size_t k = 0; k < (below ? n : keep); k++) {
         const int64_t *x = m[k].r->v;
         double mean, std, tmean, tstd;
-        mean_std(x[0], x[1], x + 2, &mean, &std);
-        mean_std(x[0], x[4], x + 5, &tmean, &tstd);
+        td_part_mean_std(x[0], x[1], x + 2, &mean, &std);
+        td_part_mean_std(x[0], x[4], x + 5, &tmean, &tstd);
         size_t r = td_table_add_row(d);
         td_row_str(s, d, r, "name", m[k].name);
         td_row_int(s, d, r, "program_id", m[k].program);
@@ -663,16 +479,9 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
     *nkept = keep;
 }
 
-static const mrow *kept_module(const mrow *m, size_t n, int xla, const td_rec *r)
+static const mrow *kept_module(const mrow *m, size_t n, const td_rec *r)
 {
     char b[4096];
-    if (xla) {
-        int64_t prog = kint(r, 0);
-        for (size_t k = 0; k < n; k++)
-            if (m[k].program == prog)
-                return &m[k];
-        return NULL;
-    }
     kfield(r, 0, b, sizeof b);
     for (size_t k = 0; k < n; k++)
         if (!strcmp(m[k].name, b))
@@ -680,49 +489,33 @@ static const mrow *kept_module(const mrow *m, size_t n, int xla, const td_rec *r
     return NULL;
 }
 
+/* Kineto thunks (XLA: td_xm_thunks) */
 static void thunks(td_summary *s, const td_partial *p, const td_table *t, const mrow *m,
-                   size_t nm, int xla)
+                   size_t nm)
 {
     size_t n;
-    td_rec **v = recs_of(p, xla ? TD_R_XTHUNK : TD_R_KTHUNK, &n);
-    td_table *d = like(s, t);
+    td_rec **v = td_part_recs(p, TD_R_KTHUNK, &n);
+    td_table *d = td_part_like(s, t);
     /* module totals over every thunk of the module (the share's denominator) */
     int64_t *mt = td_xcalloc(nm + 1, sizeof *mt);
     for (size_t i = 0; i < n; i++) {
-        const mrow *k = kept_module(m, nm, xla, v[i]);
+        const mrow *k = kept_module(m, nm, v[i]);
         if (k)
             mt[k - m] += v[i]->v[1];
     }
-    td_flame *fl = xla ? td_sum_flame(s, "device", "Device time by module") : NULL;
-    td_buf b = {0};
     for (size_t i = 0; i < n; i++) {
-        const mrow *k = kept_module(m, nm, xla, v[i]);
+        const mrow *k = kept_module(m, nm, v[i]);
         if (!k)
             continue;
         const int64_t *x = v[i]->v;
-        const char *thunk = kstr(s, v[i], 1);
         size_t r = td_table_add_row(d);
         td_row_str(s, d, r, "module", k->name);
-        td_row_str(s, d, r, "name", thunk);
-        if (xla)
-            td_row_str(s, d, r, "hlo_op", kstr(s, v[i], 2));
+        td_row_str(s, d, r, "name", td_part_kstr(s, v[i], 1));
         td_row_int(s, d, r, "calls", x[0]);
-        td_row_int(s, d, r, "mean_ns", xla ? llround((double)x[1] / (double)x[0]) : x[1] / x[0]);
+        td_row_int(s, d, r, "mean_ns", x[1] / x[0]);
         td_row_int(s, d, r, "total_ns", x[1]);
         td_row_f64(s, d, r, "share", mt[k - m] ? (double)x[1] / (double)mt[k - m] : 0);
-        if (fl) {
-            b.n = 0;
-            for (const char *c = k->name; *c; c++)
-                td_buf_putc(&b, *c == ';' ? ':' : *c);
-            td_buf_putc(&b, ';');
-            for (const char *c = thunk; *c; c++)
-                td_buf_putc(&b, *c == ';' ? ':' : *c == '\n' ? ' ' : *c);
-            td_flame_add(s, fl, td_buf_cstr(&b), x[1]);
-        }
     }
-    td_buf_free(&b);
-    if (fl)
-        td_flame_finish(fl);
     td_table_sort(d, "total_ns", 1);
     free(mt);
     free(v);
@@ -731,46 +524,26 @@ static void thunks(td_summary *s, const td_partial *p, const td_table *t, const 
 static int by_total_name(const void *x, const void *y)
 {
     const td_rec *a = *(td_rec *const *)x, *b = *(td_rec *const *)y;
-    int k = a->type == TD_R_PHASE ? 0 : 1;
-    if (a->v[k] != b->v[k])
-        return a->v[k] > b->v[k] ? -1 : 1;
+    if (a->v[0] != b->v[0])
+        return a->v[0] > b->v[0] ? -1 : 1;
     return strcmp(a->key, b->key);
-}
-
-static void hlo_ops(td_summary *s, const td_partial *p, const td_table *t)
-{
-    size_t n;
-    td_rec **v = recs_of(p, TD_R_HLO, &n);
-    td_table *d = like(s, t);
-    int64_t tot = 0;
-    for (size_t i = 0; i < n; i++)
-        tot += v[i]->v[1];
-    for (size_t i = 0; i < n; i++) {
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "hlo_op", kstr(s, v[i], 0));
-        td_row_int(s, d, r, "calls", v[i]->v[0]);
-        td_row_int(s, d, r, "total_ns", v[i]->v[1]);
-        td_row_f64(s, d, r, "share", tot ? (double)v[i]->v[1] / (double)tot : 0);
-    }
-    td_table_sort(d, "total_ns", 1);
-    free(v);
 }
 
 static void phases(td_summary *s, const td_partial *p, const td_table *t)
 {
     size_t n;
-    td_rec **v = recs_of(p, TD_R_PHASE, &n);
+    td_rec **v = td_part_recs(p, TD_R_PHASE, &n);
     qsort(v, n, sizeof *v, by_total_name);
     int64_t tot = 0, acc = 0;
     for (size_t i = 0; i < n; i++)
         tot += v[i]->v[0];
     td_sum_set_int(s, "compile.total_ns", "Compile time", TD_T_NS, tot);
-    td_table *d = like(s, t);
+    td_table *d = td_part_like(s, t);
     for (size_t i = 0; i < n && tot > 0; i++) {
         if ((double)acc >= 0.99 * (double)tot || v[i]->v[0] <= 0)
             break;
         size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", kstr(s, v[i], 0));
+        td_row_str(s, d, r, "name", td_part_kstr(s, v[i], 0));
         td_row_int(s, d, r, "non_child_ns", v[i]->v[0]);
         td_row_f64(s, d, r, "share", (double)v[i]->v[0] / (double)tot);
         acc += v[i]->v[0];
@@ -799,12 +572,12 @@ static void scalar(td_summary *s, const td_partial *p, const td_kv *k, const td_
     if (!strcmp(k->key, "inputs_label") && in) {
         /* the analysis' label from each trace's input, in rank order */
         size_t n;
-        td_rec **v = recs_of(p, TD_R_INPUT, &n);
+        td_rec **v = td_part_recs(p, TD_R_INPUT, &n);
         qsort(v, n, sizeof *v, input_cmp);
         const char **ins = td_xmalloc((n + 1) * sizeof *ins), **paths = td_xmalloc((n + 1) * sizeof *paths);
         for (size_t i = 0; i < n; i++) {
-            paths[i] = kstr(s, v[i], 0);
-            ins[i] = kstr(s, v[i], 1);
+            paths[i] = td_part_kstr(s, v[i], 0);
+            ins[i] = td_part_kstr(s, v[i], 1);
         }
         td_buf b = {0};
         if (n)
@@ -828,13 +601,13 @@ static void scalar(td_summary *s, const td_partial *p, const td_kv *k, const td_
         td_sum_set_int(s, k->key, k->title, k->type, p->world ? p->world : (int64_t)nranks);
         return;
     }
-    if (!strcmp(k->key, "trace.devices") && has_type(p, TD_R_XDEV) && !has_type(p, TD_R_KERN)) {
+    if (!strcmp(k->key, "trace.devices") && td_part_has_type(p, TD_R_XDEV) && !td_part_has_type(p, TD_R_KERN)) {
         size_t n;
-        free(recs_of(p, TD_R_XDEV, &n));
+        free(td_part_recs(p, TD_R_XDEV, &n));
         td_sum_set_int(s, k->key, k->title, k->type, (int64_t)n);
         return;
     }
-    if (!strcmp(k->key, "warmup.rule") && !has_type(p, TD_R_XMOD)) {
+    if (!strcmp(k->key, "warmup.rule") && !td_part_has_type(p, TD_R_XMOD)) {
         const td_table *st = td_sum_find_table(p->acc, "steps");
         const td_kv *dr = td_sum_get(p->acc, "warmup.dropped");
         td_sum_set_str(s, k->key, k->title,
@@ -861,6 +634,59 @@ static void options_of(const td_partial *p, td_opts *o)
         o->threshold = strtod(t + 11, NULL);
 }
 
+/* XLA state of the finish: the programs kept by the top-module cut, the records grouped
+ * per (program, instruction), the runtime totals (computed once, when first needed). */
+typedef struct xfin {
+    int on, rt_done, coll_done;
+    td_xkept k;
+    int64_t *keys;
+    const char **names;
+    td_xstate *X;
+    int64_t rt[4];
+} xfin;
+
+static void xfin_kept(xfin *f, const mrow *m, size_t n)
+{
+    f->keys = td_xmalloc((n + 1) * sizeof *f->keys);
+    f->names = td_xmalloc((n + 1) * sizeof *f->names);
+    for (size_t i = 0; i < n; i++)
+        f->keys[i] = m[i].program, f->names[i] = m[i].name;
+    f->k = (td_xkept){f->keys, f->names, n};
+}
+
+static const int64_t *xfin_rt(xfin *f, td_summary *s, const td_partial *p)
+{
+    if (!f->rt_done)
+        td_xm_runtime(s, p, f->X, &f->k, f->rt);
+    f->rt_done = 1;
+    return f->rt;
+}
+
+/* The XLA tables (0 when t is not one of them). */
+static int xla_table(xfin *f, td_summary *s, const td_partial *p, const td_table *t)
+{
+    const char *n = t->name;
+    if (!f->on)
+        return 0;
+    if (!strcmp(n, "thunks"))
+        td_xm_thunks(s, t, f->X, &f->k);
+    else if (!strcmp(n, "hlo_ops"))
+        td_xm_hlo_ops(s, t, f->X, &f->k);
+    else if (!strcmp(n, "hlo_opcodes"))
+        td_xm_opcodes(s, t, f->X, &f->k, xfin_rt(f, s, p));
+    else if (!strcmp(n, "variability"))
+        td_xm_variability(s, p, f->X);
+    else if (!strcmp(n, "collective_instances") || !strcmp(n, "collective_wait_histogram") ||
+             !strcmp(n, "collectives")) {
+        /* the three tables at once, when some part had communication (as report) */
+        if (!f->coll_done && td_part_has(p, TD_R_XFLAG, "comm"))
+            td_xm_collectives(s, p);
+        f->coll_done = 1;
+    } else
+        return 0;
+    return 1;
+}
+
 td_summary *td_partial_finish(td_partial *p, td_opts *o)
 {
     options_of(p, o);
@@ -871,18 +697,32 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
     mrow *kept = NULL;
     size_t nkept = 0;
     int xla = 0;
+    xfin xf;
+    memset(&xf, 0, sizeof xf);
+    xf.on = td_part_has_type(p, TD_R_XMOD);
+    if (xf.on)
+        xf.X = td_xm_state(s, p);
+    /* every flamegraph in the parts' order; the XLA ones are filled by their tables */
+    for (size_t i = 0; i < acc->nflames; i++)
+        td_sum_flame(s, acc->flames[i]->kind, acc->flames[i]->title);
     size_t ik = 0, it = 0;
     while (ik < acc->nkv || it < acc->ntables) {
         if (ik < acc->nkv && (it >= acc->ntables || acc->kv[ik].seq < acc->tables[it]->seq)) {
-            scalar(s, p, &acc->kv[ik++], o, nranks);
+            const td_kv *k = &acc->kv[ik++];
+            if (xf.on && !strncmp(k->key, "runtime.", 8))
+                td_xm_runtime_kv(s, k->key, k->title, xfin_rt(&xf, s, p));
+            else
+                scalar(s, p, k, o, nranks);
             continue;
         }
         const td_table *t = acc->tables[it++];
         const char *n = t->name;
+        if (xla_table(&xf, s, p, t))
+            continue;
         if (!strcmp(n, "inputs"))
-            copy_by_rank(like(s, t), t, 1);
+            copy_by_rank(td_part_like(s, t), t, 1);
         else if (!strcmp(n, "steps") || !strcmp(n, "outlier_steps"))
-            copy_by_rank(like(s, t), t, 0);
+            copy_by_rank(td_part_like(s, t), t, 0);
         else if (!strcmp(n, "gpu_timeline"))
             gpu_timeline(s, t);
         else if (!strcmp(n, "ops"))
@@ -892,26 +732,26 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
             kernel_tables(s, p, t);
         else if (!strcmp(n, "collectives"))
             collectives(s, p, t);
-        else if (!strcmp(n, "modules"))
+        else if (!strcmp(n, "modules")) {
             modules(s, p, t, o, &kept, &nkept, &xla);
-        else if (!strcmp(n, "thunks"))
-            thunks(s, p, t, kept, nkept, xla);
-        else if (!strcmp(n, "hlo_ops"))
-            hlo_ops(s, p, t);
+            if (xf.on)
+                xfin_kept(&xf, kept, nkept);
+        } else if (!strcmp(n, "thunks"))
+            thunks(s, p, t, kept, nkept);
         else if (!strcmp(n, "compile.phases"))
             phases(s, p, t);
         else
-            copy_by_rank(like(s, t), t, 0);
+            copy_by_rank(td_part_like(s, t), t, 0);
     }
-    free(kept);
-    /* flames: the stacks summed over the parts (one rank: no "rank N " root prefix, as
+    /* flames of stacks: summed over the parts (one rank: no "rank N " root prefix, as
      * the analysis of one trace names its threads) */
-    td_buf b = {0};
     for (size_t i = 0; i < acc->nflames; i++) {
         const td_flame *af = acc->flames[i];
-        if (td_sum_find_flame(s, af->kind))
-            continue; /* the XLA device flame, made with the thunks */
-        td_flame *fl = td_sum_flame(s, af->kind, af->title);
+        td_flame *fl = td_sum_find_flame(s, af->kind);
+        if (xf.on && td_part_xla_flame(af->kind)) {
+            td_flame_finish(fl); /* again: idempotent */
+            continue;
+        }
         size_t kl = strlen(af->kind);
         for (size_t r = 0; r < p->nr; r++) {
             const td_rec *x = &p->r[r];
@@ -927,9 +767,14 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
         }
         td_flame_finish(fl);
     }
-    td_buf_free(&b);
+    free(kept);
     for (size_t i = 0; i < acc->nwarnings; i++)
         td_sum_warning(s, acc->warnings[i]);
+    if (xf.on)
+        td_xm_check_devices(s, p);
+    td_xm_state_free(xf.X);
+    free(xf.keys);
+    free(xf.names);
     td_actx a;
     memset(&a, 0, sizeof a);
     a.s = s;

@@ -41,20 +41,26 @@ static void kernel_cov(td_actx *a)
     qsort(k, m, sizeof *k, kd_cmp);
     td_summary *s = a->s;
     td_table *tb = NULL;
+    int schema = a->part != NULL; /* summarize: the schema travels even without rows, since
+                                   * parts merged may give a kernel its second call */
     for (size_t p = 0; p < m;) {
         size_t q = p;
         while (q < m && k[q].name == k[p].name)
             q++;
-        if (q - p >= 2) {
-            for (size_t i = p; i < q; i++)
-                v[i - p] = k[i].dur;
-            td_stats st;
-            td_stats_of(v, q - p, &st);
+        if (q - p >= 2 || (schema && !tb)) {
             if (!tb) {
                 tb = td_sum_table(s, "variability", "Kernel variability");
                 td_table_cols(tb, "name:text:Kernel", "calls:int:Calls", "mean_ns:ns:Mean",
                               "std_ns:ns:Std dev", "cov:f64:CoV", NULL);
             }
+            if (q - p < 2) {
+                p = q;
+                continue;
+            }
+            for (size_t i = p; i < q; i++)
+                v[i - p] = k[i].dur;
+            td_stats st;
+            td_stats_of(v, q - p, &st);
             size_t r = td_table_add_row(tb);
             td_row_str(s, tb, r, "name", td_name(a, k[p].name));
             td_row_int(s, tb, r, "calls", (int64_t)st.n);

@@ -331,6 +331,15 @@ static int cmp_th_run(const void *a, const void *b)
     return i < j ? -1 : i > j;
 }
 
+typedef struct agg { int64_t prog; td_str a, b; int64_t calls, total; size_t th; } agg;
+static td_strtab *g_strs;
+static int cmp_agg(const void *a, const void *b)
+{
+    const agg *x = a, *y = b;
+    if (x->prog != y->prog) return x->prog < y->prog ? -1 : 1;
+    return strcmp(td_strget(g_strs, x->a), td_strget(g_strs, y->a));
+}
+
 /* Index of the decoded dump of (trace, program) in x->hlo, or -1. */
 static int64_t hlo_of(const xctx *x, int tr, int64_t program)
 {
@@ -471,12 +480,7 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
     {
         const td_kv *dv = td_sum_get(s, "trace.devices");
         int32_t seen_dev[256];
-        int nd = 0;
-        for (size_t i = 0; i < x->nm; i++) {
-            int f = 0;
-            for (int k = 0; k < nd; k++) if (seen_dev[k] == x->m[i].device) f = 1;
-            if (!f && nd < 256) seen_dev[nd++] = x->m[i].device;
-        }
+        int nd = xla_devices(x, seen_dev);
         if (nd && (!dv || dv->v.i <= 0))
             td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, nd);
         for (int k = 0; part && k < nd; k++) {
@@ -598,8 +602,9 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
     }
 
     /* the top modules' dumps (opcodes, op_name, source frames) */
-    for (size_t i = 0; i < x->nm; i++)
-        if (x->m[i].top) want_dump(x, &hcap, x->m[i].tr, x->m[i].program);
+    for (size_t i = 0; i < x->nm; i++) /* summarize: any steady module may be a top one */
+        if (x->m[i].top || (part && x->m[i].steady))
+            want_dump(x, &hcap, x->m[i].tr, x->m[i].program);
     if (x->nhlo > ndec) xla_hlo_decode_all(x->hlo + ndec, x->nhlo - ndec);
     for (size_t i = 0; i < x->nth; i++) {
         xthunk *h = &x->th[i];
@@ -706,7 +711,6 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
         td_table_cols(ht, "hlo_op:text:HLO op", "calls:int:Calls", "total_ns:ns:Total",
                       "share:share:Share", NULL);
         td_flame *fl = td_sum_flame(s, "device", "Device time by module");
-        typedef struct agg { int64_t prog; td_str a, b; int64_t calls, total; size_t th; } agg;
         agg *ta = NULL, *ha = NULL;
         size_t nta = 0, tacap = 0, nha = 0, hacap = 0;
         xla_idmap tm;
@@ -729,6 +733,8 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
             k = (size_t)kk;
             ta[k].calls++; ta[k].total += d;
         }
+        g_strs = set->strs;   /* rows in (program key, instruction name) order, then sorted */
+        if (nta) qsort(ta, nta, sizeof *ta, cmp_agg);
         int64_t htot = 0;
         for (size_t k = 0; k < nha; k++) htot += ha[k].total;
         for (size_t k = 0; k < nha; k++) {
@@ -778,9 +784,11 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
         xla_idmap_free(&tm);
     }
 
+    if (part) xla_part_record(x, any_comm);
     xla_views(x, thunks_ns, modules_ns, wall_ns);
     xla_variability(x);
-    if (any_comm) xla_collectives(x);
+    /* summarize: the collective tables' schema travels even without communication */
+    if (any_comm || part) xla_collectives(x);
     for (size_t k = 0; k < x->nhlo; k++) xla_hlo_free(&x->hlo[k]);
     free(x->hlo);
     free(ms);

@@ -126,10 +126,52 @@ void xla_compile(xctx *x, int64_t **seen, size_t *nseen);
 /* Collectives table and the per-instance views. analyse_xla_coll.c */
 const char *xla_comm_type(const char *kind);
 void xla_collectives(xctx *x);
+/* One steady communication thunk: a member of the instance (program key, execution,
+ * instruction, thunk execution) on one device. */
+typedef struct xla_ci {
+    int64_t key, exec, thexec;
+    const char *inst, *type, *dtype;   /* dtype NULL unknown */
+    int32_t device, group;             /* group 0 unknown */
+    int64_t s, e, hidden, bytes;       /* bytes -1 unknown */
+} xla_ci;
+/* The collective_instances, collective_wait_histogram and collectives tables from the
+ * members (sorted here) of every instance; devs: every device of the job (ndev <= 256);
+ * multi: the job has XLA ranges in more than one trace. Shared with the merge of
+ * partial summaries (analyse_merge_xla.c), so both compute the same. */
+void xla_coll_tables(td_summary *s, xla_ci *c, size_t nc, const int32_t *devs, int ndev,
+                     int multi);
+xla_ci *xla_comm_thunks(xctx *x, size_t *n);   /* malloc'd */
+int xla_devices(const xctx *x, int32_t *devs); /* devices of every module, first seen */
+
+/* A location of the flamegraphs, before it is spelled out: level 0 = the Python
+ * frames of a stack frame id of dump hidx (+ op_name when op is set), level 1 =
+ * "[Unknown]" + op_name, level 2 = "[Unknown]"; opname: level 3 = op_name split on
+ * '/'. Keys pack these so that locations are compared as integers. */
+typedef struct loc { int level; int32_t hidx, frame; td_str op; double ns; } loc;
+/* distinct locations of one preference level */
+typedef struct lset { loc *l; size_t n, cap; } lset;
+/* scratch of xla_thunk_locs */
+typedef struct xla_hlist { const xla_hinst **v; size_t cap; td_buf b; } xla_hlist;
+void xla_thunk_locs(xctx *x, const xthunk *h, lset *src, lset *opn, xla_hlist *list);
+/* the folded stack of a location, in b */
+void xla_loc_spell(xctx *x, const loc *l, td_buf *b);
 
 /* HLO opcode table, the source and op_name flamegraphs, op_name of top thunks.
  * analyse_xla_views.c */
 void xla_views(xctx *x, int64_t thunks_ns, int64_t modules_ns, int64_t wall_ns);
 void xla_variability(xctx *x);
+/* one (program, instruction) of the variability table; the table from nr of them
+ * (sorted here; shared with the merge of partial summaries) */
+typedef struct xla_vrow {
+    int64_t key;
+    const char *inst, *mod;   /* mod NULL unknown */
+    int64_t n;
+    double mean, sd, cov;
+    int det;
+} xla_vrow;
+void xla_variability_table(td_summary *s, xla_vrow *rw, size_t nr);
+
+/* summarize: the XLA state of the partial summary x->part (analyse_merge_xla.c) */
+void xla_part_record(xctx *x, int any_comm);
 
 #endif

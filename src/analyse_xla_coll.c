@@ -34,31 +34,28 @@ static double bus_factor(const char *type, int n)
     return 1;
 }
 
-static xctx *g_x;   /* qsort has no context argument */
-static int cmp_th_inst(const void *a, const void *b)
+/* Instances: (program key, execution, instruction, thunk execution), then device. The
+ * instruction is compared by name so that a merge of partial summaries (which has no
+ * interned ids) orders them the same way. */
+static int cmp_ci(const void *a, const void *b)
 {
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const xthunk *p = &g_x->th[i], *q = &g_x->th[j];
-    const xmod *mp = &g_x->m[p->mod], *mq = &g_x->m[q->mod];
-    if (mp->key != mq->key) return mp->key < mq->key ? -1 : 1;
-    if (mp->exec != mq->exec) return mp->exec < mq->exec ? -1 : 1;
-    if (p->inst != q->inst) return p->inst < q->inst ? -1 : 1;
+    const xla_ci *p = a, *q = b;
+    if (p->key != q->key) return p->key < q->key ? -1 : 1;
     if (p->exec != q->exec) return p->exec < q->exec ? -1 : 1;
-    if (mp->device != mq->device) return mp->device < mq->device ? -1 : 1;
-    return i < j ? -1 : i > j;
+    int c = strcmp(p->inst, q->inst);
+    if (c) return c;
+    if (p->thexec != q->thexec) return p->thexec < q->thexec ? -1 : 1;
+    if (p->device != q->device) return p->device < q->device ? -1 : 1;
+    return (p->s > q->s) - (p->s < q->s);
 }
 
-/* End (exclusive) of the collective instance starting at ix[a]. */
-static size_t inst_end(const xctx *x, const size_t *ix, size_t nc, size_t a)
+/* End (exclusive) of the collective instance starting at a. */
+static size_t inst_end(const xla_ci *c, size_t nc, size_t a)
 {
-    const xthunk *h0 = &x->th[ix[a]];
     size_t b = a + 1;
-    while (b < nc) {
-        const xthunk *q = &x->th[ix[b]];
-        if (x->m[q->mod].key != x->m[h0->mod].key || x->m[q->mod].exec != x->m[h0->mod].exec
-            || q->inst != h0->inst || q->exec != h0->exec) break;
+    while (b < nc && c[b].key == c[a].key && c[b].exec == c[a].exec
+           && !strcmp(c[b].inst, c[a].inst) && c[b].thexec == c[a].thexec)
         b++;
-    }
     return b;
 }
 static int dev_index(const int32_t *devs, int ndev, int32_t d)
@@ -71,24 +68,15 @@ static int cmp_f64(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
-
-void xla_collectives(xctx *x)
+static int same_str(const char *a, const char *b)
 {
-    td_traceset *set = x->set;
-    td_summary *s = x->s;
-    int ndev = 0;
-    int32_t devs[256];
-    for (size_t i = 0; i < x->nm; i++) {
-        int f = 0;
-        for (int k = 0; k < ndev; k++) if (devs[k] == x->m[i].device) f = 1;
-        if (!f && ndev < 256) devs[ndev++] = x->m[i].device;
-    }
-    size_t *ix = td_xmalloc((x->nth ? x->nth : 1) * sizeof *ix);
-    size_t nc = 0;
-    for (size_t i = 0; i < x->nth; i++)
-        if (x->th[i].comm && x->m[x->th[i].mod].steady) ix[nc++] = i;
-    g_x = x;
-    qsort(ix, nc, sizeof *ix, cmp_th_inst);
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+void xla_coll_tables(td_summary *s, xla_ci *c, size_t nc, const int32_t *devs, int ndev,
+                     int multi)
+{
+    qsort(c, nc, sizeof *c, cmp_ci);
     /* Processes profiled separately have unrelated clock offsets. Align them as
      * nsys-jax does: per device, the median skew of its collective end times from
      * the mean end time of the same collective over all devices (instances that
@@ -99,14 +87,14 @@ void xla_collectives(xctx *x)
         size_t nsk[256] = {0}, cap[256] = {0};
         for (int k = 0; k < ndev; k++) sk[k] = NULL;
         for (size_t a = 0; a < nc;) {
-            size_t b = inst_end(x, ix, nc, a);
+            size_t b = inst_end(c, nc, a);
             if (b - a == (size_t)ndev) {
                 double mean = 0;
-                for (size_t k = a; k < b; k++) mean += (double)x->th[ix[k]].e;
+                for (size_t k = a; k < b; k++) mean += (double)c[k].e;
                 mean /= (double)(b - a);
                 for (size_t k = a; k < b; k++) {
-                    int d = dev_index(devs, ndev, x->m[x->th[ix[k]].mod].device);
-                    if (d >= 0) *TD_PUSH(sk[d], nsk[d], cap[d]) = (double)x->th[ix[k]].e - mean;
+                    int d = dev_index(devs, ndev, c[k].device);
+                    if (d >= 0) *TD_PUSH(sk[d], nsk[d], cap[d]) = (double)c[k].e - mean;
                 }
             }
             a = b;
@@ -121,13 +109,10 @@ void xla_collectives(xctx *x)
             free(sk[k]);
         }
     }
-    int multi = 0;
-    for (size_t i = 1; i < set->n; i++) if (set->tr[i]->nranges) multi = 1;
     /* rows: collective type x message size x group size x element type */
     typedef struct cagg {
-        const char *type;
+        const char *type, *dtype;
         int64_t bytes, group, seen, calls, total, hidden, wait;
-        td_str dtype;
     } cagg;
     cagg *ca = NULL;
     size_t nca = 0, cacap = 0;
@@ -138,43 +123,42 @@ void xla_collectives(xctx *x)
                   "fastest_ns:ns:Fastest", "busbw_gbps:gbps:Bus BW (fastest)",
                   "wait_ns:ns:Straggler wait", "wait_multiple:f64:Wait / fastest", NULL);
     for (size_t a = 0; a < nc;) {
-        size_t b = inst_end(x, ix, nc, a);
+        size_t b = inst_end(c, nc, a);
         int64_t fs = INT64_MAX, le = INT64_MIN, fd = INT64_MAX;
         size_t row = 0;
         for (size_t k = a; k < b; k++) {
-            const xthunk *q = &x->th[ix[k]];
-            int d = dev_index(devs, ndev, x->m[q->mod].device);
+            const xla_ci *q = &c[k];
+            int d = dev_index(devs, ndev, q->device);
             int64_t cs = q->s - (d >= 0 ? corr[d] : 0), ce = q->e - (d >= 0 ? corr[d] : 0);
             if (cs < fs) fs = cs;
             if (ce > le) le = ce;
             if (q->e - q->s < fd) fd = q->e - q->s;
-            const char *type = xla_comm_type(td_strget(set->strs, q->kind));
-            size_t c;
-            for (c = 0; c < nca; c++)
-                if (!strcmp(ca[c].type, type) && ca[c].bytes == q->bytes
-                    && ca[c].group == q->group && ca[c].dtype == q->dtype) break;
-            if (c == nca) {
+            size_t g;
+            for (g = 0; g < nca; g++)
+                if (!strcmp(ca[g].type, q->type) && ca[g].bytes == q->bytes
+                    && ca[g].group == q->group && same_str(ca[g].dtype, q->dtype)) break;
+            if (g == nca) {
                 cagg *n2 = TD_PUSH(ca, nca, cacap);
                 memset(n2, 0, sizeof *n2);
-                n2->type = type; n2->bytes = q->bytes; n2->group = q->group;
+                n2->type = q->type; n2->bytes = q->bytes; n2->group = q->group;
                 n2->dtype = q->dtype;
             }
-            if (k == a) row = c;
-            ca[c].calls++;
-            ca[c].total += q->e - q->s;
-            ca[c].hidden += q->hidden < q->e - q->s ? q->hidden : q->e - q->s;
+            if (k == a) row = g;
+            ca[g].calls++;
+            ca[g].total += q->e - q->s;
+            ca[g].hidden += q->hidden < q->e - q->s ? q->hidden : q->e - q->s;
         }
         int64_t wait = le - fs - fd;
         if (b - a > 1) ca[row].wait += wait;
         /* devices seen taking part in one instance: the group size when the HLO
          * does not say and every process of the job was given */
         if ((int64_t)(b - a) > ca[row].seen) ca[row].seen = (int64_t)(b - a);
-        const xthunk *h0 = &x->th[ix[a]];
+        const xla_ci *h0 = &c[a];
         size_t r = td_table_add_row(it);
         td_row_str(s, it, r, "name", ca[row].type);
-        td_row_str(s, it, r, "instruction", td_strget(set->strs, h0->inst));
-        td_row_int(s, it, r, "program_id", x->m[h0->mod].key);
-        td_row_int(s, it, r, "execution", x->m[h0->mod].exec);
+        td_row_str(s, it, r, "instruction", h0->inst);
+        td_row_int(s, it, r, "program_id", h0->key);
+        td_row_int(s, it, r, "execution", h0->exec);
         td_row_int(s, it, r, "devices", (int64_t)(b - a));
         td_row_int(s, it, r, "fastest_ns", fd);
         int64_t g = h0->group ? h0->group : (int64_t)(b - a);
@@ -206,15 +190,15 @@ void xla_collectives(xctx *x)
             edge[k] = m[(k - 1) % 3] * p10;
         }
         int cw = td_table_col(it, "wait_ns"), cn = td_table_col(it, "name");
-        for (size_t c = 0; c < nca; c++) {
+        for (size_t g = 0; g < nca; g++) {
             int dup = 0;
-            for (size_t q = 0; q < c; q++) if (!strcmp(ca[q].type, ca[c].type)) dup = 1;
+            for (size_t q = 0; q < g; q++) if (!strcmp(ca[q].type, ca[g].type)) dup = 1;
             if (dup) continue;
             int64_t cnt[NB] = {0};
             int lo = NB, hi = -1;
             for (size_t r = 0; r < it->nrows; r++) {
                 const td_cell *w = td_table_cell(it, r, cw);
-                if (w->i == TD_NA || strcmp(td_table_cell(it, r, cn)->s, ca[c].type)) continue;
+                if (w->i == TD_NA || strcmp(td_table_cell(it, r, cn)->s, ca[g].type)) continue;
                 int k = 0;
                 while (k + 1 < NB && w->i >= edge[k + 1]) k++;
                 cnt[k]++;
@@ -223,7 +207,7 @@ void xla_collectives(xctx *x)
             }
             for (int k = lo; k <= hi; k++) {
                 size_t r = td_table_add_row(hw);
-                td_row_str(s, hw, r, "name", ca[c].type);
+                td_row_str(s, hw, r, "name", ca[g].type);
                 td_row_int(s, hw, r, "low_ns", edge[k]);
                 td_row_int(s, hw, r, "high_ns", edge[k + 1]);
                 td_row_int(s, hw, r, "instances", cnt[k]);
@@ -235,27 +219,69 @@ void xla_collectives(xctx *x)
                   "total_ns:ns:Total", "mean_ns:ns:Mean", "algbw_gbps:gbps:Alg BW",
                   "busbw_gbps:gbps:Bus BW", "group_size:int:Group", "dtype:text:Type",
                   "hidden_ns:ns:Hidden", "wait_ns:ns:Wait", NULL);
-    for (size_t c = 0; c < nca; c++) {
+    for (size_t k = 0; k < nca; k++) {
         size_t r = td_table_add_row(ct);
-        td_row_str(s, ct, r, "name", ca[c].type);
-        td_row_int(s, ct, r, "calls", ca[c].calls);
-        td_row_int(s, ct, r, "total_ns", ca[c].total);
-        td_row_int(s, ct, r, "mean_ns", llround((double)ca[c].total / (double)ca[c].calls));
-        td_row_int(s, ct, r, "hidden_ns", ca[c].hidden);
-        if (multi || ndev > 1) td_row_int(s, ct, r, "wait_ns", ca[c].wait);
-        int64_t g = ca[c].group ? ca[c].group : (multi || ndev > 1) ? ca[c].seen : 0;
+        td_row_str(s, ct, r, "name", ca[k].type);
+        td_row_int(s, ct, r, "calls", ca[k].calls);
+        td_row_int(s, ct, r, "total_ns", ca[k].total);
+        td_row_int(s, ct, r, "mean_ns", llround((double)ca[k].total / (double)ca[k].calls));
+        td_row_int(s, ct, r, "hidden_ns", ca[k].hidden);
+        if (multi || ndev > 1) td_row_int(s, ct, r, "wait_ns", ca[k].wait);
+        int64_t g = ca[k].group ? ca[k].group : (multi || ndev > 1) ? ca[k].seen : 0;
         if (g > 0) td_row_int(s, ct, r, "group_size", g);
-        if (ca[c].dtype) td_row_str(s, ct, r, "dtype", td_strget(set->strs, ca[c].dtype));
-        if (ca[c].bytes >= 0 && ca[c].total > 0) {
+        if (ca[k].dtype) td_row_str(s, ct, r, "dtype", ca[k].dtype);
+        if (ca[k].bytes >= 0 && ca[k].total > 0) {
             /* nccl-tests: algbw = bytes / time (bytes per ns = GB/s); busbw = algbw
              * x factor; time is the whole projected duration, as nsys-jax uses */
-            double alg = (double)ca[c].bytes * (double)ca[c].calls / (double)ca[c].total;
-            td_row_int(s, ct, r, "bytes", ca[c].bytes);
+            double alg = (double)ca[k].bytes * (double)ca[k].calls / (double)ca[k].total;
+            td_row_int(s, ct, r, "bytes", ca[k].bytes);
             td_row_f64(s, ct, r, "algbw_gbps", alg);
-            if (g > 0) td_row_f64(s, ct, r, "busbw_gbps", alg * bus_factor(ca[c].type, (int)g));
+            if (g > 0) td_row_f64(s, ct, r, "busbw_gbps", alg * bus_factor(ca[k].type, (int)g));
         }
     }
     td_table_sort(ct, "total_ns", 1);
     free(ca);
-    free(ix);
+}
+
+/* The steady communication thunks as instances' members. */
+xla_ci *xla_comm_thunks(xctx *x, size_t *n)
+{
+    td_strtab *st = x->set->strs;
+    xla_ci *c = td_xmalloc((x->nth ? x->nth : 1) * sizeof *c);
+    size_t nc = 0;
+    for (size_t i = 0; i < x->nth; i++) {
+        const xthunk *h = &x->th[i];
+        const xmod *m = &x->m[h->mod];
+        if (!h->comm || !m->steady) continue;
+        c[nc++] = (xla_ci){ m->key, m->exec, h->exec, td_strget(st, h->inst),
+                            xla_comm_type(td_strget(st, h->kind)),
+                            h->dtype ? td_strget(st, h->dtype) : NULL, m->device, h->group,
+                            h->s, h->e, h->hidden, h->bytes };
+    }
+    *n = nc;
+    return c;
+}
+
+/* Devices of every module, in the order first seen (at most 256). */
+int xla_devices(const xctx *x, int32_t *devs)
+{
+    int ndev = 0;
+    for (size_t i = 0; i < x->nm; i++) {
+        int f = 0;
+        for (int k = 0; k < ndev; k++) if (devs[k] == x->m[i].device) f = 1;
+        if (!f && ndev < 256) devs[ndev++] = x->m[i].device;
+    }
+    return ndev;
+}
+
+void xla_collectives(xctx *x)
+{
+    int32_t devs[256];
+    int ndev = xla_devices(x, devs);
+    int multi = 0;
+    for (size_t i = 1; i < x->set->n; i++) if (x->set->tr[i]->nranges) multi = 1;
+    size_t nc;
+    xla_ci *c = xla_comm_thunks(x, &nc);
+    xla_coll_tables(x->s, c, nc, devs, ndev, multi);
+    free(c);
 }

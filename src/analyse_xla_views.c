@@ -13,6 +13,7 @@
  *    thunks, mean, sample std and std/mean; the notebook's detailed view is the 10
  *    slowest with std/mean above 10%. */
 #include "analyse_xla.h"
+#include "partial.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,26 +21,22 @@
 /* (program key, instruction) with its time and a thunk to find its dump entry */
 typedef struct pinst { int64_t key; td_str inst; double ns; size_t th; td_str opcode; } pinst;
 
+static td_strtab *g_strs;   /* qsort has no context argument */
+/* time, program key, instruction NAME (not interned id: the merge's order is the same) */
 static int cmp_pinst(const void *a, const void *b)
 {
     const pinst *x = a, *y = b;
     if (x->ns != y->ns) return x->ns > y->ns ? -1 : 1;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return x->inst < y->inst ? -1 : x->inst > y->inst;
+    return strcmp(td_strget(g_strs, x->inst), td_strget(g_strs, y->inst));
 }
 
-/* A location of the flamegraphs, before it is spelled out: level 0 = the Python
- * frames of a stack frame id of dump hidx (+ op_name when op is set), level 1 =
- * "[Unknown]" + op_name, level 2 = "[Unknown]"; opname: level 3 = op_name split on
- * '/'. Keys pack these so that locations are compared as integers. */
-typedef struct loc { int level; int32_t hidx, frame; td_str op; double ns; } loc;
 static int64_t loc_key(const loc *l)
 {
     return (int64_t)((uint64_t)l->level << 60 | (uint64_t)(l->hidx + 1) << 48
                      | (uint64_t)(l->frame & 0xFFFFF) << 28 | (uint64_t)(l->op & 0xFFFFFFF));
 }
 /* distinct locations of one preference level */
-typedef struct lset { loc *l; size_t n, cap; } lset;
 static void lset_add(lset *z, loc v)
 {
     int64_t k = loc_key(&v);
@@ -78,24 +75,59 @@ static void put_clean(td_buf *b, const char *p, int slash_splits)
         td_buf_putc(b, c == ';' ? ':' : c == '\n' ? ' ' : slash_splits && c == '/' ? ';' : c);
     }
 }
+void xla_loc_spell(xctx *x, const loc *l, td_buf *b)
+{
+    b->n = 0;
+    td_buf_puts(b, "[GPU active];");
+    if (l->level == 0) {
+        xla_hlo_frames(&x->hlo[l->hidx], l->frame, b);
+        if (l->op) td_buf_putc(b, ';');
+    } else if (l->level != 3)
+        td_buf_puts(b, l->level == 1 ? "[Unknown];" : "[Unknown]");
+    if (l->op) put_clean(b, td_strget(x->set->strs, l->op), l->level == 3);
+    td_buf_cstr(b);
+}
 static void facc_flush(xctx *x, facc *a, td_flame *fl)
 {
     td_buf b = {0};
     for (size_t i = 0; i < a->n; i++) {
-        const loc *l = &a->l[i];
-        b.n = 0;
-        td_buf_puts(&b, "[GPU active];");
-        if (l->level == 0) {
-            xla_hlo_frames(&x->hlo[l->hidx], l->frame, &b);
-            if (l->op) td_buf_putc(&b, ';');
-        } else if (l->level != 3)
-            td_buf_puts(&b, l->level == 1 ? "[Unknown];" : "[Unknown]");
-        if (l->op) put_clean(&b, td_strget(x->set->strs, l->op), l->level == 3);
-        td_flame_add(x->s, fl, td_buf_cstr(&b), llround(l->ns));
+        xla_loc_spell(x, &a->l[i], &b);
+        td_flame_add(x->s, fl, td_buf_cstr(&b), llround(a->l[i].ns));
     }
     td_buf_free(&b);
     xla_idmap_free(&a->m);
     free(a->l);
+}
+
+/* The locations of a thunk's time by preference level (src[0..2], opn[0..1], emptied
+ * first): its instruction, then every instruction of each computation it calls. */
+void xla_thunk_locs(xctx *x, const xthunk *h, lset *src, lset *opn, xla_hlist *list)
+{
+    for (int q = 0; q < 3; q++) src[q].n = 0;
+    for (int q = 0; q < 2; q++) opn[q].n = 0;
+    loc unk = { 2, -1, 0, 0, 0 };
+    lset_add(&src[2], unk);
+    lset_add(&opn[1], unk);
+    if (h->hlo < 0) return;
+    xla_hlo *hl = &x->hlo[h->hlo];
+    const xla_hinst *hi = &hl->in[h->hinst];
+    size_t nlist = 0;
+    *TD_PUSH(list->v, nlist, list->cap) = hi;
+    for (size_t c = 0; c < hi->ncalls; c++) {
+        size_t first, cnt = xla_hlo_comp(hl, hl->ids[hi->calls + c], &first);
+        for (size_t q = 0; q < cnt; q++)
+            *TD_PUSH(list->v, nlist, list->cap) = &hl->in[hl->bycomp[first + q]];
+    }
+    for (size_t q = 0; q < nlist; q++) {
+        const xla_hinst *in = list->v[q];
+        td_str op = in->op_namel ? td_intern(x->set->strs, in->op_name, in->op_namel) : 0;
+        list->b.n = 0;
+        if (xla_hlo_frames(hl, in->frame, &list->b) > 0)
+            lset_add(&src[0], (loc){ 0, h->hlo, in->frame, op, 0 });
+        if (!op) continue;
+        lset_add(&src[1], (loc){ 1, -1, 0, op, 0 });
+        lset_add(&opn[0], (loc){ 3, -1, 0, op, 0 });
+    }
 }
 
 void xla_views(xctx *x, int64_t thunks_ns, int64_t modules_ns, int64_t wall_ns)
@@ -123,6 +155,7 @@ void xla_views(xctx *x, int64_t thunks_ns, int64_t modules_ns, int64_t wall_ns)
         if (!pi[j].opcode) pi[j].opcode = h->opcode;
     }
     xla_idmap_free(&m);
+    g_strs = set->strs;
     if (npi) qsort(pi, npi, sizeof *pi, cmp_pinst);
 
     /* opcodes */
@@ -165,43 +198,14 @@ void xla_views(xctx *x, int64_t thunks_ns, int64_t modules_ns, int64_t wall_ns)
     memset(&ao, 0, sizeof ao);
     xla_idmap_init(&as.m, 4096);
     xla_idmap_init(&ao.m, 4096);
-    td_buf b = {0};
-    const xla_hinst **list = NULL;
-    size_t lcap = 0;
+    xla_hlist list = {0};
     for (size_t k = 0; k < npi; k++) {
-        const xthunk *h = &x->th[pi[k].th];
-        for (int q = 0; q < 3; q++) src[q].n = 0;
-        for (int q = 0; q < 2; q++) opn[q].n = 0;
-        loc unk = { 2, -1, 0, 0, 0 };
-        lset_add(&src[2], unk);
-        lset_add(&opn[1], unk);
-        if (h->hlo >= 0) {
-            xla_hlo *hl = &x->hlo[h->hlo];
-            const xla_hinst *hi = &hl->in[h->hinst];
-            /* the instruction, then every instruction of each computation it calls */
-            size_t nlist = 0;
-            *TD_PUSH(list, nlist, lcap) = hi;
-            for (size_t c = 0; c < hi->ncalls; c++) {
-                size_t first, cnt = xla_hlo_comp(hl, hl->ids[hi->calls + c], &first);
-                for (size_t q = 0; q < cnt; q++)
-                    *TD_PUSH(list, nlist, lcap) = &hl->in[hl->bycomp[first + q]];
-            }
-            for (size_t q = 0; q < nlist; q++) {
-                const xla_hinst *in = list[q];
-                td_str op = in->op_namel ? td_intern(set->strs, in->op_name, in->op_namel) : 0;
-                b.n = 0;
-                if (xla_hlo_frames(hl, in->frame, &b) > 0)
-                    lset_add(&src[0], (loc){ 0, h->hlo, in->frame, op, 0 });
-                if (!op) continue;
-                lset_add(&src[1], (loc){ 1, -1, 0, op, 0 });
-                lset_add(&opn[0], (loc){ 3, -1, 0, op, 0 });
-            }
-        }
+        xla_thunk_locs(x, &x->th[pi[k].th], src, opn, &list);
         spread(&as, src, 3, pi[k].ns);
         spread(&ao, opn, 2, pi[k].ns);
     }
-    free(list);
-    td_buf_free(&b);
+    free(list.v);
+    td_buf_free(&list.b);
     int64_t idle_in = modules_ns - thunks_ns > 0 ? modules_ns - thunks_ns : 0;
     int64_t idle_bw = wall_ns - modules_ns > 0 ? wall_ns - modules_ns : 0;
     facc_flush(x, &as, fs);
@@ -227,16 +231,15 @@ static int cmp_vd(const void *a, const void *b)
     if (x->inst != y->inst) return x->inst < y->inst ? -1 : 1;
     return x->dur < y->dur ? -1 : x->dur > y->dur;
 }
-typedef struct vrow { int64_t key; td_str inst, mod; int64_t n; double mean, sd, cov; int det; } vrow;
 static int cmp_vrow_mean(const void *a, const void *b)
 {
-    const vrow *x = a, *y = b;
+    const xla_vrow *x = a, *y = b;
     if (x->mean != y->mean) return x->mean > y->mean ? -1 : 1;
-    return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->inst < y->inst ? -1 : x->inst > y->inst);
+    return x->key != y->key ? (x->key < y->key ? -1 : 1) : strcmp(x->inst, y->inst);
 }
 static int cmp_vrow_show(const void *a, const void *b)
 {
-    const vrow *x = a, *y = b;
+    const xla_vrow *x = a, *y = b;
     if (x->det != y->det) return x->det ? -1 : 1;
     if (x->det) return cmp_vrow_mean(a, b);
     if (x->cov != y->cov) return x->cov > y->cov ? -1 : 1;
@@ -252,8 +255,8 @@ void xla_variability(xctx *x)
     td_traceset *set = x->set;
     size_t n = 0;
     for (size_t i = 0; i < x->nth; i++) n += !x->th[i].comm && x->m[x->th[i].mod].steady;
-    if (!n) return;
-    vd *v = td_xmalloc(n * sizeof *v);
+    if (!n && !x->part) return;
+    vd *v = td_xmalloc((n ? n : 1) * sizeof *v);
     size_t k = 0;
     for (size_t i = 0; i < x->nth; i++) {
         const xthunk *h = &x->th[i];
@@ -261,46 +264,54 @@ void xla_variability(xctx *x)
         v[k++] = (vd){ x->m[h->mod].key, h->inst, h->e - h->s };
     }
     qsort(v, n, sizeof *v, cmp_vd);
-    vrow *rw = NULL;
+    xla_vrow *rw = NULL;
     size_t nr = 0, rcap = 0;
     for (size_t a = 0; a < n;) {
         size_t b = a;
-        double sum = 0;
-        while (b < n && v[b].key == v[a].key && v[b].inst == v[a].inst) sum += (double)v[b++].dur;
+        while (b < n && v[b].key == v[a].key && v[b].inst == v[a].inst) b++;
         size_t c = b - a;
         if (c >= 2) {
-            double mean = sum / (double)c, sq = 0;
-            for (size_t q = a; q < b; q++) sq += ((double)v[q].dur - mean) * ((double)v[q].dur - mean);
-            double sd = sqrt(sq / (double)(c - 1));
-            vrow *r = TD_PUSH(rw, nr, rcap);
-            r->key = v[a].key; r->inst = v[a].inst; r->n = (int64_t)c;
+            /* mean and sample std from exact integer sums (partial.h), as a merge of
+             * partial summaries computes them: the same bits either way */
+            int64_t isum = 0, sq[2] = { 0, 0 };
+            for (size_t q = a; q < b; q++) { isum += v[q].dur; td_part_sq(sq, v[q].dur); }
+            double mean, sd;
+            td_part_mean_std((int64_t)c, isum, sq, &mean, &sd);
+            xla_vrow *r = TD_PUSH(rw, nr, rcap);
+            r->key = v[a].key; r->inst = td_strget(set->strs, v[a].inst); r->n = (int64_t)c;
             r->mean = mean; r->sd = sd; r->cov = mean > 0 ? sd / mean : 0; r->det = 0;
-            r->mod = 0;
-            for (size_t i = 0; i < x->nm; i++) if (x->m[i].key == r->key) { r->mod = x->m[i].name; break; }
+            r->mod = NULL;
+            for (size_t i = 0; i < x->nm; i++)
+                if (x->m[i].key == r->key) { r->mod = td_strget(set->strs, x->m[i].name); break; }
         }
         a = b;
     }
     free(v);
-    if (!nr) { free(rw); return; }
-    qsort(rw, nr, sizeof *rw, cmp_vrow_mean);
+    if (nr || x->part) xla_variability_table(s, rw, nr);   /* summarize: the schema travels */
+    free(rw);
+}
+
+/* Detailed rows (the 10 slowest with std/mean above 10%) first, then by std/mean. */
+void xla_variability_table(td_summary *s, xla_vrow *rw, size_t nr)
+{
+    if (nr) qsort(rw, nr, sizeof *rw, cmp_vrow_mean);
     int det = 0;
     for (size_t i = 0; i < nr && det < VAR_DETAILED; i++)
         if (rw[i].cov > VAR_THRESHOLD) { rw[i].det = 1; det++; }
-    qsort(rw, nr, sizeof *rw, cmp_vrow_show);
+    if (nr) qsort(rw, nr, sizeof *rw, cmp_vrow_show);
     td_table *t = td_sum_table(s, "variability", "Compute thunk variability");
     td_table_cols(t, "name:text:Thunk", "calls:int:Calls", "mean_ns:ns:Mean", "std_ns:ns:Std dev",
                   "cov:f64:CoV", "module:text:Module", "program_id:int:Program",
                   "detailed:bool:Slowest with CoV > 10%", NULL);
     for (size_t i = 0; i < nr; i++) {
         size_t r = td_table_add_row(t);
-        td_row_str(s, t, r, "name", td_strget(set->strs, rw[i].inst));
+        td_row_str(s, t, r, "name", rw[i].inst);
         td_row_int(s, t, r, "calls", rw[i].n);
         td_row_int(s, t, r, "mean_ns", llround(rw[i].mean));
         td_row_int(s, t, r, "std_ns", llround(rw[i].sd));
         td_row_f64(s, t, r, "cov", rw[i].cov);
-        if (rw[i].mod) td_row_str(s, t, r, "module", td_strget(set->strs, rw[i].mod));
+        if (rw[i].mod) td_row_str(s, t, r, "module", rw[i].mod);
         td_row_int(s, t, r, "program_id", rw[i].key);
         td_row_int(s, t, r, "detailed", rw[i].det);
     }
-    free(rw);
 }

@@ -502,8 +502,8 @@ static const td_cli_opt opts[] = {
     {"icicle", 0, NULL, REPORT | FLAME | MERGE, "SVG flamegraphs top-down", td_cli_set_flag, OFF(icicle)},
     {"timings", 0, NULL, REPORT | MERGE, "print read/analyse/render times on stderr", td_cli_set_flag,
      OFF(timings)},
-    {"meta", 0, "KEY=VALUE", REPORT | SUMMARY | DIFF | MERGE, "run metadata (commit, branch, workload...),\n"
-     "repeatable; diff: the CURRENT side", set_meta, 0},
+    {"meta", 0, "KEY=VALUE", REPORT | SUMMARY | DIFF | MERGE | SUMMARIZE, "run metadata (commit, branch, workload...),\n"
+     "repeatable; diff: the CURRENT side; summarize: kept in the part", set_meta, 0},
     {"warmup", 0, "auto|N|none", ANALYSIS, "drop warm-up steps/executions (default auto)",
      set_warmup, 0},
     {"threshold", 0, "F", ANALYSIS, "top-module cut-off, fraction of time (default 0.01)",
@@ -1276,8 +1276,11 @@ static int cmd_summarize(void *ctx, char **args, int nargs)
     progress("analysing %zu trace%s", set->n, set->n == 1 ? "" : "s");
     st = td_analyse_partial(set, &c.o, s, p, &e);
     td_traceset_free(set);
-    if (st == TD_OK)
+    if (st == TD_OK) {
+        apply_meta(&c, s); /* --meta travels in the part (README: merge's rule) */
+        td_partial_from_summary(p, s, &c.o);
         st = td_partial_write(p, c.out, &e);
+    }
     td_partial_free(p);
     td_summary_free(s);
     if (st != TD_OK)

@@ -22,7 +22,7 @@
 #include "summary.h"
 
 #define TD_TDS_MAGIC "tracedoc-partial"
-#define TD_TDS_VERSION 1
+#define TD_TDS_VERSION 2
 
 /* Record types: key fields (joined by 0x1f in memory) -> int64 values. */
 enum {
@@ -34,12 +34,19 @@ enum {
     TD_R_KTHUNK,  /* module, kernel -> calls, total */
     TD_R_FLAME,   /* kind, stack -> value */
     TD_R_XMOD,    /* program, name -> as TD_R_KMOD */
-    TD_R_XTHUNK,  /* program, instruction, hlo op -> calls, total */
-    TD_R_HLO,     /* hlo op -> calls, total */
+    TD_R_XTHUNK,  /* program, instruction, hlo op -> calls, total, total less hidden, sq (lo, hi) */
+    TD_R_XATTR,   /* program, instruction, opcode|op_name|no_op_name, value -> precedence */
+    TD_R_XLOC,    /* program, instruction, s|o, precedence, identity, stack hash -> locations */
+    TD_R_XSTK,    /* stack hash, stack -> 1 (each distinct flamegraph stack once) */
     TD_R_PHASE,   /* compile phase -> non-child time */
-    TD_R_XCOLL,   /* type, bytes, group, dtype -> calls, total, hidden, wait, parts */
-    TD_R_XDEV,    /* device id -> 1 */
+    TD_R_XWALL,   /* device, program -> first start, last end */
+    TD_R_XBUSY,   /* device, programs covering -> time */
+    TD_R_XCI,     /* program, execution, instruction, thunk execution, device, type, dtype ->
+                   * start, end, hidden, bytes, group */
+    TD_R_XFLAG,   /* comm | trace:RANK -> 1 */
+    TD_R_XDEV,    /* device id -> parts holding it */
     TD_R_INPUT,   /* trace path, input (archive or directory it came from) -> rank */
+    TD_R_XBEST,   /* (not in files) program, instruction, s|o -> lowest XLOC precedence */
     TD_R__N
 };
 #define TD_R_NV 7
@@ -68,10 +75,14 @@ td_rec *td_part_add(td_partial *p, int type, const char *key, size_t klen, const
 void td_part_exec(td_partial *p, int type, const char *key, int64_t gpu, int64_t thunks);
 /* 128-bit sum helpers for the sum-of-squares slots. */
 void td_part_sq(int64_t *lo_hi, int64_t x);
+/* Mean and sample standard deviation (n - 1) from n, the sum and the 128-bit sum of
+ * squares, exactly up to the final division and square root. */
+void td_part_mean_std(int64_t n, int64_t sum, const int64_t *sq, double *mean, double *std);
 
 /* Build the partial of one analysed input set: the hooks in the passes (td_analyse_partial)
- * filled the records; this adds the rest from the summary (scalars, per-rank tables, the
- * table schemas, ops / hlo_ops / XLA collectives records, flames, warnings). */
+ * filled the records; this adds the rest from the summary (scalars, including meta.*
+ * from summarize --meta, per-rank tables, the table schemas, ops records, flames,
+ * warnings). */
 void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *o);
 
 /* Write a partial (atomically). */
@@ -86,7 +97,7 @@ int td_is_partial(const char *path);
  * *o receives the analysis options the parts were made with. */
 td_summary *td_partial_finish(td_partial *p, td_opts *o);
 
-/* Run the analysis with the partial hooks on (analyse.c). */
+/* Run the analysis with the partial hooks on (analyse.c); then td_partial_from_summary. */
 td_status td_analyse_partial(td_traceset *set, const td_opts *o, td_summary *s, td_partial *p,
                              td_err *e);
 

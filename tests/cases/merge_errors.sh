@@ -39,8 +39,8 @@ check 3 "bad.tds: line [0-9]*: unknown line 'raw'" "$TD" merge "$WORK/bad.tds" -
 sed '$d' "$WORK/a.tds" >"$WORK/noend.tds"; grep -v '^rec	kern' "$WORK/a.tds" >"$WORK/lost.tds"
 check 3 "noend.tds: truncated: no end line" "$TD" merge "$WORK/noend.tds" -o "$WORK/out.tds"
 check 3 "lost.tds: line .*: the end line says" "$TD" merge "$WORK/lost.tds" -o "$WORK/out.tds"
-sed '1s/\t1$/\t9/' "$WORK/a.tds" >"$WORK/v9.tds"
-check 3 "v9.tds: line 1: partial summary version 9; this tracedoc reads version 1" \
+sed '1s/\t2$/\t9/' "$WORK/a.tds" >"$WORK/v9.tds"
+check 3 "v9.tds: line 1: partial summary version 9; this tracedoc reads version 2" \
     "$TD" merge "$WORK/v9.tds" -o "$WORK/out.tds"
 sed 's/^\(rec\tkern\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t\).*/\1x;y/' "$WORK/a.tds" >"$WORK/sk.tds"
 check 3 "sk.tds: line .*: bad sketch" "$TD" merge "$WORK/sk.tds" -o "$WORK/out.tds"

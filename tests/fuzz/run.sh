@@ -14,7 +14,7 @@ shift 2 2>/dev/null || true
 TRACES=${TRACES:-$(cd "$ROOT/../shared/traces" 2>/dev/null && pwd)}
 S=$B/seeds
 rm -rf "$S"
-mkdir -p "$S"/{chrome,input,parquet,folded,template,baseline,xz,hlo,aiu,complog,samba,telemetry}
+mkdir -p "$S"/{chrome,input,parquet,folded,template,baseline,xz,hlo,aiu,complog,samba,telemetry,tds}
 # Chrome JSON: the small test traces and the first 8 KB of real ones (cut mid-event)
 cp tests/data/read_small.json tests/data/e2e/hostile.json "$S/chrome/"
 zcat examples/hta_nccl_data.json.gz | head -c 8192 >"$S/chrome/example-8k.json"
@@ -71,6 +71,18 @@ for f in golden/analyse/hta_nccl_data.summary.json golden/nsys/saxpy.summary.jso
     [ -f "$f" ] && cp "$f" "$S/baseline/"
 done
 printf 'tracedoc fuzz seed\n' | xz -c >"$S/xz/text.xz"
+# partial summaries: a Kineto part with collectives, a small one, an XLA part (nsys-jax);
+# the big ones cut to their first 6 records of each type (and a new end line), so that
+# they stay complete parts of a few KB
+tds_cut() {
+    "$ROOT/build/tracedoc" summarize "$1" -o "$S/tds/full.tds" 2>/dev/null &&
+        awk -F'\t' '$1 == "end" { next } $1 == "rec" && ++c[$2] > 6 { next } { print; n++ }
+                    END { printf "end\t%d\n", n }' "$S/tds/full.tds" >"$S/tds/$2"
+    rm -f "$S/tds/full.tds"
+}
+tds_cut examples/hta_nccl_data.json.gz nccl.tds
+"$ROOT/build/tracedoc" summarize tests/data/read_small.json -o "$S/tds/small.tds" 2>/dev/null
+[ -n "${z:-}" ] && tds_cut "$z" nsysjax.tds
 harnesses=${*:-$(ls "$B"/fuzz/ 2>/dev/null | sed 's/^fuzz_//')}
 for h in $harnesses; do
     h=${h#fuzz_}
