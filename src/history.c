@@ -568,6 +568,18 @@ void td_hist_free(td_hist *h)
     free(h);
 }
 
+/* A new row of t from a query row whose first two columns are the run id and its time:
+ * id_key and "time" (UTC) set. */
+static size_t run_row(td_summary *s, td_table *t, sqlite3_stmt *st, const char *id_key)
+{
+    size_t r = td_table_add_row(t);
+    char when[32];
+    fmt_time(sqlite3_column_int64(st, 1), when, sizeof when, "%Y-%m-%dT%H:%M:%SZ");
+    td_row_int(s, t, r, id_key, sqlite3_column_int64(st, 0));
+    td_row_str(s, t, r, "time", when);
+    return r;
+}
+
 td_status td_history_runs(td_histdb *h, td_summary *s, td_err *e)
 {
     td_table *t = td_sum_table(s, "history.runs", "Runs");
@@ -581,11 +593,7 @@ td_status td_history_runs(td_histdb *h, td_summary *s, td_err *e)
         return dberr(h, e, "cannot read the runs");
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        size_t r = td_table_add_row(t);
-        char when[32];
-        fmt_time(sqlite3_column_int64(st, 1), when, sizeof when, "%Y-%m-%dT%H:%M:%SZ");
-        td_row_int(s, t, r, "id", sqlite3_column_int64(st, 0));
-        td_row_str(s, t, r, "time", when);
+        size_t r = run_row(s, t, st, "id");
         td_row_str(s, t, r, "commit", col_text(st, 2));
         td_row_str(s, t, r, "device", col_text(st, 3));
         td_row_str(s, t, r, "world_size", col_text(st, 4));
@@ -611,11 +619,7 @@ td_status td_history_series(td_histdb *h, const char *metric, td_summary *s, td_
     sqlite3_bind_text(st, 1, metric, -1, SQLITE_STATIC);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        size_t r = td_table_add_row(t);
-        char when[32];
-        fmt_time(sqlite3_column_int64(st, 1), when, sizeof when, "%Y-%m-%dT%H:%M:%SZ");
-        td_row_int(s, t, r, "run", sqlite3_column_int64(st, 0));
-        td_row_str(s, t, r, "time", when);
+        size_t r = run_row(s, t, st, "run");
         td_row_str(s, t, r, "label", col_text(st, 2));
         td_row_str(s, t, r, "metric", metric);
         td_row_str(s, t, r, "unit", col_text(st, 3));
