@@ -27,13 +27,6 @@ const char *td_part_cell_s(const td_table *t, size_t r, const char *key)
     return c < 0 ? NULL : td_table_cell(t, r, c)->s;
 }
 
-int td_part_has_type(const td_partial *p, int type)
-{
-    for (size_t i = 0; i < p->nr; i++)
-        if (p->r[i].type == type)
-            return 1;
-    return 0;
-}
 
 /* XLA flamegraphs made from the records (analyse_merge_xla.c) */
 int td_part_xla_flame(const char *kind)
