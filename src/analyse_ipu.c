@@ -64,7 +64,49 @@ typedef struct ictx {
     const td_strtab *strs;
     const td_ipu *m;
     const td_opts *o;
+    int rep;             /* which export (several given), -1 when there is one */
 } ictx;
+
+void td_ipu_key(char *dst, size_t cap, const char *fam, int rep, const char *who,
+                const char *what)
+{
+    char r[16] = "";
+    if (rep >= 0)
+        snprintf(r, sizeof r, "r%d.", rep);
+    snprintf(dst, cap, "%s.%s%s%s%s", fam, r, who ? who : "", who ? "." : "", what);
+}
+
+/* The table `name`, made (with a first `report` column when several exports are given)
+ * when absent; *fresh tells the caller to add its columns. */
+static td_table *itable(ictx *x, const char *name, const char *title, int *fresh)
+{
+    td_table *t = td_sum_table(x->s, name, title);
+    *fresh = !t->ncols;
+    if (*fresh && x->rep >= 0)
+        td_table_cols(t, "report:int:Report", NULL);
+    return t;
+}
+
+/* A scalar's title into dst ("report K: " first with several exports); returns dst. */
+static const char *ititle(const ictx *x, char *dst, size_t cap, const char *text)
+{
+    if (x->rep < 0)
+        snprintf(dst, cap, "%s", text);
+    else
+        snprintf(dst, cap, "report %d: %s", x->rep, text);
+    return dst;
+}
+
+/* A per-IPU scalar ("ipu.N.what", or "ipu.rK.N.what" with several exports). */
+static void ikey(const ictx *x, char *dst, size_t cap, int32_t ipu, const char *what)
+{
+    char who[16];
+    if (ipu < 0)
+        snprintf(who, sizeof who, "all");
+    else
+        snprintf(who, sizeof who, "%d", ipu);
+    td_ipu_key(dst, cap, "ipu", x->rep, who, what);
+}
 #define NM(id) td_strget(x->strs, (id))
 
 static int64_t sat_add(int64_t a, int64_t b)
@@ -116,9 +158,11 @@ static void step_types(ictx *x)
             }
         }
     }
-    td_table *t = td_sum_table(s, "ipu_step_types", "Cycle proportions by step type");
-    td_table_cols(t, "ipu:device:IPU", "type:text:Step type", "cycles:int:Cycles",
-                  "share:share:Share", NULL);
+    int fresh;
+    td_table *t = itable(x, "ipu_step_types", "Cycle proportions by step type", &fresh);
+    if (fresh)
+        td_table_cols(t, "ipu:device:IPU", "type:text:Step type", "cycles:int:Cycles",
+                      "share:share:Share", NULL);
     for (int32_t ipu = 0; ipu <= n; ipu++) {
         if (ipu < n && !seen[ipu])
             continue;
@@ -130,6 +174,7 @@ static void step_types(ictx *x)
             if (k == TD_IPU_CAT_OTHER && !c[k])
                 continue;
             size_t r = td_table_add_row(t);
+            td_row_int(s, t, r, "report", x->rep);
             td_row_int(s, t, r, "ipu", ipu == n ? -1 : ipu);
             td_row_str(s, t, r, "type", td_ipu_cat_names[k]);
             td_row_int(s, t, r, "cycles", c[k]);
@@ -140,39 +185,48 @@ static void step_types(ictx *x)
     for (int32_t ipu = 0; ipu < n; ipu++) {
         if (!seen[ipu])
             continue;
-        char key[64], title[96];
+        char key[64], title[128], tb_[96];
         int64_t tot = 0;
         for (int k = 0; k < TD_IPU_NCATS; k++)
             tot = sat_add(tot, cyc[(size_t)ipu * TD_IPU_NCATS + k]);
-        snprintf(key, sizeof key, "ipu.%d.cycles", ipu);
-        snprintf(title, sizeof title, "IPU %d cycles", ipu);
+        ikey(x, key, sizeof key, ipu, "cycles");
+        snprintf(tb_, sizeof tb_, "IPU %d cycles", ipu);
+        ititle(x, title, sizeof title, tb_);
         td_sum_set_int(s, key, title, TD_T_INT, tot);
         if (tb[2 * ipu + 1] > 0) {
-            snprintf(key, sizeof key, "ipu.%d.tile_balance", ipu);
-            snprintf(title, sizeof title, "IPU %d tile balance", ipu);
+            ikey(x, key, sizeof key, ipu, "tile_balance");
+            snprintf(tb_, sizeof tb_, "IPU %d tile balance", ipu);
+            ititle(x, title, sizeof title, tb_);
             td_sum_set_f64(s, key, title, TD_T_SHARE, tb[2 * ipu] / tb[2 * ipu + 1]);
             tbs += tb[2 * ipu];
             tbn += tb[2 * ipu + 1];
         }
         if (atb[2 * ipu + 1] > 0) {
-            snprintf(key, sizeof key, "ipu.%d.active_tile_balance", ipu);
-            snprintf(title, sizeof title, "IPU %d active tile balance", ipu);
+            ikey(x, key, sizeof key, ipu, "active_tile_balance");
+            snprintf(tb_, sizeof tb_, "IPU %d active tile balance", ipu);
+            ititle(x, title, sizeof title, tb_);
             td_sum_set_f64(s, key, title, TD_T_SHARE, atb[2 * ipu] / atb[2 * ipu + 1]);
             atbs += atb[2 * ipu];
             atbn += atb[2 * ipu + 1];
         }
         if (!nobsp[ipu] && all[ipu] > 0) {
-            snprintf(key, sizeof key, "ipu.%d.tile_utilisation", ipu);
-            snprintf(title, sizeof title, "IPU %d tile utilisation", ipu);
+            ikey(x, key, sizeof key, ipu, "tile_utilisation");
+            snprintf(tb_, sizeof tb_, "IPU %d tile utilisation", ipu);
+            ititle(x, title, sizeof title, tb_);
             td_sum_set_f64(s, key, title, TD_T_SHARE, (double)busy[ipu] / (double)all[ipu]);
         }
     }
-    if (tbn > 0)
-        td_sum_set_f64(s, "ipu.all.tile_balance", "Tile balance (all IPUs)", TD_T_SHARE,
-                       tbs / tbn);
-    if (atbn > 0)
-        td_sum_set_f64(s, "ipu.all.active_tile_balance", "Active tile balance (all IPUs)",
+    char key[64], title[128];
+    if (tbn > 0) {
+        ikey(x, key, sizeof key, -1, "tile_balance");
+        td_sum_set_f64(s, key, ititle(x, title, sizeof title, "Tile balance (all IPUs)"),
+                       TD_T_SHARE, tbs / tbn);
+    }
+    if (atbn > 0) {
+        ikey(x, key, sizeof key, -1, "active_tile_balance");
+        td_sum_set_f64(s, key, ititle(x, title, sizeof title, "Active tile balance (all IPUs)"),
                        TD_T_SHARE, atbs / atbn);
+    }
     free(cyc);
     free(tb);
     free(atb);
@@ -188,9 +242,12 @@ static void runs_table(ictx *x)
 {
     td_summary *s = x->s;
     const td_ipu *m = x->m;
-    td_table *t = td_sum_table(s, "ipu_runs", "Runs");
-    td_table_cols(t, "run:int:Run", "name:text:Name", "steps:int:Steps", "cycles:int:Cycles",
-                  "cycles_ns:ns:Cycles at clock", "time_ns:ns:Measured time", NULL);
+    int fresh;
+    td_table *t = itable(x, "ipu_runs", "Runs", &fresh);
+    if (fresh)
+        td_table_cols(t, "run:int:Run", "name:text:Name", "steps:int:Steps",
+                      "cycles:int:Cycles", "cycles_ns:ns:Cycles at clock",
+                      "time_ns:ns:Measured time", NULL);
     int64_t *per = td_xcalloc((size_t)m->nipus, sizeof *per);
     for (size_t r = 0; r < m->nruns; r++) {
         const td_ipu_run *run = &m->runs[r];
@@ -206,6 +263,7 @@ static void runs_table(ictx *x)
             if (per[i] > cyc)
                 cyc = per[i];
         size_t row = td_table_add_row(t);
+        td_row_int(s, t, row, "report", x->rep);
         td_row_int(s, t, row, "run", (int64_t)r);
         td_row_str(s, t, row, "name", NM(run->name));
         td_row_int(s, t, row, "steps", run->nsteps);
@@ -296,6 +354,7 @@ static size_t group_row(ictx *x, td_table *t, const agg *a, size_t count, int64_
 {
     td_summary *s = x->s;
     size_t r = td_table_add_row(t);
+    td_row_int(s, t, r, "report", x->rep);
     td_row_int(s, t, r, "ipu", a->ipu);
     td_row_str(s, t, r, "type", td_ipu_type_name(a->type));
     td_row_str(s, t, r, "name", a->name ? NM(a->name) : td_ipu_type_name(a->type));
@@ -305,130 +364,140 @@ static size_t group_row(ictx *x, td_table *t, const agg *a, size_t count, int64_
     return r;
 }
 
-static int64_t ipu_total(const td_summary *s, int32_t ipu)
+static int64_t ipu_total(const ictx *x, int32_t ipu)
 {
     char key[64];
-    snprintf(key, sizeof key, "ipu.%d.cycles", ipu);
-    const td_kv *kv = td_sum_get(s, key);
+    ikey(x, key, sizeof key, ipu, "cycles");
+    const td_kv *kv = td_sum_get(x->s, key);
     return kv ? kv->v.i : 0;
 }
 
-static void steps_table(ictx *x)
+/* What one group of step-IPU entries adds up to (each table shows some of it). */
+typedef struct gacc {
+    int64_t cyc, bytes, in, out;
+    int64_t at;          /* most active tiles, -1 unknown */
+    int have_bytes;
+    mean tb, atb, db;
+    td_str vertex;       /* first vertex type */
+} gacc;
+
+static void acc_add(gacc *g, const td_ipu *m, const agg *a)
 {
-    td_summary *s = x->s;
-    const td_ipu *m = x->m;
+    const td_ipu_stepipu *e = &m->sipu[a->sipu];
+    g->cyc = sat_add(g->cyc, e->cycles);
+    if (e->active_tiles > g->at)
+        g->at = e->active_tiles;
+    if (e->data_in != TD_IPU_NA || e->data_out != TD_IPU_NA) {
+        g->have_bytes = 1;
+        g->in = sat_add(g->in, e->data_in == TD_IPU_NA ? 0 : e->data_in);
+        g->out = sat_add(g->out, e->data_out == TD_IPU_NA ? 0 : e->data_out);
+        g->bytes = sat_add(g->in, g->out);
+    }
+    mean_add(&g->tb, e->tile_balance);
+    mean_add(&g->atb, e->active_tile_balance);
+    mean_add(&g->db, e->data_balance);
+    if (!g->vertex)
+        g->vertex = m->steps[a->step].vertex;
+}
+
+/* A grouped table: the entries keep() selects, sorted by (ipu, type, dir, name), one row
+ * per run of entries same() puts together; the table (made only when there are entries)
+ * has the columns cols, fill writes those beyond group_row's. */
+typedef struct gtable {
+    int (*keep)(int type);
+    int (*same)(const agg *a, const agg *b);
+    const char *name, *title;
+    const char *cols[12];  /* column specs, NULL-terminated */
+    void (*fill)(ictx *x, td_table *t, size_t r, const agg *first, const gacc *g);
+    int sort;            /* sort by cycles, largest first */
+} gtable;
+
+static void grouped(ictx *x, const gtable *gt)
+{
     size_t n;
-    agg *v = collect(x, keep_all, &n);
-    td_table *t = td_sum_table(s, "ipu_steps", "Top steps by cycles");
-    td_table_cols(t, "ipu:device:IPU", "type:text:Step type", "name:text:Name",
-                  "count:int:Count", "cycles:int:Cycles", "time_ns:ns:Time",
-                  "share:share:Share", "active_tiles:int:Active tiles",
-                  "tile_balance:share:Tile balance",
-                  "active_tile_balance:share:Active tile balance", "vertex:text:Vertex type",
-                  NULL);
+    agg *v = collect(x, gt->keep, &n);
+    td_table *t = NULL;
+    if (n) {
+        int fresh;
+        t = itable(x, gt->name, gt->title, &fresh);
+        for (size_t c = 0; fresh && gt->cols[c]; c++)
+            td_table_cols(t, gt->cols[c], NULL);
+    }
     for (size_t i = 0; i < n;) {
+        gacc g = {0};
+        g.at = -1;
         size_t j = i;
-        int64_t cyc = 0, at = -1;
-        mean tb = {0, 0}, atb = {0, 0};
-        td_str vertex = 0;
-        while (j < n && v[j].ipu == v[i].ipu && v[j].type == v[i].type && v[j].dir == v[i].dir &&
-               v[j].name == v[i].name) {
-            const td_ipu_stepipu *e = &m->sipu[v[j].sipu];
-            cyc = sat_add(cyc, e->cycles);
-            if (e->active_tiles > at)
-                at = e->active_tiles;
-            mean_add(&tb, e->tile_balance);
-            mean_add(&atb, e->active_tile_balance);
-            j++;
-        }
-        for (size_t q = i; q < j && !vertex; q++)
-            vertex = m->steps[v[q].step].vertex;
-        int64_t tot = ipu_total(s, v[i].ipu);
-        size_t r = group_row(x, t, &v[i], j - i, cyc);
-        td_row_f64(s, t, r, "share", tot ? (double)cyc / (double)tot : 0);
-        td_row_int(s, t, r, "active_tiles", at >= 0 ? at : TD_NA);
-        td_row_f64(s, t, r, "tile_balance", mean_of(&tb));
-        td_row_f64(s, t, r, "active_tile_balance", mean_of(&atb));
-        td_row_str(s, t, r, "vertex", vertex ? NM(vertex) : NULL);
+        while (j < n && gt->same(&v[i], &v[j]))
+            acc_add(&g, x->m, &v[j++]);
+        size_t r = group_row(x, t, &v[i], j - i, g.cyc);
+        gt->fill(x, t, r, &v[i], &g);
         i = j;
     }
-    td_table_sort(t, "cycles", 1);
+    if (t && gt->sort)
+        td_table_sort(t, "cycles", 1);
     free(v);
 }
 
-static void exchanges_table(ictx *x)
+static int same_step(const agg *a, const agg *b)
 {
-    td_summary *s = x->s;
-    const td_ipu *m = x->m;
-    size_t n;
-    agg *v = collect(x, keep_exchange, &n);
-    if (!n) {
-        free(v);
-        return;
-    }
-    td_table *t = td_sum_table(s, "ipu_exchanges", "Exchanges");
-    td_table_cols(t, "ipu:device:IPU", "type:text:Step type", "name:text:Name",
-                  "count:int:Count", "cycles:int:Cycles", "time_ns:ns:Time",
-                  "bytes:bytes:Data", "data_balance:share:Data balance",
-                  "tile_balance:share:Tile balance", NULL);
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        int64_t cyc = 0, bytes = 0;
-        int have_bytes = 0;
-        mean db = {0, 0}, tb = {0, 0};
-        while (j < n && v[j].ipu == v[i].ipu && v[j].type == v[i].type && v[j].name == v[i].name) {
-            const td_ipu_stepipu *e = &m->sipu[v[j].sipu];
-            cyc = sat_add(cyc, e->cycles);
-            if (e->data_in != TD_IPU_NA || e->data_out != TD_IPU_NA) {
-                have_bytes = 1;
-                bytes = sat_add(bytes, (e->data_in == TD_IPU_NA ? 0 : e->data_in));
-                bytes = sat_add(bytes, (e->data_out == TD_IPU_NA ? 0 : e->data_out));
-            }
-            mean_add(&db, e->data_balance);
-            mean_add(&tb, e->tile_balance);
-            j++;
-        }
-        size_t r = group_row(x, t, &v[i], j - i, cyc);
-        td_row_int(s, t, r, "bytes", have_bytes ? bytes : TD_NA);
-        td_row_f64(s, t, r, "data_balance", mean_of(&db));
-        td_row_f64(s, t, r, "tile_balance", mean_of(&tb));
-        i = j;
-    }
-    td_table_sort(t, "cycles", 1);
-    free(v);
+    return a->ipu == b->ipu && a->type == b->type && a->dir == b->dir && a->name == b->name;
+}
+static int same_exchange(const agg *a, const agg *b)
+{
+    return a->ipu == b->ipu && a->type == b->type && a->name == b->name;
+}
+static int same_direction(const agg *a, const agg *b)
+{
+    return a->ipu == b->ipu && a->dir == b->dir;
 }
 
-static void stream_copies_table(ictx *x)
+static void fill_steps(ictx *x, td_table *t, size_t r, const agg *a, const gacc *g)
 {
     td_summary *s = x->s;
-    const td_ipu *m = x->m;
-    size_t n;
-    agg *v = collect(x, keep_mid, &n);
-    if (!n) {
-        free(v);
-        return;
-    }
-    td_table *t = td_sum_table(s, "ipu_stream_copies", "Stream copies by direction");
-    td_table_cols(t, "ipu:device:IPU", "direction:text:Direction", "count:int:Count",
-                  "cycles:int:Cycles", "time_ns:ns:Time", "in_bytes:bytes:Data in",
-                  "out_bytes:bytes:Data out", NULL);
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        int64_t cyc = 0, in = 0, out = 0;
-        while (j < n && v[j].ipu == v[i].ipu && v[j].dir == v[i].dir) {
-            const td_ipu_stepipu *e = &m->sipu[v[j].sipu];
-            cyc = sat_add(cyc, e->cycles);
-            in = sat_add(in, e->data_in == TD_IPU_NA ? 0 : e->data_in);
-            out = sat_add(out, e->data_out == TD_IPU_NA ? 0 : e->data_out);
-            j++;
-        }
-        size_t r = group_row(x, t, &v[i], j - i, cyc);
-        td_row_str(s, t, r, "direction", td_ipu_dir_name(v[i].dir));
-        td_row_int(s, t, r, "in_bytes", in);
-        td_row_int(s, t, r, "out_bytes", out);
-        i = j;
-    }
-    free(v);
+    int64_t tot = ipu_total(x, a->ipu);
+    td_row_f64(s, t, r, "share", tot ? (double)g->cyc / (double)tot : 0);
+    td_row_int(s, t, r, "active_tiles", g->at >= 0 ? g->at : TD_NA);
+    td_row_f64(s, t, r, "tile_balance", mean_of(&g->tb));
+    td_row_f64(s, t, r, "active_tile_balance", mean_of(&g->atb));
+    td_row_str(s, t, r, "vertex", g->vertex ? NM(g->vertex) : NULL);
+}
+
+static void fill_exchanges(ictx *x, td_table *t, size_t r, const agg *a, const gacc *g)
+{
+    (void)a;
+    td_row_int(x->s, t, r, "bytes", g->have_bytes ? g->bytes : TD_NA);
+    td_row_f64(x->s, t, r, "data_balance", mean_of(&g->db));
+    td_row_f64(x->s, t, r, "tile_balance", mean_of(&g->tb));
+}
+
+static void fill_stream_copies(ictx *x, td_table *t, size_t r, const agg *a, const gacc *g)
+{
+    td_row_str(x->s, t, r, "direction", td_ipu_dir_name(a->dir));
+    td_row_int(x->s, t, r, "in_bytes", g->in);
+    td_row_int(x->s, t, r, "out_bytes", g->out);
+}
+
+static void group_tables(ictx *x)
+{
+    static const gtable tabs[] = {
+        {keep_all, same_step, "ipu_steps", "Top steps by cycles",
+         {"ipu:device:IPU", "type:text:Step type", "name:text:Name", "count:int:Count",
+          "cycles:int:Cycles", "time_ns:ns:Time", "share:share:Share",
+          "active_tiles:int:Active tiles", "tile_balance:share:Tile balance",
+          "active_tile_balance:share:Active tile balance", "vertex:text:Vertex type", NULL},
+         fill_steps, 1},
+        {keep_exchange, same_exchange, "ipu_exchanges", "Exchanges",
+         {"ipu:device:IPU", "type:text:Step type", "name:text:Name", "count:int:Count",
+          "cycles:int:Cycles", "time_ns:ns:Time", "bytes:bytes:Data",
+          "data_balance:share:Data balance", "tile_balance:share:Tile balance", NULL},
+         fill_exchanges, 1},
+        {keep_mid, same_direction, "ipu_stream_copies", "Stream copies by direction",
+         {"ipu:device:IPU", "direction:text:Direction", "count:int:Count",
+          "cycles:int:Cycles", "time_ns:ns:Time", "in_bytes:bytes:Data in",
+          "out_bytes:bytes:Data out", NULL},
+         fill_stream_copies, 0}};
+    for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++)
+        grouped(x, &tabs[i]);
 }
 
 /* ---- debug-name flamegraph (cycles) ---- */
@@ -447,6 +516,8 @@ static void flame(ictx *x)
         if (cyc <= 0)
             continue;
         b.n = 0;
+        if (x->rep >= 0) /* several exports: each under its own root frame */
+            td_buf_printf(&b, "report %d;", x->rep);
         const char *name = st->name ? NM(st->name) : "";
         if (!*name)
             name = td_ipu_type_name(st->type);
@@ -557,8 +628,11 @@ static void timeline(ictx *x)
                 at = to;
             }
         }
-        char lane[32];
-        snprintf(lane, sizeof lane, "IPU %d", ipu);
+        char lane[48];
+        if (x->rep >= 0)
+            snprintf(lane, sizeof lane, "R%d IPU %d", x->rep, ipu);
+        else
+            snprintf(lane, sizeof lane, "IPU %d", ipu);
         emit_lane(x, t, ipu, td_arena_strdup(x->s->a, lane), v, n);
     }
     free(v);
@@ -566,17 +640,26 @@ static void timeline(ictx *x)
 
 /* ---- findings ---- */
 
+static int mine(const ictx *x, const td_table *t, size_t r)
+{
+    int c = td_table_col(t, "report");
+    return c < 0 || td_table_cell(t, r, c)->i == x->rep;
+}
+
 static void findings(ictx *x)
 {
     td_summary *s = x->s;
     const td_table *t = td_sum_find_table(s, "ipu_step_types");
     if (!t)
         return;
+    char pre[32] = "", key[64];
+    if (x->rep >= 0)
+        snprintf(pre, sizeof pre, "Report %d: ", x->rep);
     int ci = td_table_col(t, "ipu"), ct = td_table_col(t, "type"), cs = td_table_col(t, "share");
     double sync = 0, ote = 0;
     int any = 0;
     for (size_t r = 0; r < t->nrows; r++) {
-        if (td_table_cell(t, r, ci)->i != -1)
+        if (td_table_cell(t, r, ci)->i != -1 || !mine(x, t, r))
             continue;
         any = 1;
         const char *ty = td_table_cell(t, r, ct)->s;
@@ -587,45 +670,96 @@ static void findings(ictx *x)
             ote += sh;
     }
     if (any)
-        td_sum_finding(s, "Over all IPUs, %.1f%% of the cycles are compute (OnTileExecute) "
-                          "and %.1f%% synchronisation.", ote * 100, sync * 100);
-    const td_kv *tb = td_sum_get(s, "ipu.all.tile_balance");
+        td_sum_finding(s, "%sOver all IPUs, %.1f%% of the cycles are compute (OnTileExecute) "
+                          "and %.1f%% synchronisation.", pre, ote * 100, sync * 100);
+    ikey(x, key, sizeof key, -1, "tile_balance");
+    const td_kv *tb = td_sum_get(s, key);
     if (tb)
-        td_sum_finding(s, "Tile balance averages %.1f%% over the non-sync steps.",
+        td_sum_finding(s, "%sTile balance averages %.1f%% over the non-sync steps.", pre,
                        tb->v.f * 100);
     const td_table *st = td_sum_find_table(s, "ipu_steps");
-    if (st && st->nrows) {
-        td_sum_finding(s, "The costliest step is '%s' (%s) on IPU %lld: %.1f%% of that "
-                          "IPU's cycles.",
-                       td_table_cell(st, 0, td_table_col(st, "name"))->s,
-                       td_table_cell(st, 0, td_table_col(st, "type"))->s,
-                       (long long)td_table_cell(st, 0, td_table_col(st, "ipu"))->i,
-                       td_table_cell(st, 0, td_table_col(st, "share"))->f * 100);
+    for (size_t r = 0; st && r < st->nrows; r++) {
+        if (!mine(x, st, r))
+            continue;
+        td_sum_finding(s, "%sThe costliest step is '%s' (%s) on IPU %lld: %.1f%% of that "
+                          "IPU's cycles.", pre,
+                       td_table_cell(st, r, td_table_col(st, "name"))->s,
+                       td_table_cell(st, r, td_table_col(st, "type"))->s,
+                       (long long)td_table_cell(st, r, td_table_col(st, "ipu"))->i,
+                       td_table_cell(st, r, td_table_col(st, "share"))->f * 100);
+        break;
     }
+}
+
+/* One export: every table and figure of it (rows tagged with `report` when x->rep >= 0). */
+static void one_export(ictx *x, const td_trace *tr, int64_t *span_out)
+{
+    td_summary *s = x->s;
+    const td_ipu *m = x->m;
+    char key[64], title[160];
+    for (int i = 0; i < m->nnotes; i++)
+        td_sum_warning(s, m->notes[i]);
+    if (x->rep >= 0) {
+        td_ipu_key(key, sizeof key, "ipu", x->rep, NULL, "input");
+        snprintf(title, sizeof title, "Report %d", x->rep);
+        td_sum_set_str(s, key, title, tr->path);
+        td_ipu_key(key, sizeof key, "ipu", x->rep, NULL, "count");
+        td_sum_set_int(s, key, ititle(x, title, sizeof title, "IPUs"), TD_T_INT, m->nipus);
+        td_ipu_key(key, sizeof key, "ipu", x->rep, NULL, "clock_hz");
+        td_sum_set_int(s, key, ititle(x, title, sizeof title, "IPU clock (Hz)"), TD_T_INT,
+                       llround(m->clock_hz));
+    }
+    if (m->nsteps) {
+        step_types(x);
+        runs_table(x);
+        const td_table *rt = td_sum_find_table(s, "ipu_runs");
+        int64_t span = 0;
+        int measured = 1;
+        for (size_t r = 0; r < rt->nrows; r++)
+            if (mine(x, rt, r))
+                measured &= td_table_cell(rt, r, td_table_col(rt, "time_ns"))->i != TD_NA;
+        for (size_t r = 0; r < rt->nrows; r++)
+            if (mine(x, rt, r))
+                span = sat_add(span, td_table_cell(rt, r, td_table_col(rt, measured ? "time_ns"
+                                                                                    : "cycles_ns"))->i);
+        if (span >= *span_out) {
+            *span_out = span;
+            td_sum_set_int(s, "trace.span_ns", measured ? "Run time (measured, all runs)"
+                                                        : "Run time (cycles at the clock)",
+                           TD_T_NS, span);
+        }
+        group_tables(x);
+        flame(x);
+        timeline(x);
+        findings(x);
+    } else if (m->nruns)
+        runs_table(x);
+    td_analyse_lwp(x->strs, m, x->o, s, x->rep);
 }
 
 void td_analyse_ipu(td_traceset *set, const td_opts *o, td_summary *s)
 {
     const td_ipu *m = NULL;
     size_t nipu = 0;
+    int64_t over = 0, wraps = 0, ipus = 0;
     for (size_t i = 0; i < set->n; i++)
-        if (set->tr[i]->ipu && !nipu++)
-            m = set->tr[i]->ipu;
+        if (set->tr[i]->ipu) {
+            if (!nipu++)
+                m = set->tr[i]->ipu;
+            over += (int64_t)set->tr[i]->ipu->over32;
+            wraps += (int64_t)set->tr[i]->ipu->wraps;
+            ipus += set->tr[i]->ipu->nipus;
+        }
     if (!m)
         return;
-    if (nipu > 1)
-        td_sum_warning(s, "several IPU exports given: only the first is analysed (use "
-                          "'tracedoc diff' to compare two)");
-    ictx x = {s, set->strs, m, o};
-    for (int i = 0; i < m->nnotes; i++)
-        td_sum_warning(s, m->notes[i]);
-    td_sum_set_int(s, "ipu.counts_over_32_bits", "Counts above 32 bits", TD_T_INT,
-                   (int64_t)m->over32);
+    td_sum_set_int(s, "ipu.counts_over_32_bits", "Counts above 32 bits", TD_T_INT, over);
     td_sum_set_int(s, "ipu.wrapped_steps", "Steps with a wrapped 32-bit counter", TD_T_INT,
-                   (int64_t)m->wraps);
-    td_sum_set_int(s, "ipu.count", "IPUs", TD_T_INT, m->nipus);
+                   wraps);
+    td_sum_set_int(s, "ipu.count", "IPUs", TD_T_INT, ipus);
+    if (nipu > 1)
+        td_sum_set_int(s, "ipu.reports", "IPU exports (reports)", TD_T_INT, (int64_t)nipu);
     td_sum_set_int(s, "ipu.tiles_per_ipu", "Tiles per IPU", TD_T_INT, m->tiles_per_ipu);
-    td_sum_set_f64(s, "ipu.clock_hz", "IPU clock (Hz)", TD_T_F64, m->clock_hz);
+    td_sum_set_int(s, "ipu.clock_hz", "IPU clock (Hz)", TD_T_INT, llround(m->clock_hz));
     if (m->poplar_version)
         td_sum_set_str(s, "ipu.poplar_version", "Poplar version",
                        td_strget(set->strs, m->poplar_version));
@@ -633,33 +767,19 @@ void td_analyse_ipu(td_traceset *set, const td_opts *o, td_summary *s)
         td_sum_set_str(s, "ipu.synthetic", "Synthetic data",
                        "yes: this export was generated, not measured");
     /* the run-level facts the documents' headers show */
-    td_sum_set_int(s, "trace.devices", "IPUs", TD_T_INT, m->nipus);
+    td_sum_set_int(s, "trace.devices", "IPUs", TD_T_INT, ipus);
     td_sum_set_str(s, "trace.device_name", "Device",
                    td_arena_printf(s->a, "Graphcore IPU (%d tiles, %.3g GHz)",
                                    m->tiles_per_ipu, m->clock_hz / 1e9));
     td_sum_set_str(s, "warmup.rule", "Warm-up rule",
                    "IPU exports: no warm-up removal, every run is kept.");
-    if (m->nsteps) {
-        step_types(&x);
-        runs_table(&x);
-        const td_table *rt = td_sum_find_table(s, "ipu_runs");
-        int64_t span = 0;
-        int measured = 1;
-        for (size_t r = 0; r < rt->nrows; r++)
-            measured &= td_table_cell(rt, r, td_table_col(rt, "time_ns"))->i != TD_NA;
-        for (size_t r = 0; r < rt->nrows; r++)
-            span = sat_add(span, td_table_cell(rt, r, td_table_col(rt, measured ? "time_ns"
-                                                                                : "cycles_ns"))->i);
-        td_sum_set_int(s, "trace.span_ns", measured ? "Run time (measured, all runs)"
-                                                    : "Run time (cycles at the clock)",
-                       TD_T_NS, span);
-        steps_table(&x);
-        exchanges_table(&x);
-        stream_copies_table(&x);
-        flame(&x);
-        timeline(&x);
-        findings(&x);
-    } else if (m->nruns)
-        runs_table(&x);
-    td_analyse_lwp(set, m, o, s);
+    int64_t span = 0;
+    int k = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        if (!set->tr[i]->ipu)
+            continue;
+        ictx x = {s, set->strs, set->tr[i]->ipu, o, nipu > 1 ? k : -1};
+        one_export(&x, set->tr[i], &span);
+        k++;
+    }
 }

@@ -42,9 +42,16 @@ typedef struct td_lwp {
 void td_lwp_blocks(const td_strtab *strs, const td_ipu *m, int show_flushes, td_lwp *out);
 void td_lwp_free(td_lwp *l);
 
-/* Run both passes on the first trace of the set that has IPU data (no-op without). */
+/* Run both passes on every trace of the set that has IPU data (no-op without). Several
+ * exports are kept apart: their rows carry a first `report` column (0, 1, ... in input
+ * order) and their per-IPU scalars are keyed "ipu.rK.N.what" (see td_ipu_key). */
 void td_analyse_ipu(td_traceset *set, const td_opts *o, td_summary *s);
-/* Lightweight profiling of m (called by td_analyse_ipu). */
-void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summary *s);
+/* Lightweight profiling of m (called by td_analyse_ipu); rep as in td_ipu_key. */
+void td_analyse_lwp(const td_strtab *strs, const td_ipu *m, const td_opts *o, td_summary *s,
+                    int rep);
+/* The key of an IPU scalar: "FAM.WHO.WHAT" ("FAM.WHAT" when who is NULL), or with several
+ * exports (rep >= 0, the export's index) "FAM.rREP.WHO.WHAT". */
+void td_ipu_key(char *dst, size_t cap, const char *fam, int rep, const char *who,
+                const char *what);
 
 #endif

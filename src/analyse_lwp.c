@@ -88,11 +88,15 @@ static int lane_of(const td_ipu *m, const uint8_t *sel, const td_ipu_block *b)
     (void)m;
 }
 
+static int cur_rep = -1; /* the export being analysed (several given), else -1 */
 static const char *lane_name(td_summary *s, const td_ipu *m, int lane)
 {
+    char r[16] = "";
+    if (cur_rep >= 0)
+        snprintf(r, sizeof r, "R%d ", cur_rep);
     if (lane < 0)
-        return td_arena_printf(s->a, "IPU %d I/O", -1 - lane);
-    return td_arena_printf(s->a, "IPU %d tile %d", lane / m->tiles_per_ipu,
+        return td_arena_printf(s->a, "%sIPU %d I/O", r, -1 - lane);
+    return td_arena_printf(s->a, "%sIPU %d tile %d", r, lane / m->tiles_per_ipu,
                            lane % m->tiles_per_ipu);
 }
 
@@ -135,7 +139,10 @@ static int grp_cmp(const void *a, const void *b)
 static void stats_table(td_summary *s, const td_ipu *m, pblock *v, size_t n)
 {
     td_table *t = td_sum_table(s, "lwp_blocks", "Lightweight profiling blocks");
-    td_table_cols(t, "ipu:int:IPU", "lane:text:Lane", "name:text:Block", "kind:text:Kind",
+    if (!t->ncols && cur_rep >= 0)
+        td_table_cols(t, "report:int:Report", NULL);
+    if (!t->ncols || (cur_rep >= 0 && t->ncols == 1))
+        td_table_cols(t, "ipu:int:IPU", "lane:text:Lane", "name:text:Block", "kind:text:Kind",
                   "count:int:Count", "measured:int:Measured", "cycles:int:Cycles",
                   "mean_cycles:f64:Mean cycles", "max_cycles:int:Max cycles",
                   "time_ns:ns:Time", NULL);
@@ -161,6 +168,7 @@ static void stats_table(td_summary *s, const td_ipu *m, pblock *v, size_t n)
         }
         const pblock *p = g[i];
         size_t r = td_table_add_row(t);
+        td_row_int(s, t, r, "report", cur_rep);
         td_row_int(s, t, r, "ipu", p->ipu);
         td_row_str(s, t, r, "lane", lane_name(s, m, p->lane));
         td_row_str(s, t, r, "name", p->name);
@@ -304,35 +312,50 @@ void td_lwp_free(td_lwp *l)
     memset(l, 0, sizeof *l);
 }
 
-void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summary *s)
+/* lwp.* scalars, per export when several are given */
+static void lwp_int(td_summary *s, const char *who, const char *what, const char *title,
+                    int64_t v)
+{
+    char key[64], t[160];
+    td_ipu_key(key, sizeof key, "lwp", cur_rep, who, what);
+    if (cur_rep >= 0)
+        snprintf(t, sizeof t, "report %d: %s", cur_rep, title);
+    td_sum_set_int(s, key, cur_rep >= 0 ? t : title, TD_T_INT, v);
+}
+
+void td_analyse_lwp(const td_strtab *strs, const td_ipu *m, const td_opts *o, td_summary *s,
+                    int rep)
 {
     if (!m->nblocks)
         return;
+    cur_rep = rep;
+    char pre[32] = "";
+    if (rep >= 0)
+        snprintf(pre, sizeof pre, "Report %d: ", rep);
     td_lwp L;
-    td_lwp_blocks(set->strs, m, o->show_flushes, &L);
+    td_lwp_blocks(strs, m, o->show_flushes, &L);
     if (L.extra)
-        td_sum_warning(s, td_arena_printf(s->a, "LWP: %zu Common block%s on tiles not listed "
+        td_sum_warning(s, td_arena_printf(s->a, "%sLWP: %zu Common block%s on tiles not listed "
                                                 "in selectedTiles (those tiles get a lane)",
-                                          L.extra, L.extra == 1 ? "" : "s"));
+                                          pre, L.extra, L.extra == 1 ? "" : "s"));
     pblock *v = L.v;
     size_t n = L.n, nsel = L.nsel;
     int64_t *base = L.base;
     int64_t dropped = L.dropped, noend = L.noend, unknown = L.unknown, flushes = L.flushes,
             overflows = L.overflows;
-    td_sum_set_int(s, "lwp.selected_tiles", "LWP selected tiles", TD_T_INT, (int64_t)nsel);
-    td_sum_set_int(s, "lwp.blocks", "LWP blocks shown", TD_T_INT, (int64_t)n);
-    td_sum_set_int(s, "lwp.not_recorded", "LWP blocks not recorded (in an overflow)",
-                   TD_T_INT, dropped);
-    td_sum_set_int(s, "lwp.no_end", "LWP blocks with no end", TD_T_INT, noend);
-    td_sum_set_int(s, "lwp.unknown", "LWP Unknown blocks", TD_T_INT, unknown);
-    td_sum_set_int(s, "lwp.overflows", "LWP overflow regions", TD_T_INT, overflows);
-    td_sum_set_int(s, "lwp.flushes_hidden", "LWP buffer flushes hidden", TD_T_INT, flushes);
+    lwp_int(s, NULL, "selected_tiles", "LWP selected tiles", (int64_t)nsel);
+    lwp_int(s, NULL, "blocks", "LWP blocks shown", (int64_t)n);
+    lwp_int(s, NULL, "not_recorded", "Blocks lost to overflow", dropped);
+    lwp_int(s, NULL, "no_end", "LWP blocks with no end", noend);
+    lwp_int(s, NULL, "unknown", "LWP Unknown blocks", unknown);
+    lwp_int(s, NULL, "overflows", "LWP overflow regions", overflows);
+    lwp_int(s, NULL, "flushes_hidden", "LWP buffer flushes hidden", flushes);
     for (int32_t i = 0; i < m->nipus; i++)
         if (base[i] != INT64_MAX) {
-            char key[64], title[96];
-            snprintf(key, sizeof key, "lwp.%d.base_cycles", i);
+            char who[16], title[96];
+            snprintf(who, sizeof who, "%d", i);
             snprintf(title, sizeof title, "IPU %d first LWP cycle (subtracted)", i);
-            td_sum_set_int(s, key, title, TD_T_INT, base[i]);
+            lwp_int(s, who, "base_cycles", title, base[i]);
         }
     stats_table(s, m, v, n);
     timeline(s, m, v, n);
@@ -341,16 +364,18 @@ void td_analyse_lwp(td_traceset *set, const td_ipu *m, const td_opts *o, td_summ
         for (size_t i = 0; i < n; i++)
             if (v[i].to > span)
                 span = v[i].to;
-        td_sum_set_int(s, "trace.span_ns", "Block span (cycles at the clock)", TD_T_NS,
-                       td_ipu_cycles_ns(m, span));
+        const td_kv *cur = td_sum_get(s, "trace.span_ns");
+        if (rep < 0 || !cur || cur->v.i < td_ipu_cycles_ns(m, span))
+            td_sum_set_int(s, "trace.span_ns", "Block span (at the clock)", TD_T_NS,
+                           td_ipu_cycles_ns(m, span));
     }
     if (dropped || noend || unknown)
-        td_sum_finding(s, "The LWP buffer overflowed %lld time%s: %lld block%s not recorded, "
-                          "%lld with no end, %lld Unknown.",
+        td_sum_finding(s, "%sThe LWP buffer overflowed %lld time%s: %lld block%s not "
+                          "recorded, %lld with no end, %lld Unknown.", pre,
                        (long long)overflows, overflows == 1 ? "" : "s", (long long)dropped,
                        dropped == 1 ? "" : "s", (long long)noend, (long long)unknown);
     if (flushes)
-        td_sum_finding(s, "%lld buffer-flush block%s hidden (--show-flushes shows them).",
-                       (long long)flushes, flushes == 1 ? "" : "s");
+        td_sum_finding(s, "%s%lld buffer-flush block%s hidden (--show-flushes shows them).",
+                       pre, (long long)flushes, flushes == 1 ? "" : "s");
     td_lwp_free(&L);
 }

@@ -534,10 +534,13 @@ static const td_cli_opt opts[] = {
 static const td_cli the_cli = {
     "tracedoc", TD_VERSION, cmds, sizeof cmds / sizeof cmds[0], opts, sizeof opts / sizeof opts[0],
     "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
-    "nsys-jax .zip; stack-tracing CSV; tracedoc.ipu/1 export of a Graphcore PopVision\n"
-    "report), '-' for stdin, a directory, or a .tar/.tar.gz of traces.\n"
-    "Exit status: 0 ok, 1 diff found a regression, 2 usage error or bad template,\n"
-    "3 unreadable or invalid input, 4 cannot write output, 5 internal error.\n"};
+    "nsys-jax .zip; IBM AIU runtime trace or DeepRT compile log; stack-tracing CSV;\n"
+    "tracedoc.ipu/1 export of a Graphcore PopVision report), '-' for stdin, a\n"
+    "directory, or a .tar/.tar.gz of traces.\n"
+    "Exit status: 0 ok, 1 a metric regressed (diff, report --baseline/--history),\n"
+    "2 usage error or bad template, 3 unreadable or invalid input (or inputs that are\n"
+    "not ranks of one job), 4 cannot write output, 5 internal error, 6 nothing\n"
+    "comparable (diff, report --baseline/--history).\n"};
 
 /* Progress for long work, only when stderr is a terminal (quiet in scripts and CI). */
 static void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -128,6 +128,19 @@ static td_status str(scan *s)
     }
 }
 
+/* A member's key string and its ':' (the key stays in s->sb). */
+static td_status key_colon(scan *s)
+{
+    td_status st = str(s);
+    if (st != TD_OK)
+        return st;
+    ws(s);
+    if (s->p >= s->end || *s->p != ':')
+        return bad(s, "':'");
+    s->p++;
+    return TD_OK;
+}
+
 /* Skip any JSON value (strings, numbers, literals, nested arrays/objects). */
 static td_status skip(scan *s)
 {
@@ -154,14 +167,8 @@ static td_status skip(scan *s)
                 depth--;
                 goto after;
             }
-            if (c == '{') {
-                if (str(s) != TD_OK)
-                    return s->e->code;
-                ws(s);
-                if (s->p >= s->end || *s->p != ':')
-                    return bad(s, "':'");
-                s->p++;
-            }
+            if (c == '{' && key_colon(s) != TD_OK)
+                return s->e->code;
             continue;
         } else if (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n') {
             while (s->p < s->end && !strchr(",]} \n\r\t", *s->p))
@@ -186,12 +193,8 @@ static td_status skip(scan *s)
             s->p++;
             if (stack[depth - 1] == '}') {
                 ws(s);
-                if (str(s) != TD_OK)
+                if (key_colon(s) != TD_OK)
                     return s->e->code;
-                ws(s);
-                if (s->p >= s->end || *s->p != ':')
-                    return bad(s, "':'");
-                s->p++;
             }
             break;
         }
@@ -265,30 +268,49 @@ static td_status attr_uint(scan *s, const char *key, uint64_t *v, int *ok)
     return TD_OK;
 }
 
+/* The members of the JSON object at s->p (its '{' checked by the caller): call with
+ * *first = 1, then once per member. *more = 1: the member's key is in key (cut to cap - 1
+ * bytes, "" when longer) and s->p is at its value; *more = 0: the object has ended. */
+static td_status obj_member(scan *s, int *first, char *key, size_t cap, int *more)
+{
+    *more = 0;
+    ws(s);
+    if (*first) {
+        *first = 0;
+        s->p++;
+        ws(s);
+        if (s->p < s->end && *s->p == '}') {
+            s->p++;
+            return TD_OK;
+        }
+    } else if (s->p < s->end && *s->p == ',') {
+        s->p++;
+        ws(s);
+    } else if (s->p < s->end && *s->p == '}') {
+        s->p++;
+        return TD_OK;
+    } else {
+        return bad(s, "',' or '}'");
+    }
+    td_status st = key_colon(s);
+    if (st != TD_OK)
+        return st;
+    snprintf(key, cap, "%s", s->sb.n < cap ? s->sb.p : "");
+    ws(s);
+    if (s->p >= s->end)
+        return bad(s, "a value");
+    *more = 1;
+    return TD_OK;
+}
+
 static td_status parse_attr(scan *s, td_traceset *set, raw_ev *r)
 {
     if (*s->p != '{')
         return skip(s);
-    s->p++;
-    ws(s);
-    if (s->p < s->end && *s->p == '}') {
-        s->p++;
-        return TD_OK;
-    }
-    for (;;) {
-        ws(s);
-        td_status st = str(s);
-        if (st != TD_OK)
-            return st;
-        char key[16];
-        snprintf(key, sizeof key, "%s", s->sb.n < sizeof key ? s->sb.p : "");
-        ws(s);
-        if (s->p >= s->end || *s->p != ':')
-            return bad(s, "':'");
-        s->p++;
-        ws(s);
-        if (s->p >= s->end)
-            return bad(s, "a value");
+    int first = 1, more;
+    char key[16];
+    td_status st;
+    while ((st = obj_member(s, &first, key, sizeof key, &more)) == TD_OK && more) {
         if (key[0] == 'T' && key[1] == 'S' && key[2] >= '1' && key[2] <= '5' && !key[3]) {
             uint64_t v;
             int ok;
@@ -312,17 +334,8 @@ static td_status parse_attr(scan *s, td_traceset *set, raw_ev *r)
         } else if ((st = skip(s)) != TD_OK) {
             return st;
         }
-        ws(s);
-        if (s->p < s->end && *s->p == ',') {
-            s->p++;
-            continue;
-        }
-        if (s->p < s->end && *s->p == '}') {
-            s->p++;
-            return TD_OK;
-        }
-        return bad(s, "',' or '}'");
     }
+    return st;
 }
 
 static td_status parse_event(scan *s, td_traceset *set, raw_ev *r)
@@ -331,26 +344,10 @@ static td_status parse_event(scan *s, td_traceset *set, raw_ev *r)
     r->bytes = -1;
     if (s->p >= s->end || *s->p != '{')
         return bad(s, "'{' (an event)");
-    s->p++;
-    ws(s);
-    if (s->p < s->end && *s->p == '}') {
-        s->p++;
-        return TD_OK;
-    }
-    for (;;) {
-        ws(s);
-        td_status st = str(s);
-        if (st != TD_OK)
-            return st;
-        char key[8];
-        snprintf(key, sizeof key, "%s", s->sb.n < sizeof key ? s->sb.p : "");
-        ws(s);
-        if (s->p >= s->end || *s->p != ':')
-            return bad(s, "':'");
-        s->p++;
-        ws(s);
-        if (s->p >= s->end)
-            return bad(s, "a value");
+    int first = 1, more;
+    char key[8];
+    td_status st;
+    while ((st = obj_member(s, &first, key, sizeof key, &more)) == TD_OK && more) {
         const char *at = s->p;
         if (!strcmp(key, "name") && *s->p == '"') {
             if ((st = str(s)) != TD_OK)
@@ -406,17 +403,8 @@ static td_status parse_event(scan *s, td_traceset *set, raw_ev *r)
         } else if ((st = skip(s)) != TD_OK) {
             return st;
         }
-        ws(s);
-        if (s->p < s->end && *s->p == ',') {
-            s->p++;
-            continue;
-        }
-        if (s->p < s->end && *s->p == '}') {
-            s->p++;
-            return TD_OK;
-        }
-        return bad(s, "',' or '}'");
     }
+    return st;
 }
 
 static td_aiu_type type_of(const char *name)

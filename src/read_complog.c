@@ -145,8 +145,15 @@ td_status td_read_complog(td_traceset *set, const char *name, const char *data, 
     if (active)
         td_warn(&set->warnings, "%s: line %d: the Perf Summary table opened here is not closed "
                 "(rows up to the end of the file kept)", name, open_line);
-    /* the first row of a kernel in each table wins */
+    /* the first row of a kernel in each table wins (tables without rows: nothing to do,
+     * and set->ideal may still be NULL) */
     size_t cnt = set->nideal - first;
+    if (!cnt) {
+        set->nideal_tables += tables;
+        if (!set->complog_path)
+            set->complog_path = td_arena_strdup(set->arena, name);
+        return TD_OK;
+    }
     td_aiu_ideal *v = set->ideal + first;
     ranked *r = td_xmalloc((cnt + 1) * sizeof *r);
     td_aiu_ideal *tmp = td_xmalloc((cnt + 1) * sizeof *tmp);

@@ -80,7 +80,7 @@ int td_parse_wallclock(const char *s, size_t n, int64_t *ns)
     const char *q = digits(p, end, 4, &y);
     if (q && q < end && (*q == '-' || *q == '/') && (q = digits(q + 1, end, 2, &mo)) && q < end &&
         (*q == '-' || *q == '/') && (q = digits(q + 1, end, 2, &d)) && mo >= 1 && mo <= 12 &&
-        d >= 1 && d <= 31) {
+        d >= 1 && d <= 31 && y >= 1900 && y <= 2261) { /* ns since 1970 fit in 64 bits */
         int64_t day = days_from_civil(y, (unsigned)mo, (unsigned)d), tod = 0;
         if (q < end && (*q == 'T' || *q == ' ')) {
             q = clock_of(q + 1, end, &tod);

@@ -14,7 +14,8 @@
 td_status td_read_telemetry_file(td_traceset *set, const char *path, int64_t start_ns,
                                  td_err *e);
 
-/* Parse "2025-11-22T08:26:41Z", "2025-11-22 08:26:41.5", "2025/11/22 08:26:41.123" (UTC)
+/* Parse "2025-11-22T08:26:41Z", "2025-11-22 08:26:41.5", "2025/11/22 08:26:41.123" (UTC,
+ * years 1900-2261: the range of 64-bit nanoseconds)
  * or seconds since the epoch ("1763800001.5") into ns since the epoch. 0 on failure. */
 int td_parse_wallclock(const char *s, size_t n, int64_t *ns);
 

@@ -6,6 +6,7 @@
  * the only arithmetic is layout. */
 #define _POSIX_C_SOURCE 200809L
 #include "render_pdf_int.h"
+#include "analyse_ipu.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,19 +44,19 @@ static uint32_t kind_color(const char *kind, const char *name)
     return C_LIGHT;
 }
 
-/* "tile balance 64.2%, active 84.6%, utilisation 86.0%" for one IPU (or all: -1). */
-static void balance_text(const td_summary *s, long long ipu, char *dst, size_t cap)
+/* "tile balance 64.2%, active 84.6%, utilisation 86.0%" for one IPU (or all: -1) of
+ * export rep (-1: only one export). */
+static void balance_text(const td_summary *s, int rep, long long ipu, char *dst, size_t cap)
 {
-    const char *who = ipu < 0 ? "all" : NULL;
-    char buf[32];
-    if (!who) {
-        snprintf(buf, sizeof buf, "%lld", ipu);
-        who = buf;
-    }
+    char who[32];
+    if (ipu < 0)
+        snprintf(who, sizeof who, "all");
+    else
+        snprintf(who, sizeof who, "%lld", ipu);
     char k1[64], k2[64], k3[64];
-    snprintf(k1, sizeof k1, "ipu.%s.tile_balance", who);
-    snprintf(k2, sizeof k2, "ipu.%s.active_tile_balance", who);
-    snprintf(k3, sizeof k3, "ipu.%s.tile_utilisation", who);
+    td_ipu_key(k1, sizeof k1, "ipu", rep, who, "tile_balance");
+    td_ipu_key(k2, sizeof k2, "ipu", rep, who, "active_tile_balance");
+    td_ipu_key(k3, sizeof k3, "ipu", rep, who, "tile_utilisation");
     const td_kv *a = td_sum_get(s, k1), *b = td_sum_get(s, k2), *c = td_sum_get(s, k3);
     size_t o = 0;
     dst[0] = 0;
@@ -73,15 +74,19 @@ int pd_ipu(pdoc *d, const char *title)
     if (!t || !t->nrows)
         return 0;
     int ci = td_table_col(t, "ipu"), ct = td_table_col(t, "type"), cs = td_table_col(t, "share");
+    int crep = td_table_col(t, "report"); /* several exports */
     if (ci < 0 || ct < 0 || cs < 0)
         return 0;
-    /* the categories in table order (first IPU's rows), and the IPUs */
+    /* the categories in table order (first IPU's rows), and the (export, IPU) bars: an
+     * export's IPU n is bar key rep * 100000 + n */
     const char *cat[16];
     int ncat = 0;
     long long ipus[MAX_LANES + 1];
     int nipu = 0;
+#define BAR_KEY(r) ((crep >= 0 ? td_table_cell(t, (r), crep)->i * 100000 : 0) + \
+                    td_table_cell(t, (r), ci)->i)
     for (size_t r = 0; r < t->nrows; r++) {
-        long long ipu = td_table_cell(t, r, ci)->i;
+        long long ipu = BAR_KEY(r);
         const char *ty = td_table_cell(t, r, ct)->s;
         int seen = 0;
         for (int k = 0; k < ncat; k++)
@@ -100,7 +105,7 @@ int pd_ipu(pdoc *d, const char *title)
     for (int i = 0; i < nipu; i++) {
         double frac[16] = {0};
         for (size_t r = 0; r < t->nrows; r++) {
-            if (td_table_cell(t, r, ci)->i != ipus[i])
+            if (BAR_KEY(r) != ipus[i])
                 continue;
             const char *ty = td_table_cell(t, r, ct)->s;
             for (int k = 0; k < ncat; k++)
@@ -109,12 +114,17 @@ int pd_ipu(pdoc *d, const char *title)
         }
         pd_need(d, 16);
         char lb[48], bal[160];
-        if (ipus[i] < 0)
-            snprintf(lb, sizeof lb, "All IPUs");
+        int rep = crep >= 0 ? (int)((ipus[i] + 1) / 100000) : -1;
+        long long ipu = crep >= 0 ? ipus[i] - (long long)rep * 100000 : ipus[i];
+        char rp[16] = "";
+        if (rep >= 0)
+            snprintf(rp, sizeof rp, "R%d ", rep);
+        if (ipu < 0)
+            snprintf(lb, sizeof lb, "%sAll IPUs", rp);
         else
-            snprintf(lb, sizeof lb, "IPU %lld", ipus[i]);
-        balance_text(d->s, ipus[i], bal, sizeof bal);
-        pd_text(d, d->x0, d->y + 2, lb, ipus[i] < 0 ? PF_BOLD : PF_SANS, 7.5, 55,
+            snprintf(lb, sizeof lb, "%sIPU %lld", rp, ipu);
+        balance_text(d->s, rep, ipu, bal, sizeof bal);
+        pd_text(d, d->x0, d->y + 2, lb, ipu < 0 ? PF_BOLD : PF_SANS, 7.5, 55,
                 PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_END, C_TEXT);
         double bw = W - 60 - 168;
         pd_seg_bar(d, d->x0 + 60, d->y, bw, 13, frac, col, ncat, 1);
@@ -129,6 +139,10 @@ int pd_ipu(pdoc *d, const char *title)
                "the share of tiles active; active: how evenly the active tiles share a step; "
                "utilisation: tile-cycles in OnTileExecute, DoExchange, GlobalExchange and "
                "StreamCopyMid over all tile-cycles (BSP data).");
+    if (crep >= 0)
+        pd_note(d, "Several IPU exports: RK is the K-th export given (0, 1, ...; "
+                   "summary.json ipu.rK.input names it).");
+#undef BAR_KEY
     return 1;
 }
 

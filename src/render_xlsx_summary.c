@@ -60,8 +60,7 @@ static int kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
             xw_put_str(x, ws, r, 1, kv->v.i ? "yes" : "no", NULL);
         break;
     case TD_T_SHARE:
-        xw_put_num(x, ws, r, 1, kv->v.f, x->pct);
-        unit = "%";
+        xw_put_num(x, ws, r, 1, kv->v.f, x->pct); /* the format shows the % */
         break;
     case TD_T_GBPS:
         xw_put_num(x, ws, r, 1, kv->v.f, x->gbps);

@@ -29,6 +29,14 @@ if command -v man >/dev/null; then
     MANWIDTH=80 man --warnings -l "$S/share/man/man1/tracedoc.1" >"$WORK/man.txt" 2>"$WORK/man.err" || die "man"
     [ -s "$WORK/man.err" ] && { cat "$WORK/man.err"; die "man page warnings"; }
     grep -q "EXIT STATUS" "$WORK/man.txt" || die "man page content"
+    # every command of --help is in the man page's synopsis and COMMANDS; every exit status too
+    for c in $("$S/bin/tracedoc" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
+        grep -q "^       tracedoc $c" "$WORK/man.txt" || die "man page synopsis lacks $c"
+        grep -q "^       $c\b" "$WORK/man.txt" || die "man page COMMANDS lacks $c"
+    done
+    for code in $(sed -n '/^## Exit status/,/^## /p' "$ROOT/README.md" | sed -n 's/^| \([0-9]\) |.*/\1/p'); do
+        sed -n '/^EXIT STATUS/,/^[A-Z]/p' "$WORK/man.txt" | grep -q "^       $code" || die "man page lacks exit status $code"
+    done
 fi
 cat >"$WORK/comp.sh" <<EOS
 PATH="$S/bin:\$PATH"

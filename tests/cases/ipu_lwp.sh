@@ -16,6 +16,7 @@ cat >"$X" <<'JL'
 {"type":"block","tile":0,"kind":"Common","name":"C","cyclesFrom":4100,"cyclesTo":4900}
 {"type":"block","tile":0,"kind":"Common","name":"D","cyclesFrom":4500,"cyclesTo":5300}
 {"type":"block","tile":0,"kind":"Common","name":"E","cyclesFrom":null,"cyclesTo":4600}
+{"type":"block","tile":0,"kind":"Common","name":"F","cyclesFrom":3800,"cyclesTo":5200}
 JL
 "$TD" summary --format json "$X" >"$WORK/s.json" 2>"$WORK/err" || die "summary failed: $(cat "$WORK/err")"
 "$TD" summary --format json --show-flushes "$X" >"$WORK/f.json" 2>"$WORK/err" || die "summary --show-flushes failed"
@@ -25,7 +26,8 @@ import csv, json, sys
 s, f = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 # overflow region [4000, 5000] on tile 0: A 3900-4200 starts before, ends inside -> no end;
 # C 4100-4900 begins and ends inside -> not recorded; D 4500-5300 starts inside -> Unknown;
-# E (lost start) - 4600 -> both inside -> not recorded
+# E (lost start) - 4600 -> both inside -> not recorded; F 3800-5200 spans the whole
+# region (no rule applies) -> kept, measured 1400
 l = s["lwp"]
 assert (l["not_recorded"], l["no_end"], l["unknown"], l["overflows"], l["flushes_hidden"]) == (2, 1, 1, 1, 1), l
 assert l["0"]["base_cycles"] == 900 and l["selected_tiles"] == 1, l
@@ -46,6 +48,8 @@ assert row("IPU 0 I/O", "StreamCopyBegin", "StreamCopyBegin")["cycles"] == 290
 assert row("IPU 0 I/O", "StreamCopyMid", "StreamCopyMid")["cycles"] == 100
 assert not any(k[1] == "BufferFlush" for k in rows), "flush shown without --show-flushes"
 assert not any(k[1] in ("C", "E") for k in rows), "a block inside the overflow was recorded"
+fr = row("IPU 0 tile 0", "F", "Common")
+assert (fr["count"], fr["measured"], fr["cycles"]) == (1, 1, 1400), fr
 frows = {(r["lane"], r["name"]): r for r in f["lwp_blocks"]}
 assert frows[("IPU 0 tile 0", "BufferFlush")]["cycles"] == 100 and f["lwp"]["flushes_hidden"] == 0
 # timeline, relative cycles (minus 900): A 100-600, no-end A drawn 3000-3100 (to the

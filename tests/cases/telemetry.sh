@@ -49,6 +49,10 @@ grep -q "nots.csv: line 1: a CSV header without a timestamp column" "$WORK/e" ||
 printf 'timestamp, power.draw [W]\nyesterday, 5 W\n' >"$WORK/badt.csv"
 expect_exit 3 "$TD" summary --telemetry "$WORK/badt.csv" "$WORK/spyre.json" 2>"$WORK/e" >/dev/null || exit 1
 grep -q "badt.csv: line 2: 'yesterday' is not a time" "$WORK/e" || die "message: $(cat "$WORK/e")"
+# a year past 2261 does not fit 64-bit nanoseconds: refused by line, not overflowed (fuzz finding)
+printf 'timestamp,power.draw [W]\n2025/11/22 08:26:38.000,100\n6952/11/22 08:26:39.000,100\n' >"$WORK/far.csv"
+expect_exit 3 "$TD" summary --telemetry "$WORK/far.csv" "$WORK/spyre.json" 2>"$WORK/e" >/dev/null || exit 1
+grep -q "far.csv: line 3: '6952/11/22 08:26:39.000' is not a time" "$WORK/e" || die "message: $(cat "$WORK/e")"
 expect_exit 3 "$TD" summary --telemetry "$WORK/missing.txt" "$WORK/spyre.json" 2>/dev/null >/dev/null || exit 1
 expect_exit 2 "$TD" summary --telemetry-start soon "$WORK/spyre.json" 2>/dev/null >/dev/null || exit 1
 expect_exit 2 "$TD" summary --telemetry-offset x "$WORK/spyre.json" 2>/dev/null >/dev/null || exit 1

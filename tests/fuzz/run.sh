@@ -71,6 +71,11 @@ for f in golden/analyse/hta_nccl_data.summary.json golden/nsys/saxpy.summary.jso
     [ -f "$f" ] && cp "$f" "$S/baseline/"
 done
 printf 'tracedoc fuzz seed\n' | xz -c >"$S/xz/text.xz"
+# IPU exports: the two examples, cut, and a small export with every record kind
+mkdir -p "$S/ipu"
+cp examples/ipu/detailed.jsonl examples/ipu/lwp.jsonl "$S/ipu/"
+head -c 3000 examples/ipu/detailed.jsonl >"$S/ipu/detailed-cut.jsonl"
+[ -x tools/gen_ipu.py ] && python3 tools/gen_ipu.py detailed "$S/ipu/tiny.jsonl" --runs 1 --layers 1 --tiles 4 2>/dev/null
 # partial summaries: a Kineto part with collectives, a small one, an XLA part (nsys-jax);
 # the big ones cut to their first 6 records of each type (and a new end line), so that
 # they stay complete parts of a few KB
