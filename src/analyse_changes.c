@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define JUDGE_SHARE 0.01 /* table rows below 1% of their table's time are not judged */
+#define NEW_SHARE 0.001  /* new / vanished kernels: listed from 0.1% of the kernel time */
 
 void td_detect_opts_default(td_detect_opts *o)
 {
@@ -173,6 +174,108 @@ static void named_metrics(td_metrics *ms, const td_summary *s, const char *table
     }
 }
 
+static double kv_num(const td_summary *s, const char *k)
+{
+    const td_kv *kv = td_sum_get(s, k);
+    if (!kv || kv->type == TD_T_TEXT)
+        return NAN;
+    if (kv->type == TD_T_SHARE || kv->type == TD_T_F64 || kv->type == TD_T_GBPS)
+        return kv->v.f;
+    return kv->v.i == TD_NA ? NAN : (double)kv->v.i;
+}
+
+static td_metric *add_unit(td_metrics *ms, const char *name, double v, const char *unit,
+                           int higher_better, double share)
+{
+    td_metric *m = add(ms, name, v);
+    m->unit = unit;
+    m->higher_better = higher_better;
+    m->share = share;
+    return m;
+}
+
+/* Graphcore IPU exports (analyse_ipu.c's tables and scalars): run cycles with per-run
+ * samples, per IPU cycles, tile balance and utilisation, step-type cycles and shares,
+ * lightweight-profiling blocks. */
+static void ipu_metrics(td_metrics *ms, const td_summary *s)
+{
+    char name[1400], key[64];
+    const td_table *t = td_sum_find_table(s, "ipu_runs");
+    int cc = t ? td_table_col(t, "cycles") : -1;
+    if (cc >= 0 && t->nrows) {
+        double *v = td_arena_alloc(ms->a, t->nrows * sizeof *v);
+        size_t n = 0;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (!isnan(cell_num(t, r, cc)))
+                v[n++] = cell_num(t, r, cc);
+        if (n) {
+            double *tmp = td_xmalloc(n * sizeof *tmp);
+            memcpy(tmp, v, n * sizeof *tmp);
+            td_metric *m = add_unit(ms, "ipu.run_cycles", td_median(tmp, n), "cycles", 0, 1);
+            free(tmp);
+            m->samples = v;
+            m->nsamples = n;
+        }
+    }
+    int64_t nipu = kv_i(s, "ipu.count");
+    for (int64_t i = 0; nipu != TD_NA && i < nipu && i < 4096; i++) {
+        static const char *const what[][3] = {{"cycles", "cycles", "0"},
+                                              {"tile_balance", "fraction", "1"},
+                                              {"tile_utilisation", "fraction", "1"}};
+        for (size_t k = 0; k < 3; k++) {
+            snprintf(key, sizeof key, "ipu.%lld.%s", (long long)i, what[k][0]);
+            double v = kv_num(s, key);
+            if (isnan(v))
+                continue;
+            snprintf(name, sizeof name, "ipu.%s:IPU %lld", what[k][0], (long long)i);
+            add_unit(ms, name, v, what[k][1], what[k][2][0] == '1', 1);
+        }
+    }
+    t = td_sum_find_table(s, "ipu_step_types");
+    int ci = t ? td_table_col(t, "ipu") : -1, ct = t ? td_table_col(t, "type") : -1,
+        cy = t ? td_table_col(t, "cycles") : -1, cs = t ? td_table_col(t, "share") : -1;
+    for (size_t r = 0; ci >= 0 && ct >= 0 && cy >= 0 && cs >= 0 && r < t->nrows; r++) {
+        const char *ty = td_table_cell(t, r, ct)->s;
+        double ipu = cell_num(t, r, ci), cyc = cell_num(t, r, cy), sh = cell_num(t, r, cs);
+        if (!ty || isnan(ipu))
+            continue;
+        char who[32]; /* the "all" rows (device -1) add the IPUs up */
+        if (ipu < 0)
+            snprintf(who, sizeof who, "all IPUs");
+        else
+            snprintf(who, sizeof who, "IPU %.0f", ipu);
+        snprintf(name, sizeof name, "ipu.step_type_cycles:%s/%s", who, ty);
+        if (!isnan(cyc) && !td_metrics_find(ms, name))
+            add_unit(ms, name, cyc, "cycles", 0, sh);
+        snprintf(name, sizeof name, "ipu.step_type_share:%s/%s", who, ty);
+        if (!isnan(sh) && !td_metrics_find(ms, name))
+            add_unit(ms, name, sh, "share", !strcmp(ty, "OnTileExecute"), sh);
+    }
+    t = td_sum_find_table(s, "lwp_blocks");
+    int cl = t ? td_table_col(t, "lane") : -1, cn = t ? td_table_col(t, "name") : -1,
+        cb = t ? td_table_col(t, "cycles") : -1, cm = t ? td_table_col(t, "mean_cycles") : -1,
+        cmeas = t ? td_table_col(t, "measured") : -1;
+    double sum = 0;
+    for (size_t r = 0; cb >= 0 && r < t->nrows; r++)
+        if (!isnan(cell_num(t, r, cb)))
+            sum += cell_num(t, r, cb);
+    for (size_t r = 0; cl >= 0 && cn >= 0 && cb >= 0 && r < t->nrows; r++) {
+        const char *lane = td_table_cell(t, r, cl)->s, *nm = td_table_cell(t, r, cn)->s;
+        double tot = cell_num(t, r, cb), mean = cell_num(t, r, cm);
+        if (!lane || !nm)
+            continue;
+        double sh = sum > 0 && !isnan(tot) ? tot / sum : NAN;
+        snprintf(name, sizeof name, "lwp.total_cycles:%s/%s", lane, nm);
+        if (!isnan(tot) && !td_metrics_find(ms, name))
+            add_unit(ms, name, tot, "cycles", 0, sh);
+        snprintf(name, sizeof name, "lwp.mean_cycles:%s/%s", lane, nm);
+        if (!isnan(mean) && !td_metrics_find(ms, name)) {
+            td_metric *m = add_unit(ms, name, mean, "cycles", 0, sh);
+            m->count = cmeas >= 0 ? cell_num(t, r, cmeas) : 0;
+        }
+    }
+}
+
 static int cmp_metric(const void *a, const void *b)
 {
     return strcmp(((const td_metric *)a)->name, ((const td_metric *)b)->name);
@@ -195,6 +298,7 @@ td_metrics *td_metrics_of(const td_summary *s)
     named_metrics(ms, s, "ops", "op", "avg_ns", "calls", "total_share");
     named_metrics(ms, s, "modules", "module", "mean_ns", "executions", "share");
     named_metrics(ms, s, "collectives", "collective", "mean_ns", "calls", NULL);
+    ipu_metrics(ms, s);
     if (ms->n)
         qsort(ms->m, ms->n, sizeof *ms->m, cmp_metric);
     return ms;
@@ -316,7 +420,7 @@ static int comparability(td_summary *cur, const td_runkey *b, const td_runkey *c
 
 /* ---- the changes table ---- */
 typedef struct chg {
-    const char *metric, *dir, *rule, *since;
+    const char *metric, *dir, *rule, *since, *unit;
     double before, after, change, noise, conf;
 } chg;
 
@@ -340,10 +444,11 @@ static double min_effect_for(const td_detect_opts *o, const char *metric)
     return t;
 }
 
-static void push(chgset *cs, const char *metric, const char *dir, double before, double after,
+static chg *push(chgset *cs, const char *metric, const char *dir, double before, double after,
                  double noise, double conf, const char *rule, const char *since)
 {
     chg *c = TD_PUSH(cs->c, cs->n, cs->cap);
+    c->unit = "ns";
     c->metric = metric;
     c->dir = dir;
     c->before = before;
@@ -354,6 +459,7 @@ static void push(chgset *cs, const char *metric, const char *dir, double before,
     c->conf = conf;
     c->rule = rule;
     c->since = since;
+    return c;
 }
 
 static int dir_rank(const char *d)
@@ -392,10 +498,16 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
     td_table *tc = td_sum_table(s, "changes", "Changes");
     td_table *ta = td_sum_table(s, "comparisons", "Every judged metric");
     td_table *tabs[2] = {tc, ta};
+    /* times (ns) show with their units; other units (IPU cycles, shares) as numbers,
+     * named by the unit column */
+    int all_ns = 1;
+    for (size_t i = 0; i < cs->n; i++)
+        all_ns &= !strcmp(cs->c[i].unit, "ns");
     for (int k = 0; k < 2; k++)
         if (!tabs[k]->ncols)
             td_table_cols(tabs[k], "metric:text:Metric", "direction:text:Direction",
-                          "before:ns:Before", "after:ns:After", "change:share:Change",
+                          all_ns ? "before:ns:Before" : "before:f64:Before",
+                          all_ns ? "after:ns:After" : "after:f64:After", "change:share:Change",
                           "noise:share:Noise", "confidence:share:Confidence",
                           "since:text:Since", "unit:text:Unit", "rule:text:Rule", NULL);
     int n[5] = {0};
@@ -409,13 +521,18 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
         size_t r = td_table_add_row(t);
         td_row_str(s, t, r, "metric", c->metric);
         td_row_str(s, t, r, "direction", c->dir);
-        td_row_int(s, t, r, "before", isnan(c->before) ? TD_NA : (int64_t)llround(c->before));
-        td_row_int(s, t, r, "after", isnan(c->after) ? TD_NA : (int64_t)llround(c->after));
+        if (t->cols[td_table_col(t, "before")].type == TD_T_NS) {
+            td_row_int(s, t, r, "before", isnan(c->before) ? TD_NA : (int64_t)llround(c->before));
+            td_row_int(s, t, r, "after", isnan(c->after) ? TD_NA : (int64_t)llround(c->after));
+        } else {
+            td_row_f64(s, t, r, "before", c->before);
+            td_row_f64(s, t, r, "after", c->after);
+        }
         td_row_f64(s, t, r, "change", c->change);
         td_row_f64(s, t, r, "noise", c->noise);
         td_row_f64(s, t, r, "confidence", c->conf);
         td_row_str(s, t, r, "since", c->since);
-        td_row_str(s, t, r, "unit", "ns");
+        td_row_str(s, t, r, "unit", c->unit);
         td_row_str(s, t, r, "rule", c->rule);
     }
     td_sum_set_int(s, "change_counts.regressed", "Regressed", TD_T_INT, n[0]);
@@ -501,6 +618,10 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
     const char *since = td_arena_strdup(cur->a, td_run_since(cur));
     /* the per-step noise of the two runs: the larger step CoV */
     const td_metric *sb = find_sorted(mb, "step.median_ns"), *sc = find_sorted(mc, "step.median_ns");
+    if (!sb && !sc) { /* IPU exports: the run-to-run spread of the run cycles */
+        sb = find_sorted(mb, "ipu.run_cycles");
+        sc = find_sorted(mc, "ipu.run_cycles");
+    }
     double step_noise = NAN;
     if (sb && sc) {
         double a = cov(sb->samples, sb->nsamples), b = cov(sc->samples, sc->nsamples);
@@ -514,7 +635,7 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
         const char *metric = td_arena_strdup(cur->a, c->name);
         double eff = min_effect_for(o, c->name);
         if (!b) {
-            if (c->kernel && c->share >= JUDGE_SHARE)
+            if (c->kernel && c->share >= NEW_SHARE)
                 push(&cs, metric, "new", NAN, c->value, NAN, NAN, "kernel absent from the "
                      "baseline", since);
             else
@@ -526,8 +647,9 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
             continue;
         }
         /* per-name metrics need their own noise: per-call std (Welch on the mean); a
-         * per-name total or an op (no per-call spread) is judged only in a history */
-        int per_name = strchr(c->name, ':') != NULL;
+         * per-name total or an op (no per-call spread) is judged only in a history. IPU
+         * metrics (cycles, shares: sums over every run) go against the run-to-run noise. */
+        int per_name = strchr(c->name, ':') != NULL && !strcmp(c->unit, "ns");
         if (per_name && (strstr(c->name, ".total_ns:") || isnan(b->sd) || isnan(c->sd) ||
                          b->count < 2 || c->count < 2)) {
             cs.notcmp++;
@@ -565,12 +687,13 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
         if (isnan(p) && isnan(noise))
             snprintf(full, sizeof full, "no noise estimate: |change| >= %.1f%%", 100 * eff);
         int hit = sig && !isnan(ch) && fabs(ch) >= eff;
-        push(&cs, metric, !hit ? "same" : ch > 0 ? "regressed" : "improved", b->value,
-             c->value, noise, isnan(p) ? NAN : 1 - p, td_arena_strdup(cur->a, full), since);
+        push(&cs, metric, !hit ? "same" : (ch > 0) != c->higher_better ? "regressed" : "improved",
+             b->value, c->value, noise, isnan(p) ? NAN : 1 - p, td_arena_strdup(cur->a, full),
+             since)->unit = c->unit;
     }
     for (size_t i = 0; i < mb->n; i++) {
         const td_metric *b = &mb->m[i];
-        if (b->kernel && b->share >= JUDGE_SHARE && !find_sorted(mc, b->name))
+        if (b->kernel && b->share >= NEW_SHARE && !find_sorted(mc, b->name))
             push(&cs, td_arena_strdup(cur->a, b->name), "vanished", b->value, NAN, NAN, NAN,
                  "kernel absent from this run", since);
     }
@@ -623,6 +746,66 @@ static void trend_rows(td_summary *s, td_table *t, const td_hist *h, const char 
     }
 }
 
+/* A metric's place among the trend charts: the key metrics first (step time, device
+ * breakdown, compile, runtime), then the changed metrics in the order of `changes`
+ * (most severe first). */
+static size_t trend_rank(const td_table *ch, const char *m)
+{
+    static const char *const key[] = {"step.median_ns", "gpu.", "compile.total_ns",
+                                      "runtime.wall_ns"};
+    for (size_t k = 0; m && k < sizeof key / sizeof *key; k++)
+        if (!strncmp(m, key[k], strlen(key[k])))
+            return k;
+    int cm = ch ? td_table_col(ch, "metric") : -1;
+    for (size_t r = 0; m && cm >= 0 && r < ch->nrows; r++)
+        if (td_table_cell(ch, r, cm)->s && !strcmp(td_table_cell(ch, r, cm)->s, m))
+            return 16 + r;
+    return SIZE_MAX;
+}
+
+typedef struct tgroup {
+    size_t r0, r1, rank;
+} tgroup;
+
+static int cmp_tgroup(const void *a, const void *b)
+{
+    const tgroup *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->r0 > y->r0) - (x->r0 < y->r0);
+}
+
+/* The trends table's metric groups in trend_rank order (rows of one metric together). */
+static void order_trends(td_summary *s)
+{
+    td_table *t = td_sum_find_table(s, "trends");
+    int cm = t ? td_table_col(t, "metric") : -1;
+    if (!t || cm < 0 || t->nrows < 2)
+        return;
+    const td_table *ch = td_sum_find_table(s, "changes");
+    tgroup *g = NULL;
+    size_t ng = 0, gcap = 0;
+    for (size_t r0 = 0; r0 < t->nrows;) {
+        const char *m = td_table_cell(t, r0, cm)->s;
+        size_t r1 = r0 + 1;
+        while (r1 < t->nrows && m && td_table_cell(t, r1, cm)->s &&
+               !strcmp(td_table_cell(t, r1, cm)->s, m))
+            r1++;
+        *TD_PUSH(g, ng, gcap) = (tgroup){r0, r1, trend_rank(ch, m)};
+        r0 = r1;
+    }
+    qsort(g, ng, sizeof *g, cmp_tgroup);
+    size_t nc = (size_t)t->ncols;
+    td_cell *cells = td_xmalloc(t->nrows * nc * sizeof *cells);
+    size_t at = 0;
+    for (size_t k = 0; k < ng; k++)
+        for (size_t r = g[k].r0; r < g[k].r1; r++)
+            memcpy(cells + (at++) * nc, t->cells + r * nc, nc * sizeof *cells);
+    memcpy(t->cells, cells, t->nrows * nc * sizeof *cells);
+    free(cells);
+    free(g);
+}
+
 int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
                       const td_detect_opts *o)
 {
@@ -672,7 +855,7 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
         int in_last = hm && !isnan(hm->v[h->nruns - 1]);
         if (!n || !in_last) {
             /* new: absent from the previous run */
-            if (c->kernel && c->share >= JUDGE_SHARE)
+            if (c->kernel && c->share >= NEW_SHARE)
                 push(&cs, metric, "new", NAN, c->value, NAN, NAN, "kernel absent from the "
                      "previous run", cur_label);
             else
@@ -706,9 +889,9 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
             char rule[300];
             snprintf(rule, sizeof rule, "E-divisive change point, t test p=%.2g < %.2g and "
                      "|change| >= %.1f%%", pv[k - 1], o->max_p, 100 * eff);
-            push(&cs, metric, after > before ? "regressed" : "improved", before, after, noise,
-                 1 - pv[k - 1], td_arena_strdup(cur->a, rule),
-                 idx[at] < h->nruns ? h->label[idx[at]] : cur_label);
+            push(&cs, metric, (after > before) != c->higher_better ? "regressed" : "improved",
+                 before, after, noise, 1 - pv[k - 1], td_arena_strdup(cur->a, rule),
+                 idx[at] < h->nruns ? h->label[idx[at]] : cur_label)->unit = c->unit;
             reported = 1;
         } else {
             size_t lo = k ? cp[k - 1] : 0;
@@ -722,17 +905,26 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
             snprintf(rule, sizeof rule, "no recent E-divisive change point (p < %.2g, "
                      "|change| >= %.1f%%)", o->max_p, 100 * eff);
             push(&cs, metric, "same", before, x[n - 1], cov(x + lo, n - 1 - lo), NAN,
-                 td_arena_strdup(cur->a, rule), cur_label);
+                 td_arena_strdup(cur->a, rule), cur_label)->unit = c->unit;
         }
-        if (reported || is_key_metric(c->name))
+        if ((reported || is_key_metric(c->name)) && !strcmp(c->unit, "ns")) /* trends: times */
             trend_rows(cur, tr, h, metric, x, idx, n, (size_t)o->trend_runs, cur_label);
     }
-    /* vanished: kernels of the previous run missing now */
+    /* vanished: kernels of the previous run (at least NEW_SHARE of its kernel time)
+     * missing now */
+    double ktot = 0;
+    for (size_t m = 0; m < h->nmet; m++)
+        if (!strncmp(h->met[m].name, "kernel.total_ns:", 16) && !isnan(h->met[m].v[h->nruns - 1]))
+            ktot += h->met[m].v[h->nruns - 1];
     for (size_t m = 0; m < h->nmet; m++) {
         const td_hist_metric *hm = &h->met[m];
         if (strncmp(hm->name, "kernel.total_ns:", 16) || isnan(hm->v[h->nruns - 1]) ||
             find_sorted(mc, hm->name))
             continue;
+        if (!(hm->v[h->nruns - 1] >= NEW_SHARE * ktot)) {
+            cs.notcmp++;
+            continue;
+        }
         push(&cs, td_arena_strdup(cur->a, hm->name), "vanished", hm->v[h->nruns - 1], NAN, NAN,
              NAN, "kernel absent from this run", cur_label);
     }
@@ -745,5 +937,7 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
              "%.1f%% (template tolerances per metric); change points in the last %d runs are "
              "reported; metrics under 1%% of their table's time are not judged", h->nruns,
              o->max_p, 100 * o->min_effect, o->recent);
-    return finish(cur, &cs, against, rt, o->min_effect);
+    int verdict = finish(cur, &cs, against, rt, o->min_effect);
+    order_trends(cur);
+    return verdict;
 }

@@ -14,7 +14,12 @@
  * "compile.total_ns", "runtime.wall_ns", "kernel.total_ns:NAME", "kernel.mean_ns:NAME",
  * "op.total_ns:NAME", "op.mean_ns:NAME", "module.total_ns:NAME", "module.mean_ns:NAME",
  * "collective.total_ns:NAME@BYTES", "collective.mean_ns:NAME@BYTES". Every value is
- * a time in ns (unit "ns"); lower is better. */
+ * a time in ns (unit "ns"); lower is better. Graphcore IPU exports add metrics in
+ * cycles, shares and fractions (unit "cycles", "share", "fraction"): "ipu.run_cycles"
+ * (median run, per-run samples), "ipu.cycles:IPU N", "ipu.tile_balance:IPU N",
+ * "ipu.tile_utilisation:IPU N" (higher is better), "ipu.step_type_cycles:IPU N/TYPE",
+ * "ipu.step_type_share:IPU N/TYPE" (higher is better for OnTileExecute, the compute),
+ * "lwp.total_cycles:LANE/BLOCK", "lwp.mean_cycles:LANE/BLOCK". */
 typedef struct td_metric {
     const char *name;
     const char *unit;
@@ -23,6 +28,7 @@ typedef struct td_metric {
     double sd, count;  /* per-call sample std and calls (kernel/module means), else NaN/0 */
     double share;      /* share of its table's time (judged when >= 1%); 1 for run totals */
     int kernel;        /* 1: a kernel.total_ns metric (new/vanished kernels) */
+    int higher_better; /* 1: larger is better (IPU tile balance, compute share) */
 } td_metric;
 
 typedef struct td_metrics {
@@ -77,6 +83,7 @@ typedef struct td_hist_metric {
 typedef struct td_hist {
     size_t nruns;
     const char **label;  /* per run: its commit meta, else its date */
+    int64_t *id;         /* per run: its id in the database (history.c) */
     size_t nmet;
     td_hist_metric *met; /* sorted by name */
     size_t nother;       /* runs in the database that were not comparable */

@@ -103,35 +103,34 @@ double td_mannwhitney(const double *x, size_t nx, const double *y, size_t ny, do
 }
 
 /* ---- t distribution ---- */
-/* Continued fraction of the regularized incomplete beta function (modified Lentz). */
+#define LENTZ_TINY 1e-300
+
+/* One term aa of a modified Lentz evaluation: updates c and d, returns the factor d c. */
+static double lentz_step(double aa, double *c, double *d)
+{
+    *d = 1 + aa * *d;
+    if (fabs(*d) < LENTZ_TINY)
+        *d = LENTZ_TINY;
+    *c = 1 + aa / *c;
+    if (fabs(*c) < LENTZ_TINY)
+        *c = LENTZ_TINY;
+    *d = 1 / *d;
+    return *d * *c;
+}
+
+/* Continued fraction of the regularized incomplete beta function (modified Lentz): the
+ * even and odd terms of each step. */
 static double beta_cf(double a, double b, double x)
 {
-    const double tiny = 1e-300;
     double c = 1, d = 1 - (a + b) * x / (a + 1);
-    if (fabs(d) < tiny)
-        d = tiny;
+    if (fabs(d) < LENTZ_TINY)
+        d = LENTZ_TINY;
     d = 1 / d;
     double h = d;
     for (int m = 1; m <= 300; m++) {
         double m2 = 2.0 * m;
-        double aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-        d = 1 + aa * d;
-        if (fabs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        h *= d * c;
-        aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-        d = 1 + aa * d;
-        if (fabs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (fabs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        double del = d * c;
+        h *= lentz_step(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+        double del = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)), &c, &d);
         h *= del;
         if (fabs(del - 1) < 1e-15)
             break;

@@ -582,6 +582,32 @@ td_flame *td_flame_make_diff(td_summary *s, const char *kind, const td_flame *cu
     return fl;
 }
 
+int td_flame_diffs(td_summary *dst, const td_summary *cur, const td_summary *base,
+                   const char *base_label, td_err *e)
+{
+    int made = 0;
+    /* the cpu stacks first: they become flame-diff.svg */
+    const td_flame *cpu = td_sum_find_flame(cur, "cpu");
+    for (size_t pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < cur->nflames; i++) {
+            const td_flame *c = cur->flames[i];
+            if ((pass == 0) != (c == cpu) || c->diff || !td_flame_has_stacks(c))
+                continue;
+            const td_flame *b = td_sum_find_flame(base, c->kind);
+            if (!b || b->diff || !td_flame_has_stacks(b) || b->cycles != c->cycles)
+                continue;
+            char kind[160];
+            if (made)
+                snprintf(kind, sizeof kind, "diff-%s", c->kind);
+            else
+                snprintf(kind, sizeof kind, "diff");
+            if (!td_flame_make_diff(dst, kind, c, b, 1, base_label, e))
+                return -1;
+            made++;
+        }
+    return made;
+}
+
 void td_flame_layout_free(td_flamelayout *l)
 {
     if (!l)

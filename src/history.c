@@ -1,12 +1,15 @@
 /* history.c - the run history database (SQLite). See history.h. */
 #define _GNU_SOURCE /* timegm */
 #include "history.h"
+#include "flame.h"
+#include "folded.h"
 #include <jansson.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 struct td_histdb {
     sqlite3 *db;
@@ -19,7 +22,10 @@ static const char schema[] =
     "recorded_at INTEGER, label TEXT, commit_id TEXT, device TEXT, world TEXT, format TEXT, "
     "template TEXT, steps TEXT, inputs TEXT, meta TEXT);"
     "CREATE TABLE IF NOT EXISTS metrics(run INTEGER NOT NULL, metric TEXT NOT NULL, "
-    "unit TEXT, value REAL, PRIMARY KEY(run, metric)) WITHOUT ROWID;";
+    "unit TEXT, value REAL, PRIMARY KEY(run, metric)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS stacks(run INTEGER NOT NULL, kind TEXT NOT NULL, title TEXT, "
+    "unit INTEGER, cycles INTEGER, total INTEGER, nstacks INTEGER, small INTEGER, "
+    "bytes INTEGER, folded BLOB, PRIMARY KEY(run, kind)) WITHOUT ROWID;";
 
 static td_status dberr(td_histdb *h, td_err *e, const char *what)
 {
@@ -114,6 +120,211 @@ static const char *kv_text(const td_summary *s, const char *k)
     return kv && kv->type == TD_T_TEXT && kv->v.s ? kv->v.s : NULL;
 }
 
+/* ---- stacks ---- */
+typedef struct sline {
+    const char *s;
+    size_t len;
+    int64_t v;
+    size_t ord;
+} sline;
+
+static int cmp_larger(const void *a, const void *b)
+{
+    const sline *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? 1 : -1;
+    return (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+static int cmp_ord(const void *a, const void *b)
+{
+    const sline *x = a, *y = b;
+    return (x->ord > y->ord) - (x->ord < y->ord);
+}
+
+#define SMALL_STACKS "(small stacks not stored)"
+
+/* The stacks of fl as stored: folded text with raw integer values, stacks by name; the
+ * stacks under the share or past the count limit summed into one SMALL_STACKS line. */
+static char *compact(const td_flame *fl, size_t *len, int64_t *total, int64_t *small,
+                     int64_t *nstacks)
+{
+    *len = 0;
+    *total = *small = *nstacks = 0;
+    td_flametree *own = NULL;
+    const td_flametree *t = td_flame_tree(fl, &own);
+    if (!t)
+        return NULL;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *mf = open_memstream(&text, &n);
+    td_err e = {0};
+    td_status st = mf ? td_flametree_write_folded(t, 0, 1, mf, &e) : TD_E_INTERNAL;
+    if (mf)
+        fclose(mf);
+    td_flametree_free(own);
+    if (st != TD_OK || !text) {
+        free(text);
+        return NULL;
+    }
+    sline *L = NULL;
+    size_t nl = 0, cap = 0;
+    for (char *p = text; p < text + n;) {
+        char *end = memchr(p, '\n', (size_t)(text + n - p));
+        size_t ll = end ? (size_t)(end - p) : (size_t)(text + n - p);
+        char *sp = memrchr(p, ' ', ll);
+        if (sp) {
+            sline *x = TD_PUSH(L, nl, cap);
+            *x = (sline){p, (size_t)(sp - p), strtoll(sp + 1, NULL, 10), nl};
+            *total += x->v;
+        }
+        p += ll + 1;
+    }
+    size_t keep = 0;
+    if (nl) {
+        qsort(L, nl, sizeof *L, cmp_larger);
+        double min = TD_HISTORY_STACKS_MIN_SHARE * (double)*total;
+        while (keep < nl && keep < TD_HISTORY_STACKS_MAX && (double)L[keep].v >= min)
+            keep++;
+        for (size_t i = keep; i < nl; i++)
+            *small += L[i].v;
+        qsort(L, keep, sizeof *L, cmp_ord);
+    }
+    td_buf b = {0};
+    for (size_t i = 0; i < keep; i++) {
+        td_buf_put(&b, L[i].s, L[i].len);
+        td_buf_printf(&b, " %lld\n", (long long)L[i].v);
+    }
+    if (*small > 0)
+        td_buf_printf(&b, SMALL_STACKS " %lld\n", (long long)*small);
+    *nstacks = (int64_t)keep;
+    free(L);
+    free(text);
+    *len = b.n;
+    if (!b.p)
+        return td_xcalloc(1, 1);
+    return b.p;
+}
+
+char *td_history_compact_stacks(const td_flame *fl, size_t *len)
+{
+    int64_t total, small, nst;
+    return compact(fl, len, &total, &small, &nst);
+}
+
+/* A flame of kind in s from stored folded text (raw values in unit). */
+static td_status flame_from_text(td_summary *s, const char *name, const char *kind,
+                                 const char *title, int64_t unit, int cycles, const char *text,
+                                 size_t n, td_err *e)
+{
+    td_flame *fl = td_sum_flame(s, kind, title);
+    td_status st = td_folded_parse(name, text, n, s, fl, e);
+    fl->unit = unit > 1 ? unit : 0;
+    fl->cycles = cycles;
+    return st;
+}
+
+/* The stacks stored with run id into s (kinds as stored). *found: how many kinds. */
+static td_status load_stacks(td_histdb *h, int64_t id, td_summary *s, int *found, td_err *e)
+{
+    *found = 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h->db, "SELECT kind, title, unit, cycles, bytes, folded FROM stacks "
+                           "WHERE run = ? ORDER BY kind", -1, &st, NULL) != SQLITE_OK)
+        return dberr(h, e, "cannot read the stacks");
+    sqlite3_bind_int64(st, 1, id);
+    int rc;
+    td_status r = TD_OK;
+    while (r == TD_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        sqlite3_int64 bytes = sqlite3_column_int64(st, 4);
+        const void *z = sqlite3_column_blob(st, 5);
+        int zn = sqlite3_column_bytes(st, 5);
+        char name[1200];
+        snprintf(name, sizeof name, "%s (run %lld, %s stacks)", h->path, (long long)id,
+                 col_text(st, 0));
+        if (bytes < 0 || bytes > ((sqlite3_int64)1 << 32) || (!z && bytes)) {
+            r = td_fail(e, TD_E_FORMAT, "%s: damaged stacks row", name);
+            break;
+        }
+        char *text = td_xmalloc((size_t)bytes + 1);
+        uLongf tn = (uLongf)bytes;
+        if (bytes && (uncompress((Bytef *)text, &tn, z, (uLong)zn) != Z_OK ||
+                      tn != (uLongf)bytes)) {
+            free(text);
+            r = td_fail(e, TD_E_FORMAT, "%s: damaged stacks (zlib data)", name);
+            break;
+        }
+        r = flame_from_text(s, name, col_text(st, 0), col_text(st, 1), sqlite3_column_int64(st, 2),
+                            sqlite3_column_int(st, 3), text, (size_t)bytes, e);
+        free(text);
+        if (r == TD_OK)
+            (*found)++;
+    }
+    sqlite3_finalize(st);
+    if (r == TD_OK && rc != SQLITE_DONE)
+        r = dberr(h, e, "cannot read the stacks");
+    return r;
+}
+
+td_status td_history_diff_flames(td_histdb *h, const td_hist *hist, td_summary *cur, int *made,
+                                 td_err *e)
+{
+    *made = 0;
+    if (!hist || !hist->nruns)
+        return TD_OK;
+    /* runs before lim: before the change point of the most severe regression */
+    size_t lim = hist->nruns;
+    const td_table *ch = td_sum_find_table(cur, "changes");
+    int cd = ch ? td_table_col(ch, "direction") : -1, cs = ch ? td_table_col(ch, "since") : -1;
+    for (size_t r = 0; cd >= 0 && cs >= 0 && r < ch->nrows; r++) {
+        const char *dir = td_table_cell(ch, r, cd)->s, *since = td_table_cell(ch, r, cs)->s;
+        if (!dir || strcmp(dir, "regressed") || !since)
+            continue;
+        for (size_t k = hist->nruns; k-- > 0;)
+            if (!strcmp(hist->label[k], since)) {
+                lim = k;
+                break;
+            }
+        break;
+    }
+    td_summary *base = td_summary_new();
+    td_status st = TD_OK;
+    size_t at = lim;
+    for (size_t k = lim; k-- > 0;) {
+        int found = 0;
+        if ((st = load_stacks(h, hist->id[k], base, &found, e)) != TD_OK)
+            break;
+        if (found) {
+            at = k;
+            break;
+        }
+    }
+    if (st == TD_OK && at < lim) {
+        td_summary *cc = td_summary_new(); /* this run's stacks compacted the same way */
+        for (size_t i = 0; st == TD_OK && i < cur->nflames; i++) {
+            const td_flame *fl = cur->flames[i];
+            if (fl->diff || !td_flame_has_stacks(fl))
+                continue;
+            size_t n = 0;
+            char *text = td_history_compact_stacks(fl, &n);
+            if (text)
+                st = flame_from_text(cc, fl->kind, fl->kind, fl->title ? fl->title : fl->kind,
+                                     fl->unit, fl->cycles, text, n, e);
+            free(text);
+        }
+        char label[512];
+        snprintf(label, sizeof label, "run %lld (%s)", (long long)hist->id[at], hist->label[at]);
+        int k = st == TD_OK ? td_flame_diffs(cur, cc, base, label, e) : 0;
+        if (k < 0)
+            st = TD_E_FORMAT;
+        else
+            *made = k;
+        td_summary_free(cc);
+    }
+    td_summary_free(base);
+    return st;
+}
+
 td_status td_history_append(td_histdb *h, const td_summary *cur, td_err *e)
 {
     td_runkey k;
@@ -171,6 +382,41 @@ td_status td_history_append(td_histdb *h, const td_summary *cur, td_err *e)
         }
     }
     td_metrics_free(ms);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO stacks(run, kind, title, unit, cycles, "
+                           "total, nstacks, small, bytes, folded) VALUES(?,?,?,?,?,?,?,?,?,?)",
+                           -1, &st, NULL) != SQLITE_OK)
+        goto fail;
+    for (size_t i = 0; i < cur->nflames; i++) {
+        const td_flame *fl = cur->flames[i];
+        if (fl->diff || !td_flame_has_stacks(fl))
+            continue;
+        size_t n = 0;
+        int64_t total = 0, small = 0, nst = 0;
+        char *text = compact(fl, &n, &total, &small, &nst);
+        uLongf zn = compressBound((uLong)n);
+        unsigned char *z = text ? td_xmalloc(zn) : NULL;
+        int ok = z && compress2(z, &zn, (const Bytef *)text, (uLong)n, 6) == Z_OK;
+        free(text);
+        if (!ok) { /* too large for one blob: the run keeps its metrics, not its stacks */
+            free(z);
+            continue;
+        }
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_text(st, 2, fl->kind, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, fl->title ? fl->title : fl->kind, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 4, fl->unit > 1 ? fl->unit : 1);
+        sqlite3_bind_int(st, 5, fl->cycles);
+        sqlite3_bind_int64(st, 6, total);
+        sqlite3_bind_int64(st, 7, nst);
+        sqlite3_bind_int64(st, 8, small);
+        sqlite3_bind_int64(st, 9, (sqlite3_int64)n);
+        sqlite3_bind_blob(st, 10, z, (int)zn, free);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            goto fail;
+    }
     sqlite3_finalize(st);
     st = NULL;
     if (sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
@@ -259,8 +505,11 @@ td_status td_history_load(td_histdb *h, const td_summary *cur, size_t max_runs, 
     size_t from = nids > max_runs ? nids - max_runs : 0;
     hs->nruns = nids - from;
     hs->label = td_arena_alloc(hs->a, (hs->nruns + 1) * sizeof *hs->label);
-    if (hs->nruns)
+    hs->id = td_arena_alloc(hs->a, (hs->nruns + 1) * sizeof *hs->id);
+    if (hs->nruns) {
         memcpy(hs->label, labs + from, hs->nruns * sizeof *hs->label);
+        memcpy(hs->id, ids + from, hs->nruns * sizeof *hs->id);
+    }
     free(labs);
     trip *tr = NULL;
     size_t ntr = 0, tcap = 0;
@@ -319,6 +568,18 @@ void td_hist_free(td_hist *h)
     free(h);
 }
 
+/* A new row of t from a query row whose first two columns are the run id and its time:
+ * id_key and "time" (UTC) set. */
+static size_t run_row(td_summary *s, td_table *t, sqlite3_stmt *st, const char *id_key)
+{
+    size_t r = td_table_add_row(t);
+    char when[32];
+    fmt_time(sqlite3_column_int64(st, 1), when, sizeof when, "%Y-%m-%dT%H:%M:%SZ");
+    td_row_int(s, t, r, id_key, sqlite3_column_int64(st, 0));
+    td_row_str(s, t, r, "time", when);
+    return r;
+}
+
 td_status td_history_runs(td_histdb *h, td_summary *s, td_err *e)
 {
     td_table *t = td_sum_table(s, "history.runs", "Runs");
@@ -332,11 +593,7 @@ td_status td_history_runs(td_histdb *h, td_summary *s, td_err *e)
         return dberr(h, e, "cannot read the runs");
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        size_t r = td_table_add_row(t);
-        char when[32];
-        fmt_time(sqlite3_column_int64(st, 1), when, sizeof when, "%Y-%m-%dT%H:%M:%SZ");
-        td_row_int(s, t, r, "id", sqlite3_column_int64(st, 0));
-        td_row_str(s, t, r, "time", when);
+        size_t r = run_row(s, t, st, "id");
         td_row_str(s, t, r, "commit", col_text(st, 2));
         td_row_str(s, t, r, "device", col_text(st, 3));
         td_row_str(s, t, r, "world_size", col_text(st, 4));
@@ -362,11 +619,7 @@ td_status td_history_series(td_histdb *h, const char *metric, td_summary *s, td_
     sqlite3_bind_text(st, 1, metric, -1, SQLITE_STATIC);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        size_t r = td_table_add_row(t);
-        char when[32];
-        fmt_time(sqlite3_column_int64(st, 1), when, sizeof when, "%Y-%m-%dT%H:%M:%SZ");
-        td_row_int(s, t, r, "run", sqlite3_column_int64(st, 0));
-        td_row_str(s, t, r, "time", when);
+        size_t r = run_row(s, t, st, "run");
         td_row_str(s, t, r, "label", col_text(st, 2));
         td_row_str(s, t, r, "metric", metric);
         td_row_str(s, t, r, "unit", col_text(st, 3));
@@ -405,6 +658,7 @@ td_status td_history_prune(td_histdb *h, long keep, double older_days, long *rem
         st = NULL;
     }
     if (sqlite3_exec(h->db, "DELETE FROM metrics WHERE run IN (SELECT id FROM gone);"
+                     "DELETE FROM stacks WHERE run IN (SELECT id FROM gone);"
                      "DELETE FROM runs WHERE id IN (SELECT id FROM gone);", NULL, NULL,
                      NULL) != SQLITE_OK)
         goto fail;

@@ -7,6 +7,10 @@
  *        recorded_at INTEGER, label TEXT, commit_id TEXT, device TEXT, world TEXT,
  *        format TEXT, template TEXT, steps TEXT, inputs TEXT, meta TEXT  -- JSON object)
  *   metrics(run INTEGER, metric TEXT, unit TEXT, value REAL, PRIMARY KEY(run, metric))
+ *   stacks(run INTEGER, kind TEXT, title TEXT, unit INTEGER, cycles INTEGER,
+ *          total INTEGER, nstacks INTEGER, small INTEGER, bytes INTEGER, folded BLOB,
+ *          PRIMARY KEY(run, kind))  -- the run's folded stacks per kind, compacted
+ *          (td_history_compact_stacks) and zlib-compressed; added to older databases
  *   tracedoc_history(version INTEGER) */
 #ifndef TD_HISTORY_H
 #define TD_HISTORY_H
@@ -28,7 +32,22 @@ td_status td_history_load(td_histdb *db, const td_summary *cur, size_t max_runs,
                           td_err *e);
 void td_hist_free(td_hist *h);
 
-/* Append cur: a runs row and one metrics row per comparable metric. */
+/* Stacks kept per run and kind: every stack with at least STACKS_MIN_SHARE of the
+ * total, at most STACKS_MAX of them (the largest); the rest is one stack
+ * "(small stacks not stored)" so the total is kept. */
+#define TD_HISTORY_STACKS_MAX 20000
+#define TD_HISTORY_STACKS_MIN_SHARE 1e-6
+/* The folded text (raw integer values, stacks by name) of fl compacted as stored. */
+char *td_history_compact_stacks(const td_flame *fl, size_t *len);
+
+/* Differential flames (flame.h: "diff", "diff-KIND") of cur against the stacks stored
+ * with an earlier comparable run of h: the run just before the change point of cur's
+ * most severe regression (its `changes` table), else the latest run with stacks. Both
+ * sides compacted alike. *made: how many (0 when no comparable run has stacks). */
+td_status td_history_diff_flames(td_histdb *db, const td_hist *h, td_summary *cur, int *made,
+                                 td_err *e);
+
+/* Append cur: a runs row, one metrics row per comparable metric and its stacks. */
 td_status td_history_append(td_histdb *db, const td_summary *cur, td_err *e);
 
 /* `tracedoc history`: the runs as a table (id, time, commit, device, world size, format,

@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <dirent.h>
 
 #ifndef TD_VERSION
 #define TD_VERSION "0.1.0"
@@ -697,16 +698,19 @@ static td_summary *merged_summary(const cli *c, const char *cmd, int64_t *t_read
 }
 
 static td_summary *summary_of(const cli *c, char *input);
+static void stacks_beside(td_summary *s, const char *json_path);
 
 /* Traces are read and analysed; partial summaries (.tds) are merged; one summary.json
  * input is loaded as it is (report and summary from a stored run). */
 static td_summary *read_and_analyse(const cli *c, int64_t *t_read, int64_t *t_an)
 {
-    td_summary *s = c->ninputs == 1 && td_is_summary_json(c->inputs[0])
-                        ? summary_of(c, c->inputs[0])
+    int json = c->ninputs == 1 && td_is_summary_json(c->inputs[0]);
+    td_summary *s = json ? summary_of(c, c->inputs[0])
                     : partial_inputs(c, "tracedoc") ? merged_summary(c, "tracedoc", t_read)
                                                     : analyse_inputs(c, c->inputs, c->ninputs,
                                                                      t_read, t_an);
+    if (json) /* a stored run: its stacks when they were stored beside it */
+        stacks_beside(s, c->inputs[0]);
     apply_meta(c, s);
     return s;
 }
@@ -722,6 +726,71 @@ static td_summary *summary_of(const cli *c, char *input)
         return s;
     }
     return analyse_inputs(c, &input, 1, NULL, NULL);
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The stacks stored beside a summary.json: the KIND.folded files that a report with the
+ * folded document (the nightly template writes it) left in the same directory. */
+static void stacks_beside(td_summary *s, const char *json_path)
+{
+    if (!td_is_summary_json(json_path))
+        return;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", json_path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        const char *const *kinds = td_flame_kinds; /* not "diff": a drawing, not stacks */
+        for (size_t k = 0; kinds[k]; k++)
+            if (strcmp(kinds[k], "diff") && l == strlen(kinds[k]) + 7 &&
+                !strncmp(de->d_name, kinds[k], l - 7) && !strcmp(de->d_name + l - 7, ".folded"))
+                *TD_PUSH(names, n, cap) = td_xstrdup(de->d_name);
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_cstr);
+    for (size_t i = 0; i < n; i++) {
+        char path[PATH_MAX + 300], kind[256];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        snprintf(kind, sizeof kind, "%.*s", (int)(strlen(names[i]) - 7), names[i]);
+        td_summary *fs = NULL;
+        td_flame *ffl = NULL;
+        td_err e = {0};
+        if (td_folded_try_read(path, kind, &fs, &ffl, &e) != TD_OK)
+            say("warning: baseline stacks not used: %s", e.msg);
+        else if (fs && !ffl->diff && !td_sum_find_flame(s, kind)) {
+            td_flame *fl = td_sum_flame(s, kind, kind);
+            fl->tree = ffl->tree;
+            ffl->tree = NULL;
+            fl->unit = ffl->unit;
+            fl->cycles = ffl->cycles;
+        }
+        td_summary_free(fs);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* Differential flames of cur against base (report --baseline, diff): said on stderr. */
+static void diff_flames(td_summary *cur, const td_summary *base, const char *label)
+{
+    td_err e = {0};
+    if (td_flame_diffs(cur, cur, base, label, &e) < 0)
+        say("warning: no differential flamegraph: %s", e.msg);
 }
 
 static td_status write_json_cb(FILE *f, void *ctx, td_err *e)
@@ -1101,6 +1170,9 @@ static int cmd_report(void *ctx, char **args, int nargs)
     if (base) {
         td_regression(base, c.baseline, s, dopt.min_effect);
         verdict = td_changes_two(base, c.baseline, s, &dopt);
+        stacks_beside(base, c.baseline);
+        if (verdict != TD_CHG_NOT_COMPARABLE)
+            diff_flames(s, base, c.baseline);
         td_summary_free(base);
     }
     if (hdb) {
@@ -1109,6 +1181,9 @@ static int cmd_report(void *ctx, char **args, int nargs)
             fail(&e);
         dopt.max_p = 0.001;
         verdict = td_changes_series(h, c.history, s, &dopt);
+        int made = 0;
+        if (verdict != TD_CHG_NOT_COMPARABLE && td_history_diff_flames(hdb, h, s, &made, &e) != TD_OK)
+            fail(&e);
         td_hist_free(h);
     }
     if (c.expect)
@@ -1257,6 +1332,11 @@ static int cmd_diff(void *ctx, char **args, int nargs)
     td_detect_opts dopt = detect_opts(&c, tp);
     td_regression(base, c.inputs[0], cur, dopt.min_effect);
     int verdict = td_changes_two(base, c.inputs[0], cur, &dopt);
+    if (c.out && verdict != TD_CHG_NOT_COMPARABLE) {
+        stacks_beside(base, c.inputs[0]);
+        stacks_beside(cur, c.inputs[1]);
+        diff_flames(cur, base, c.inputs[0]);
+    }
     td_table *t = td_sum_find_table(cur, "regression.metrics");
     const td_table *ch = td_sum_find_table(cur, "changes");
     if (t) /* the README's contract: diff prints regression.metrics, then the changes */
@@ -1288,6 +1368,13 @@ static int cmd_diff(void *ctx, char **args, int nargs)
         snprintf(path, sizeof path, "%s/junit.xml", c.out);
         if (td_render_junit(cur, path, &e) != TD_OK)
             fail(&e);
+        td_render_opts r = render_opts(&c, tp);
+        for (size_t i = 0; i < cur->nflames; i++) /* flame-diff.svg, flame-diff-KIND.svg */
+            if (cur->flames[i]->diff) {
+                snprintf(path, sizeof path, "%s/flame-%s.svg", c.out, cur->flames[i]->kind);
+                if (td_render_svg(cur, cur->flames[i], &r, path, &e) != TD_OK)
+                    fail(&e);
+            }
     }
     td_template_free(tp);
     td_summary_free(base);

@@ -116,10 +116,7 @@ static td_status write_junit(FILE *f, void *ctx, td_err *e)
         td_buf_puts(&b, "</testcase>\n");
     }
     td_buf_puts(&b, "</testsuite>\n</testsuites>\n");
-    size_t w = fwrite(b.p, 1, b.n, f);
-    td_status st = w == b.n ? TD_OK : td_fail(e, TD_E_OUTPUT, "write error");
-    td_buf_free(&b);
-    return st;
+    return td_buf_flush(&b, f, e);
 }
 
 td_status td_render_junit(const td_summary *s, const char *path, td_err *e)

@@ -138,10 +138,7 @@ static td_status write_md(FILE *f, void *ctx, td_err *e)
             td_buf_putc(&b, '\n');
         }
     }
-    size_t w = fwrite(b.p, 1, b.n, f);
-    td_status st = w == b.n ? TD_OK : td_fail(e, TD_E_OUTPUT, "write error");
-    td_buf_free(&b);
-    return st;
+    return td_buf_flush(&b, f, e);
 }
 
 td_status td_render_md(const td_summary *s, const char *path, td_err *e)

@@ -641,7 +641,7 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
                 table_sheet(&x, td_sum_find_table(s, more[k][0]), &cs);
             }
         } else if (strcmp(sec->kind, "trends") == 0)
-            table_sheet(&x, td_sum_find_table(s, "trends"), sec);
+            xw_trends_sheet(&x, sec);
     }
     contents(&x);
     if (x.nsheets == 0) { /* a workbook needs one sheet; say why it is empty */

@@ -38,6 +38,9 @@ const char *xw_unit_name(double scale);
 /* A new sheet with a valid unique name from title; its name. */
 lxw_worksheet *xw_add_sheet(xw *x, const char *title, const char *fallback);
 const char *xw_sheet_name(const xw *x);
+/* The Trends sheet: blocks of cells and a native line chart per metric
+ * (render_xlsx_trend.c). */
+void xw_trends_sheet(xw *x, const td_section *sec);
 /* The Summary sheet (render_xlsx_summary.c). */
 void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec);
 

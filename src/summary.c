@@ -134,9 +134,10 @@ const char *const td_table_names[] = {
     "ipu_timeline", "lwp_blocks", NULL};
 
 /* Every flamegraph kind a pass can write (`section flame KIND`, `--stacks KIND`). A pass
- * that adds a kind adds it here; tests/cases/cli_tables.sh checks. */
+ * that adds a kind adds it here; tests/cases/cli_tables.sh checks. "diff" is the
+ * differential flamegraph of a nightly report (flame.h td_flame_diffs). */
 const char *const td_flame_kinds[] = {"cpu", "device", "ops", "compile", "source", "opname",
-                                      "ipu", "sections", NULL};
+                                      "ipu", "sections", "diff", NULL};
 
 int td_flame_kind_known(const char *kind)
 {

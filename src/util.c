@@ -606,6 +606,14 @@ void td_buf_free(td_buf *b)
     memset(b, 0, sizeof *b);
 }
 
+td_status td_buf_flush(td_buf *b, FILE *f, td_err *e)
+{
+    size_t w = b->n ? fwrite(b->p, 1, b->n, f) : 0;
+    td_status st = w == b->n ? TD_OK : td_fail(e, TD_E_OUTPUT, "write error");
+    td_buf_free(b);
+    return st;
+}
+
 /* ---- sha256 (OpenSSL's libcrypto: it uses the CPU's SHA extensions, ~2 GB/s here
  * against ~0.3 GB/s for libmd's portable code, which made hashing half of the run time
  * on large traces) ---- */

@@ -90,6 +90,8 @@ void td_buf_puts(td_buf *b, const char *s);
 void td_buf_putc(td_buf *b, char c);
 void td_buf_printf(td_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void td_buf_free(td_buf *b);
+/* Write the buffer to f and free it: TD_OK, or TD_E_OUTPUT "write error". */
+td_status td_buf_flush(td_buf *b, FILE *f, td_err *e);
 const char *td_buf_cstr(td_buf *b); /* NUL-terminates (not counted in n) */
 
 /* Decompress a whole .xz buffer into a malloc'd one (*out, *outn), at most max bytes;

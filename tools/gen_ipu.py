@@ -4,6 +4,7 @@ IPU export") for examples and tests. Deterministic: the same arguments give the 
 bytes (a fixed linear congruential generator, no wall clock, no hash order).
 
   tools/gen_ipu.py detailed OUT.jsonl [--runs N] [--layers N] [--tiles N] [--ipus N]
+                   [--exchange-scale F]
   tools/gen_ipu.py lwp OUT.jsonl [--runs N]
 
 Every number is made up: the files say "synthetic": true and the documents show it.
@@ -65,6 +66,8 @@ def detailed(f, args):
     header(f, args.ipus, args.tiles)
     clock = [0] * args.ipus
     tiles = args.tiles
+    # --exchange-scale F: every DoExchange F times longer (a known change for `diff`)
+    scaled = lambda c: int(round(c * args.exchange_scale))
     for r in range(args.runs):
         line(f, {"type": "run", "run": r, "name": "Engine::run #%d" % r,
                  "microseconds": {"start": 1000 + r * 40, "end": 1000 + r * 40 + 5 + r % 2}})
@@ -95,7 +98,7 @@ def detailed(f, args):
                      {"vertexTypes": ["poplin::ConvPartial1x1Out<half,float,true,false>"]})
                 step("Sync", "", {ipu: (25 + rng.randint(0, 10), tiles, "sync")})
                 step("DoExchange", "model/layer%d/matmul/exchange" % layer,
-                     {ipu: (200 + rng.randint(0, 40), tiles // 2, "busy")}, None,
+                     {ipu: (scaled(200 + rng.randint(0, 40)), tiles // 2, "busy")}, None,
                      (8192 + 512 * layer, 8192 + 512 * layer))
                 step("Sync", "", {ipu: (20 + rng.randint(0, 5), tiles, "sync")})
             step("ExternalSync", "", allipu(60, tiles, "sync"))
@@ -157,6 +160,8 @@ def main():
     ap.add_argument("--layers", type=int, default=3)
     ap.add_argument("--tiles", type=int, default=16)
     ap.add_argument("--ipus", type=int, default=2)
+    ap.add_argument("--exchange-scale", type=float, default=1.0,
+                    help="detailed: DoExchange steps this many times longer")
     args = ap.parse_args()
     with (sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8", newline="\n")) as f:
         (detailed if args.kind == "detailed" else lwp)(f, args)

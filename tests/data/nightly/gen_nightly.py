@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Make a real nightly series of torch.profiler CPU traces (Debian's python3-torch).
 
-Usage: gen_nightly.py OUTDIR [runs] [slow_from]
+Usage: gen_nightly.py OUTDIR [runs] [slow_from] [active_steps]
 Run k (1-based) profiles 10 training steps of the same small transformer as
 ../../../../shared/traces/torch-cpu/gen_torch_trace.py, one thread. From run slow_from on
 the encoder's feed-forward layer is 4x wider (dim_feedforward 256 -> 1024): a real
@@ -16,6 +16,7 @@ from torch.profiler import profile, ProfilerActivity, schedule, record_function
 out = sys.argv[1]
 runs = int(sys.argv[2]) if len(sys.argv) > 2 else 30
 slow_from = int(sys.argv[3]) if len(sys.argv) > 3 else 21
+active = int(sys.argv[4]) if len(sys.argv) > 4 else 10
 os.makedirs(out, exist_ok=True)
 torch.set_num_threads(1)
 for run in range(1, runs + 1):
@@ -29,7 +30,6 @@ for run in range(1, runs + 1):
     x = torch.randn(16, 32, 128)
     y = torch.randint(0, 10, (16,))
     lossf = nn.CrossEntropyLoss()
-    active = 10
     with profile(activities=[ProfilerActivity.CPU],
                  schedule=schedule(wait=1, warmup=2, active=active, repeat=1)) as prof:
         for step in range(3 + active + 1):
