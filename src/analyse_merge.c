@@ -15,25 +15,25 @@
 
 /* ---- helpers shared with analyse_part.c ---------------------------------------- */
 
+/* Integer and text cells by column key; a column of another type (a damaged part's
+ * schema) reads as absent. */
+static int is_int_type(td_type t)
+{
+    return t != TD_T_TEXT && t != TD_T_SHARE && t != TD_T_F64 && t != TD_T_GBPS;
+}
+
 int64_t td_part_cell_i(const td_table *t, size_t r, const char *key)
 {
     int c = td_table_col(t, key);
-    return c < 0 ? TD_NA : td_table_cell(t, r, c)->i;
+    return c < 0 || !is_int_type(t->cols[c].type) ? TD_NA : td_table_cell(t, r, c)->i;
 }
 
 const char *td_part_cell_s(const td_table *t, size_t r, const char *key)
 {
     int c = td_table_col(t, key);
-    return c < 0 ? NULL : td_table_cell(t, r, c)->s;
+    return c < 0 || t->cols[c].type != TD_T_TEXT ? NULL : td_table_cell(t, r, c)->s;
 }
 
-int td_part_has_type(const td_partial *p, int type)
-{
-    for (size_t i = 0; i < p->nr; i++)
-        if (p->r[i].type == type)
-            return 1;
-    return 0;
-}
 
 /* XLA flamegraphs made from the records (analyse_merge_xla.c) */
 int td_part_xla_flame(const char *kind)
@@ -173,6 +173,11 @@ static void gpu_timeline(td_summary *s, const td_table *t)
 {
     td_table *d = td_part_like(s, t);
     int dev = td_table_col(t, "device"), scope = td_table_col(t, "scope");
+    if (dev < 0 || scope < 0 || !is_int_type(t->cols[dev].type) ||
+        t->cols[scope].type != TD_T_TEXT) { /* not the table report writes: rows as they are */
+        copy_by_rank(d, t, 0);
+        return;
+    }
     td_table tmp = *t; /* sorted copy first, to find each rank's trace and steady rows */
     tmp.cells = NULL, tmp.nrows = 0, tmp.cap = 0, tmp.a = NULL;
     copy_by_rank(&tmp, t, 0);
@@ -693,7 +698,9 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
     td_summary *s = td_summary_new();
     const td_summary *acc = p->acc;
     const td_kv *rk = td_sum_get(acc, "trace.ranks");
-    size_t nranks = rk ? (size_t)rk->v.i : 0;
+    /* (a damaged part may say anything: a rank count the findings can loop over) */
+    size_t nranks = rk && is_int_type(rk->type) && rk->v.i >= 0 && rk->v.i <= (1 << 24)
+                        ? (size_t)rk->v.i : 0;
     mrow *kept = NULL;
     size_t nkept = 0;
     int xla = 0;

@@ -107,6 +107,14 @@ td_rec *td_part_find(const td_partial *p, int type, const char *key, size_t klen
     return k ? &p->r[k - 1] : NULL;
 }
 
+int td_part_has_type(const td_partial *p, int type)
+{
+    for (size_t i = 0; i < p->nr; i++)
+        if (p->r[i].type == type)
+            return 1;
+    return 0;
+}
+
 int td_part_has(const td_partial *p, int type, const char *key)
 {
     return td_part_find(p, type, key, strlen(key)) != NULL;
@@ -456,12 +464,19 @@ void td_part_kv(td_partial *p, const char *key, const char *title, td_type t, td
     const td_kv *k = td_sum_get(s, key);
     if (k) {
         int rule = kv_rule(key);
-        if (!strncmp(key, "meta.", 5) && t == TD_T_TEXT && k->v.s && v.s && strcmp(k->v.s, v.s)) {
-            /* summarize --meta: the first part's value is kept (README) */
+        int meta = !strncmp(key, "meta.", 5);
+        if (t == TD_T_TEXT && k->v.s && v.s && strcmp(k->v.s, v.s) &&
+            (meta || (!strcmp(key, "warmup.rule") && td_part_has_type(p, TD_R_XMOD)))) {
+            /* summarize --meta: the first part's value is kept (README); XLA: the warm-up
+             * rule is decided per part (it depends on what the part's traces hold) */
             td_buf b = {0};
             td_buf_printf(&b, "%s: the parts disagree ('%.200s', then '%.200s'); the merge keeps "
-                          "the first part's '%.200s' (merge --meta %s=VALUE sets it)", key, k->v.s,
-                          v.s, k->v.s, key + 5);
+                          "the first part's", key, k->v.s, v.s);
+            if (meta)
+                td_buf_printf(&b, " (merge --meta %s=VALUE sets it)", key + 5);
+            else
+                td_buf_puts(&b, "; each part dropped its executions by its own rule, where "
+                                "report of all the inputs decides once");
             td_part_warn(s, td_buf_cstr(&b));
             td_buf_free(&b);
             return;

@@ -280,7 +280,7 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
                 BAD("%s: line %zu: bad kv line", path, lno);
             td_part_kv(p, fld[1], fld[3], t, c);
         } else if (!strcmp(tag, "table")) {
-            if (nf < 4 || nf - 4 > TD_MAXCOLS)
+            if (nf < 5 || nf - 4 > TD_MAXCOLS) /* at least one column */
                 BAD("%s: line %zu: bad table line", path, lno);
             pmap *m = TD_PUSH(pm, npm, pmcap);
             m->ncols = nf - 4;

@@ -43,4 +43,17 @@ PYEOF
 for f in summary.json device.folded source.folded opname.folded compile.folded; do
     cmp "$WORK/tree/$f" "$WORK/flat/$f" || die "tree merge: $f differs from the flat merge"
 done
+# another top-module cut (--threshold 0.5 keeps one program of the job): the views of
+# the top modules follow the cut made after merging
+for i in 0 1 2 3; do
+    "$TD" summarize --threshold 0.5 "$J/pax_fsdp4_4proc_proc$i.zip" -o "$WORK/t$i.tds" ||
+        die "summarize --threshold $i"
+done
+"$TD" summary --format json --threshold 0.5 "$J"/pax_fsdp4_4proc_proc*.zip >"$WORK/all5.json" ||
+    die "summary --threshold"
+"$TD" summary --format json "$WORK"/t[0-3].tds >"$WORK/flat5.json" || die "merge --threshold"
+$PY "$ROOT/tests/merge_cmp.py" --skip date "$WORK/all5.json" "$WORK/flat5.json" ||
+    die "merge != report with --threshold 0.5"
+$PY -c 'import json,sys; d=json.load(open(sys.argv[1])); m=[r for r in d["modules"] if not r["below_cut"]]; assert len(m)==1, m' \
+    "$WORK/flat5.json" || die "--threshold 0.5 should keep one program"
 exit 0
