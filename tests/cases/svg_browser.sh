@@ -79,7 +79,7 @@ fr.src = src;
 HTML
 run() {
     local prof; prof=$(mktemp -d)
-    timeout 60 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    timeout -k 10 60 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
         --disable-background-networking --disable-component-update --disable-sync \
         --allow-file-access-from-files --user-data-dir="$prof" --virtual-time-budget=5000 \
         --dump-dom "$@" 2>/dev/null

@@ -15,7 +15,7 @@ opts='csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,
 for f in "$WORK"/x/*.xlsx; do
     n=$(basename "$f" .xlsx)
     mkdir -p "$WORK/csv/$n"
-    timeout 50 soffice -env:UserInstallation="$profile" --headless --norestore \
+    timeout -k 10 50 soffice -env:UserInstallation="$profile" --headless --norestore \
         --convert-to "$opts" --outdir "$WORK/csv/$n" "$f" >"$WORK/lo.log" 2>&1 ||
         { cat "$WORK/lo.log"; die "$n: soffice failed"; }
     grep -qi "repair\|corrupt\|error" "$WORK/lo.log" && { cat "$WORK/lo.log"; die "$n: soffice complained"; }
