@@ -327,6 +327,9 @@ void td_analyse_samba(td_traceset *set, const td_opts *o, td_summary *s)
     if (!td_sum_get(s, "trace.device_name"))
         td_sum_set_str(s, "trace.device_name", "Device", "SambaNova RDU");
     layers_scalar(s, sb->layers);
+    if (sb->synthetic)
+        td_sum_set_str(s, "samba.synthetic", "Synthetic data",
+                       "yes: these artifacts were generated, not measured");
     td_sum_set_int(s, "samba.section_calls", "Section calls", TD_T_INT, (int64_t)sb->nsched);
     td_sum_set_int(s, "samba.hypersections", "Hypersections", TD_T_INT, (int64_t)sb->nhs);
     if (sb->nhs) {

@@ -46,6 +46,7 @@ struct td_samba_acc {
     uint64_t bytes;
     td_buf digests;           /* "sha256  name\n" per file, hashed into the trace's */
     int nfiles;
+    int synthetic;            /* a leading '#' comment line says SYNTHETIC */
 };
 
 /* ---------------------------------------------------------------- columns */
@@ -254,6 +255,16 @@ static void acc_free(td_traceset *set)
 static td_status parse_file(td_traceset *set, struct td_samba_acc *a, const char *name,
                             const char *data, size_t n, td_err *e)
 {
+    /* generated artifacts say so in a leading comment (tools/gen_samba.py): the documents
+     * must say so too */
+    for (const char *p = data, *end = data + n; p < end && *p == '#';) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        for (const char *q = p; le - q >= 9; q++)
+            if (!memcmp(q, "SYNTHETIC", 9))
+                a->synthetic = 1;
+        p = nl ? nl + 1 : end;
+    }
     td_csv c;
     td_csv_init(&c, name, data, n);
     td_status st = TD_OK;
@@ -557,6 +568,7 @@ static td_status join(td_traceset *set, struct td_samba_acc *a, const char *arg,
     td_arena *ar = set->arena;
     td_samba *sb = td_arena_alloc(ar, sizeof *sb);
     sb->model = model_name(ar, arg);
+    sb->synthetic = a->synthetic;
     size_t cap = a->nrows[K_L1] + a->nrows[K_L2] + a->nrows[K_L3] + a->nrows[K_L4] + 1;
     td_samba_hs *hs = td_xmalloc(cap * sizeof *hs);
     size_t nhs = 0;

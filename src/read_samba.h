@@ -51,6 +51,7 @@ typedef struct td_samba {
     uint32_t *sched; size_t nsched;  /* section calls in order: indices into hs */
     td_samba_host *host; size_t nhost;
     unsigned layers;
+    int synthetic;               /* an artifact's '#' comment says SYNTHETIC (tools/gen_samba.py) */
 } td_samba;
 
 /* Time of one section call of h: measured latency, else the estimate, else 0. */

@@ -128,6 +128,7 @@ static td_status report_fields(td_traceset *set, td_trace *t, const char *name,
     rctx r = {set, name, e, 0};
     td_status st = TD_OK;
     td_samba *sb = td_arena_alloc(set->arena, sizeof *sb);
+    sb->synthetic = 0;
     json_t *od = json_object_get(root, "otherData");
     json_t *evs = json_object_get(root, "traceEvents");
     if (!json_is_object(od) || !json_is_array(evs)) {
@@ -137,6 +138,7 @@ static td_status report_fields(td_traceset *set, td_trace *t, const char *name,
     }
     const char *model = a_str(&r, od, "model");
     sb->model = model ? model : "model";
+    sb->synthetic = json_is_true(json_object_get(od, "synthetic"));
     json_t *layers = json_object_get(od, "layers"), *lv;
     size_t li;
     json_array_foreach(layers, li, lv)

@@ -133,6 +133,8 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
     td_json_str(f, title);
     fputs(", \"model\": ", f);
     td_json_str(f, sb->model);
+    if (sb->synthetic)
+        fputs(", \"synthetic\": true", f);
     fputs(", \"layers\": [", f);
     static const struct { unsigned bit; const char *n; } L[] = {
         {TD_SAMBA_L1, "1"}, {TD_SAMBA_L2, "2"}, {TD_SAMBA_SCHED, "schedule"},

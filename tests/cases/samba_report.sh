@@ -169,4 +169,16 @@ pdftotext "$WORK/rep/report.pdf" - | grep -q "Hyperfunctions" || die "no hyperfu
 $PY "$ROOT/tests/xlsx_dump.py" "$WORK/rep/report.xlsx" 2>/dev/null | grep -q "Hypersections" || die "no Hypersections sheet"
 [ -f "$WORK/rep/flame-sections.svg" ] || die "no sections flamegraph"
 grep -q "^run1;block;attn 500000$" "$WORK/rep/sections.folded" || die "folded model;hyperfunction;hypersection"
+# generated artifacts say so in a '#' comment (tools/gen_samba.py): the summary and page 1
+# say so; the same artifacts without their comments do not
+"$TD" summary --format json "$ROOT/examples/sambanova/decoder" >"$WORK/syn.json" 2>/dev/null || die "summary example"
+mkdir -p "$WORK/nocomment"
+for f in "$ROOT"/examples/sambanova/decoder/*.csv; do grep -v '^#' "$f" >"$WORK/nocomment/$(basename "$f")"; done
+"$TD" summary --format json "$WORK/nocomment" >"$WORK/nosyn.json" 2>/dev/null || die "summary without comments"
+$PY - "$WORK/syn.json" "$WORK/nosyn.json" <<'PY' || exit 1
+import json, sys
+a = json.load(open(sys.argv[1]))["samba"]; b = json.load(open(sys.argv[2]))["samba"]
+assert a.get("synthetic", "").startswith("yes"), a.get("synthetic")
+assert "synthetic" not in b, b.get("synthetic")
+PY
 exit 0
