@@ -164,14 +164,16 @@ void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
 
 /* Times are written in the unit that suits each column: microseconds when the column's
  * typical (median) value is below a millisecond, so that a 2 us kernel reads 2.000 and
- * not 0.002, else milliseconds. Returns ns per unit (1e3 or 1e6). */
+ * not 0.002, else milliseconds. Zeros are not typical values: an op table's device
+ * column is 0 for most CPU ops, and its few device times of seconds should not read
+ * 1,080,000 us. Returns ns per unit (1e3 or 1e6). */
 static double ns_scale(const td_table *t, int c, size_t nrows)
 {
     int64_t *v = td_xmalloc((nrows + 1) * sizeof *v);
     size_t n = 0;
     for (size_t r = 0; r < nrows; r++) {
         int64_t x = td_table_cell(t, r, c)->i;
-        if (x != TD_NA)
+        if (x != TD_NA && x != 0)
             v[n++] = x < 0 ? -x : x;
     }
     /* median by selection: a partial insertion sort is enough for the middle element
@@ -269,7 +271,7 @@ static size_t num_width(double v, int decimals)
 static int is_id(const char *key)
 {
     static const char *const ids[] = {"rank", "step", "program_id", "world_size",
-                                      "group_size", NULL};
+                                      "group_size", "device", "ipu", "run", "report", NULL};
     for (int i = 0; ids[i]; i++)
         if (strcmp(key, ids[i]) == 0)
             return 1;

@@ -69,8 +69,17 @@ def generic(name, wb, js):
             check(vals, "%s %s: column %r has no value" % (name, ws.title, h))
             if h == "Rank":
                 check(js["trace"]["ranks"] > 1, "%s %s: a Rank column for one rank" % (name, ws.title))
-            if re.search(r"\((\u00b5s|ms|s)\)$", h):
+            m = re.search(r"\((\u00b5s|ms|s)\)$", h)
+            if m:
                 nums = [c for c in vals if isinstance(c.value, (int, float))]
+                # the unit suits the column: us when its typical non-zero value (upper
+                # median) is below 1 ms (a column of mostly zeros, an op table's device
+                # time, is judged by its non-zero values)
+                nz = sorted(abs(c.value) * {"\u00b5s": 1e3, "ms": 1e6, "s": 1e9}[m.group(1)]
+                            for c in nums if c.value)
+                if nz and m.group(1) in ("\u00b5s", "ms"):
+                    want = "\u00b5s" if nz[len(nz) // 2] < 1e6 - 0.5 else "ms"
+                    check(m.group(1) == want, "%s %s: %r, typical value %.0f ns" % (name, ws.title, h, nz[len(nz) // 2]))
                 if nums and all(float(c.value).is_integer() for c in nums):
                     check(all("." not in c.number_format for c in nums),
                           "%s %s: %r is whole numbers shown with decimals" % (name, ws.title, h))
