@@ -171,7 +171,11 @@ static tmap *map_tracks(cw *w, const td_trace *t, size_t ti)
                 first = j;
                 break;
             }
-        m[i].pid = first < i ? m[first].pid : w->multi ? w->next_pid++ : k->pid;
+        /* a pid outside 32 bits (Kineto's "Spans"/"Traces" string pids, hashed by the
+         * reader) loses digits in JavaScript viewers: it gets a fresh one, as several
+         * inputs do */
+        int wide = k->pid < INT32_MIN || k->pid > INT32_MAX;
+        m[i].pid = first < i ? m[first].pid : w->multi || wide ? w->next_pid++ : k->pid;
         m[i].tid = k->tid >= INT32_MIN && k->tid <= INT32_MAX ? k->tid : 1000000000 + big++;
         if (first == i) { /* the process: the first named track of this pid names it */
             const char *pn = NULL;

@@ -49,6 +49,10 @@ for n in ["nsys", "kin", "aiu", "jax", "ipud", "ipul", "samba"]:
             check(False, f"{n}: bad ph {ph!r}"); break
         if not (isinstance(e.get("pid"), int) and isinstance(e.get("tid"), int)):
             check(False, f"{n}: pid/tid not integers: {e}"); break
+        # JavaScript viewers (Perfetto's UI, speedscope, chrome://tracing) lose digits
+        # beyond 2^53; Kineto's "Spans" pid is hashed to 64 bits by the reader
+        if not all(-2**31 <= e[k] < 2**31 for k in ("pid", "tid")):
+            check(False, f"{n}: pid/tid outside 32 bits: {e}"); break
         if ph == "M":
             if not isinstance(e.get("args", {}).get("name", e.get("args", {}).get("sort_index")), (str, int)):
                 check(False, f"{n}: metadata without a name: {e}"); break
