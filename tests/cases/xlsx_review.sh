@@ -6,7 +6,8 @@
 # - the Summary: headline figures and findings on the first screen (before row 30), then
 #   settings; every input listed; labels wider than column A wrap in a row tall enough; no
 #   0% part in the time breakdown; what the breakdown's shares are of;
-# - no "GPU" in any cell of a non-GPU accelerator's workbook (MTIA, Spyre, AIU, IPU, RDU).
+# - no "GPU" in any cell of a non-GPU accelerator's workbook (MTIA, Spyre, AIU, IPU, RDU);
+# - a baseline comparison: the regression row in ms, the changes without a "Unit: ns" column.
 # Expected values come from the raw inputs read here in Python (the tar's members, the
 # traces' events), not from tracedoc.
 . "$ROOT/tests/lib.sh"
@@ -29,8 +30,13 @@ for t in manager bug-report; do
     run ipu $t "$ROOT/examples/ipu/detailed.jsonl"
     run samba $t "$ROOT/examples/sambanova/decoder"
 done
+# a baseline comparison (two stored nightly runs, a real slowdown from run 21 on)
+D="$ROOT/tests/data/nightly"
+"$TD" report "$D/run21.summary.json" -o "$WORK/base" --template manager --format xlsx \
+    --baseline "$D/run20.summary.json" >/dev/null 2>&1
+[ $? = 1 ] || die "run21 against run20: exit 1 (regressed) expected"
 
-$PY - "$WORK" "$TRACES" <<'EOF' || exit 1
+$PY - "$WORK" "$TRACES" "$D" <<'EOF' || exit 1
 import collections, json, os, re, sys, tarfile, openpyxl
 work, traces = sys.argv[1], sys.argv[2]
 fail = []
@@ -164,6 +170,22 @@ for t in ("manager", "bug-report"):
         hdr = [c.value for c in wb["Collectives"][1]]
         check(not any(h and (h.startswith("Message size") or "bandwidth" in h or h == "Type") for h in hdr),
               "dlrm collectives header %s" % hdr)
+# Regression sheet: the median steady step of each run (README: step.median_ns), computed
+# here from the runs' steps, in ms with its unit; the Changes sheet's times carry their
+# unit in the header (no "Unit" column of "ns" beside "Before (ms)")
+import statistics
+med = [statistics.median(r["wall_ns"] for r in json.load(open("%s/run%d.summary.json" % (sys.argv[3], k)))["steps"]
+                         if not r["warmup"]) for k in (20, 21)]
+wb = openpyxl.load_workbook(os.path.join(work, "base", "report.xlsx"))
+reg = wb["Regression"]
+hdr = [c.value for c in reg[1]]
+row = [c.value for c in reg[2]]
+got = dict(zip(hdr, row))
+check(got["Metric"] == "step time (median, steady)" and got["Unit"] == "ms" and
+      abs(got["Baseline"] - med[0] / 1e6) < 1e-9 and abs(got["Current"] - med[1] / 1e6) < 1e-9 and
+      got["Status"] == "regressed", "regression row %s, medians %s ns" % (got, med))
+ch = [c.value for c in wb["Changes"][1]]
+check("Unit" not in ch and "Before (ms)" in ch, "changes header %s" % ch)
 print("%d failed" % len(fail))
 if fail:
     print("\n".join(fail[:40]))
