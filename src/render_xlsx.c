@@ -520,6 +520,25 @@ static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrow
     xw_note_err(x, worksheet_insert_chart_opt(ws, 2, (lxw_col_t)(c0 + 3), ch, &co), "chart");
 }
 
+/* A note under a table: merged over the table's columns and wrapped in a row tall enough,
+ * rather than one line running far right of the table (and shrinking its printout). */
+static void table_note(xw *x, lxw_worksheet *ws, const char *note, int r, const size_t *w,
+                       int ncols)
+{
+    double width = 0;
+    for (int k = 0; k < ncols; k++)
+        width += clampw(w[k]);
+    char *t = xw_cell_text(note);
+    if (ncols > 1)
+        xw_note_err(x, worksheet_merge_range(ws, (lxw_row_t)r, 0, (lxw_row_t)r,
+                                             (lxw_col_t)(ncols - 1), t, x->wrap), "note");
+    else
+        xw_put_str(x, ws, r, 0, t, x->wrap);
+    int lines = wrapped_lines(t, width > 12 ? (size_t)width - 6 : 6);
+    worksheet_set_row(ws, (lxw_row_t)r, lines >= 27 ? 409.0 : 15.0 * lines, NULL);
+    free(t);
+}
+
 /* The regression table has one unit per row (its unit column): times in ns, shares as
  * fractions. Written again over the plain cells: a time in ms (us below a millisecond)
  * and a fraction as a percentage, the unit cell saying which; the status stands out. */
@@ -611,8 +630,8 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
     worksheet_repeat_rows(ws, 0, 0);
     xw_note_err(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(nsc - 1)),
              "autofilter");
-    if (t->note)   /* what the numbers are of, below the rows */
-        xw_put_str(x, ws, (int)nrows + 2, 0, t->note, NULL);
+    if (t->note)   /* what the numbers are of, below the rows, wrapped within their width */
+        table_note(x, ws, t->note, (int)nrows + 2, w, nsc);
     x->rows[x->nsheets - 1] = nrows;
     if (strcmp(t->name, "steps") == 0)
         steps_chart(x, ws, t, nrows, nsc);

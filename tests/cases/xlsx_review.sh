@@ -2,10 +2,12 @@
 # each kind and the manager and bug-report templates:
 # - every table sheet: no column without a value in any row, no "Rank" column for a
 #   single-rank input, time columns of whole numbers shown without decimals, no chart on a
-#   sheet of one row; Kineto's kernels per module not called thunks;
+#   sheet of one row; Kineto's kernels per module not called thunks; notes under the rows
+#   wrapped within the table's width;
 # - the Summary: headline figures and findings on the first screen (before row 30), then
 #   settings; every input listed; labels wider than column A wrap in a row tall enough; no
-#   0% part in the time breakdown; what the breakdown's shares are of;
+#   0% part in the time breakdown; what the breakdown's shares are of; the module cut-off
+#   as a percentage;
 # - no "GPU" in any cell of a non-GPU accelerator's workbook (MTIA, Spyre, AIU, IPU, RDU);
 # - a baseline comparison: the regression row in ms, the changes without a "Unit: ns" column.
 # Expected values come from the raw inputs read here in Python (the tar's members, the
@@ -91,6 +93,18 @@ def generic(name, wb, js):
                           "%s %s: %r is whole numbers shown with decimals" % (name, ws.title, h))
         if ws._charts:
             check(last > 2, "%s %s: a chart of one row" % (name, ws.title))
+        # a note under the rows stays within the table's width: merged over its columns,
+        # wrapped, in a row tall enough (it ran far right of the table in one line)
+        for r in range(last + 1, ws.max_row + 1):
+            c = ws.cell(r, 1)
+            if isinstance(c.value, str):
+                ncol = len([h for h in hdr if h and not h.startswith("Chart:")])
+                width = sum(ws.column_dimensions[openpyxl.utils.get_column_letter(k)].width or 8
+                            for k in range(1, ncol + 1))
+                merged = [m for m in ws.merged_cells.ranges if m.min_row == r]
+                check(c.alignment.wrap_text and (ncol == 1 or (merged and merged[0].max_col == ncol)) and
+                      (ws.row_dimensions[r].height or 15) >= 15 * lines(c.value, width - 6) - 0.01,
+                      "%s %s!A%d: note not wrapped within the table" % (name, ws.title, r))
     s = wb["Summary"]
     col_a = [(c.row, c) for c in s["A"] if c.value is not None]
     labels = {c.value: r for r, c in col_a}
@@ -106,6 +120,10 @@ def generic(name, wb, js):
             h = s.row_dimensions[r].height or 15
             check(c.alignment.wrap_text and h >= 15 * lines(c.value, A_WIDTH) - 0.01,
                   "%s Summary!A%d: %r is cut (height %s)" % (name, r, c.value, h))
+    # the module cut-off (README: --threshold, default 0.01 of the time) as a percentage
+    if "Top-module cut-off" in labels:
+        c = s.cell(labels["Top-module cut-off"], 2)
+        check(c.value == 0.01 and c.number_format == "0.0%", "%s: cut-off %r %s" % (name, c.value, c.number_format))
     # inputs: one "rank N" row per input, and every input's SHA-256
     ins = [c for r, c in col_a if isinstance(c.value, str) and c.value.startswith("rank ")]
     check(len(ins) == len(js["inputs"]), "%s: %d inputs listed, %d read" % (name, len(ins), len(js["inputs"])))
