@@ -88,7 +88,9 @@ static int headline(const char *key)
                                     "runtime.wall_ns", "runtime.modules_ns",
                                     "compile.total_ns", "regression.regressed",
                                     "regression.improved", "aiu.active_share",
-                                    "comm.host_ns", NULL};
+                                    "comm.host_ns", "ipu.all.tile_balance",
+                                    "ipu.all.active_tile_balance", "samba.host_share",
+                                    "samba.tflop_util", NULL};
     for (int i = 0; k[i]; i++)
         if (!strcmp(key, k[i]))
             return 1;

@@ -179,6 +179,14 @@ for t in ("manager", "bug-report"):
             continue
         check(row[ct].value == tot[row[0].value] and row[ct].number_format == "#,##0",
               "dlrm kernel %r total %r (%s), trace %r" % (row[0].value[:40], row[ct].value, row[ct].number_format, tot[row[0].value]))
+    # the figures the PDF's key figures give (IPU tile balance) and the SambaNova run's
+    # host share and TFLOP utilisation are headline figures, before the findings
+    for name, want in (("ipu", ("Tile balance (all IPUs)", "Active tile balance (all IPUs)")),
+                       ("samba", ("Host share", "TFLOP utilisation (time-weighted)"))):
+        s2, lab2 = books[name][1]
+        for w in want:
+            check(lab2.get(w, 99) < lab2["Findings"] and s2.cell(lab2[w], 2).number_format == "0.0%",
+                  "%s/%s: %r at row %s, findings at %s" % (name, t, w, lab2.get(w), lab2["Findings"]))
     if t == "bug-report":
         # a Kineto trace has kernels, not XLA thunks: the per-module sheet says so
         check("Thunks" not in wb.sheetnames and "Device work per top module" in wb.sheetnames and
