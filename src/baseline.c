@@ -63,6 +63,35 @@ static void set_cell(td_summary *s, td_type t, td_cell *c, json_t *v)
                                   : TD_NA;
 }
 
+/* summary.json keeps no titles: a stored run's common scalars get the titles the analysis
+ * gives them (analyse.c, analyse_steps.c, ...), so its documents read "Traced time", not
+ * "trace.span_ns"; other keys are titled by themselves. Kept in step with the analysis
+ * by tests/cases/xlsx_review.sh (a stored run's Summary labels = the trace's). */
+static const char *stored_title(const char *key)
+{
+    static const char *const t[][2] = {
+        {"inputs_label", "Inputs"}, {"date", "Date"}, {"tool.version", "tracedoc version"},
+        {"trace.captured", "Captured"}, {"trace.span_ns", "Traced time"},
+        {"trace.ranks", "Ranks"}, {"trace.devices", "Devices"}, {"trace.device_name", "Device"},
+        {"trace.world_size", "World size"}, {"trace.accelerator", "Accelerator"},
+        {"trace.device_word", "Device kind"}, {"warmup.mode", "Warm-up removal"},
+        {"warmup.dropped", "Warm-up steps dropped"}, {"warmup.rule", "Warm-up rule"},
+        {"schedule.first_step", "First recorded step"},
+        {"schedule.windows", "Active windows (runs of consecutive steps)"},
+        {"schedule.missing_steps", "Step numbers missing before and between the windows"},
+        {"schedule.steps", "Recorded steps"}, {"module_cut.threshold", "Top-module cut-off"},
+        {"module_cut.dropped_modules", "Modules below the cut-off"},
+        {"module_cut.dropped_ns", "Time below the cut-off"}, {"compile.total_ns", "Compile time"},
+        {"runtime.modules_ns", "Module GPU time"},
+        {"runtime.wall_ns", "Wall time (sum over devices)"},
+        {"comm.host_ns", "Host time in MPI/UCX/NCCL ranges"},
+        {"aiu.active_share", "AIU kernels active (share of the kernel span)"}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (!strcmp(key, t[i][0]))
+            return t[i][1];
+    return key;
+}
+
 static void load_obj(td_summary *s, const char *prefix, json_t *o)
 {
     const char *k;
@@ -119,14 +148,14 @@ static void load_obj(td_summary *s, const char *prefix, json_t *o)
         } else {
             td_type t = type_for(k, v);
             if (t == TD_T_TEXT) /* run metadata is titled by its own key, as --meta does */
-                td_sum_set_str(s, key, strcmp(prefix, "meta") == 0 ? k : key,
+                td_sum_set_str(s, key, strcmp(prefix, "meta") == 0 ? k : stored_title(key),
                                json_is_string(v) ? json_string_value(v) : NULL);
             else if (t == TD_T_SHARE || t == TD_T_F64 || t == TD_T_GBPS)
-                td_sum_set_f64(s, key, key, t, json_number_value(v));
+                td_sum_set_f64(s, key, stored_title(key), t, json_number_value(v));
             else {
                 td_cell c;
                 set_cell(s, t, &c, v);
-                td_sum_set_int(s, key, key, t, c.i);
+                td_sum_set_int(s, key, stored_title(key), t, c.i);
             }
         }
     }
@@ -164,6 +193,16 @@ td_status td_summary_load_json(const char *path, td_summary **out, td_err *e)
     td_summary *s = td_summary_new();
     json_object_del(root, "schema");
     load_obj(s, "", root);
+    /* the tables that documents title by themselves (no title in the templates) */
+    td_table *gt = td_sum_find_table(s, "gpu_timeline");
+    if (gt)
+        gt->title = td_arena_printf(s->a, "%s timeline", td_sum_device_word(s));
+    td_table *th = td_sum_find_table(s, "thunks");
+    int ch = th ? td_table_col(th, "hlo_op") : -1, xla = 0;
+    for (size_t r = 0; ch >= 0 && r < th->nrows; r++)
+        xla |= td_table_cell(th, r, ch)->s != NULL;
+    if (th)   /* XLA thunks, or Kineto's kernels per module (analyse_xla.c, analyse_modules.c) */
+        th->title = xla ? "Thunks of the top modules" : "Device work per top module";
     json_decref(root);
     *out = s;
     return TD_OK;

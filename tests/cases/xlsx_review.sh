@@ -10,7 +10,8 @@
 #   as a percentage;
 # - no "GPU" in any cell of a non-GPU accelerator's workbook (MTIA, Spyre, AIU, IPU, RDU);
 # - a baseline comparison: the regression row in ms, the changes without a "Unit: ns" column;
-#   a history: the Summary lists the changes after the findings, named for a reader.
+#   a history: the Summary lists the changes after the findings, named for a reader;
+# - a stored run (report SUMMARY.json): the same headline labels and sheet names.
 # Expected values come from the raw inputs read here in Python (the tar's members, the
 # traces' events), not from tracedoc.
 . "$ROOT/tests/lib.sh"
@@ -32,6 +33,11 @@ for t in manager bug-report; do
     run aiu $t "$TRACES/aiu/allreduce_tp4.json"
     run ipu $t "$ROOT/examples/ipu/detailed.jsonl"
     run samba $t "$ROOT/examples/sambanova/decoder"
+done
+# stored runs (report SUMMARY.json): the manager workbook of each bug-report summary.json
+for n in cpu dlrm mtia nsys spyre; do
+    "$TD" report "$WORK/$n-bug-report/summary.json" -o "$WORK/$n-stored" --template manager \
+        --format xlsx >/dev/null 2>&1 || die "$n: report of the stored run"
 done
 # a baseline comparison (two stored nightly runs, a real slowdown from run 21 on)
 D="$ROOT/tests/data/nightly"
@@ -206,6 +212,16 @@ for t in ("manager", "bug-report"):
         hdr = [c.value for c in wb["Collectives"][1]]
         check(not any(h and (h.startswith("Message size") or "bandwidth" in h or h == "Type") for h in hdr),
               "dlrm collectives header %s" % hdr)
+# a stored run reads as the trace's report: the same headline labels and sheet names
+# (summary.json keeps no titles; they were "trace.span_ns", "gpu_timeline")
+for name in ("cpu", "dlrm", "mtia", "nsys", "spyre"):
+    a = openpyxl.load_workbook(os.path.join(work, name + "-manager", "report.xlsx"))
+    b = openpyxl.load_workbook(os.path.join(work, name + "-stored", "report.xlsx"))
+    check(a.sheetnames == b.sheetnames, "%s stored: sheets %s, trace %s" % (name, b.sheetnames, a.sheetnames))
+    def head(wb):
+        col = [c.value for c in wb["Summary"]["A"]]
+        return col[col.index("Key figure"):col.index("Findings")]
+    check(head(a) == head(b), "%s stored: labels %s, trace %s" % (name, head(b), head(a)))
 # Regression sheet: the median steady step of each run (README: step.median_ns), computed
 # here from the runs' steps, in ms with its unit; the Changes sheet's times carry their
 # unit in the header (no "Unit" column of "ns" beside "Before (ms)")
