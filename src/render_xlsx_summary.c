@@ -168,6 +168,22 @@ static void metric_label(const td_summary *s, const char *m, char *dst, size_t c
     snprintf(dst, cap, "%s", m);
 }
 
+/* The comparison's heading row and what it compared with (regression.baseline, labelled
+ * what); returns the next row. */
+static int compare_head(xw *x, lxw_worksheet *ws, int r, const char *heading, const char *what)
+{
+    const td_kv *b = td_sum_get(x->s, "regression.baseline");
+    xw_put_str(x, ws, r, 0, heading, x->head);
+    worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
+    xw_put_str(x, ws, r, 2, "Change", x->headr);
+    r++;
+    if (b && b->type == TD_T_TEXT && b->v.s) {
+        xw_put_str(x, ws, r, 0, what, NULL);
+        xw_put_str(x, ws, r++, 1, b->v.s, NULL);
+    }
+    return r;
+}
+
 /* With a history (--history): the metrics that changed, most severe first, as the
  * changes table has them (every row is on the Changes sheet). */
 static int history_rows(xw *x, lxw_worksheet *ws, int r)
@@ -177,15 +193,7 @@ static int history_rows(xw *x, lxw_worksheet *ws, int r)
     int cc = t ? td_table_col(t, "change") : -1;
     if (!t || !t->nrows || cm < 0 || cd < 0 || cc < 0)
         return r;
-    const td_kv *b = td_sum_get(x->s, "regression.baseline");
-    xw_put_str(x, ws, r, 0, "Compared with the earlier runs", x->head);
-    worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
-    xw_put_str(x, ws, r, 2, "Change", x->headr);
-    r++;
-    if (b && b->type == TD_T_TEXT && b->v.s) {
-        xw_put_str(x, ws, r, 0, "History", NULL);
-        xw_put_str(x, ws, r++, 1, b->v.s, NULL);
-    }
+    r = compare_head(x, ws, r, "Compared with the earlier runs", "History");
     for (size_t i = 0; i < t->nrows && i < 15; i++, r++) {
         const char *m = td_table_cell(t, i, cm)->s, *d = td_table_cell(t, i, cd)->s;
         char label[600];
@@ -214,15 +222,7 @@ static int baseline_rows(xw *x, lxw_worksheet *ws, int r)
     int cc = t ? td_table_col(t, "change") : -1, cs = t ? td_table_col(t, "status") : -1;
     if (!t || cm < 0 || cc < 0 || cs < 0)
         return r;
-    const td_kv *b = td_sum_get(x->s, "regression.baseline");
-    xw_put_str(x, ws, r, 0, "Compared with the baseline", x->head);
-    worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
-    xw_put_str(x, ws, r, 2, "Change", x->headr);
-    r++;
-    if (b && b->type == TD_T_TEXT && b->v.s) {
-        xw_put_str(x, ws, r, 0, "Baseline", NULL);
-        xw_put_str(x, ws, r++, 1, b->v.s, NULL);
-    }
+    r = compare_head(x, ws, r, "Compared with the baseline", "Baseline");
     int shown = 0;
     for (size_t i = 0; i < t->nrows && shown < 15; i++) {
         const char *st = td_table_cell(t, i, cs)->s;
