@@ -114,6 +114,105 @@ double pd_text_h(pdoc *d, const char *text, int font, double size, double width)
     return (double)h / PANGO_SCALE;
 }
 
+/* Names wrap where a reader splits them: a break before p is allowed after a space,
+ * ',', '/', '.', '_', ';', '|', '-' or "::", and before '(', '<' or '['. */
+static int wrap_ok(const char *t, size_t p)
+{
+    char a = t[p - 1], b = t[p];
+    if (a == ' ' || a == ',' || a == '/' || a == '.' || a == '_' || a == ';' || a == '|' ||
+        a == '-')
+        return b != ' ';
+    if (a == ':' && p >= 2 && t[p - 2] == ':' && b != ':')
+        return 1;
+    return (b == '(' || b == '<' || b == '[') && a != ' ' && a != b;
+}
+
+/* width of t[s..e) without its trailing spaces */
+static double span_w(pdoc *d, const char *t, size_t s, size_t e, int font, double size)
+{
+    while (e > s && t[e - 1] == ' ')
+        e--;
+    char *v = td_xmalloc(e - s + 1);
+    memcpy(v, t + s, e - s);
+    v[e - s] = 0;
+    double w = pd_text_w(d, v, font, size);
+    free(v);
+    return w;
+}
+
+char *pd_wrap(pdoc *d, const char *text, int font, double size, double width, int maxlines,
+              int *nlines, size_t *off, size_t *len)
+{
+    char *g = clean_text(text);
+    char *t = td_xstrdup(g);
+    g_free(g);
+    size_t n = strlen(t), s = 0;
+    int k = 0;
+    while (s < n && t[s] == ' ')
+        s++;
+    while (s < n) {
+        if (k == maxlines) { /* more than maxlines: the last one takes the rest */
+            len[k - 1] = n - off[k - 1];
+            k++;
+            break;
+        }
+        size_t e = n;
+        if (width > 0 && span_w(d, t, s, n, font, size) > width) {
+            /* the last break opportunity whose line fits; widths grow with the line */
+            size_t best = 0, first = 0;
+            for (size_t p = s + 1; p < n; p++) {
+                if (!wrap_ok(t, p))
+                    continue;
+                if (!first)
+                    first = p;
+                if (span_w(d, t, s, p, font, size) > width)
+                    break;
+                best = p;
+            }
+            if (best)
+                e = best;
+            else { /* one token wider than the line: as many characters as fit */
+                size_t lim = first ? first : n, lo = s, p = s;
+                while (p < lim) {
+                    p = (size_t)(g_utf8_next_char(t + p) - t);
+                    if (p > lim || span_w(d, t, s, p, font, size) > width)
+                        break;
+                    lo = p;
+                }
+                e = lo > s ? lo : (size_t)(g_utf8_next_char(t + s) - t);
+            }
+        }
+        off[k] = s;
+        len[k] = e - s;
+        while (len[k] > 0 && t[s + len[k] - 1] == ' ')
+            len[k]--;
+        k++;
+        s = e;
+        while (s < n && t[s] == ' ')
+            s++;
+    }
+    if (!k) {
+        off[0] = len[0] = 0;
+        k = 1;
+    }
+    *nlines = k;
+    return t;
+}
+
+void pd_lines(pdoc *d, double x, double y, const char *t, const size_t *off,
+              const size_t *len, int n, int font, double size, double lh, double width,
+              uint32_t color)
+{
+    char *v = td_xmalloc(strlen(t) + 1);
+    for (int i = 0; i < n; i++) {
+        memcpy(v, t + off[i], len[i]);
+        v[len[i]] = 0;
+        pd_text(d, x, y + i * lh, v, font, size, width, PANGO_ALIGN_LEFT,
+                PANGO_ELLIPSIZE_END, color);
+    }
+    free(v);
+}
+
 /* ---- pages ---- */
 
 static void page_decor(pdoc *d)
