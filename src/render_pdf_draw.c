@@ -735,17 +735,28 @@ int pd_variability(pdoc *d, const td_section *sec)
         td_buf b = {0};
         td_buf_printf(&b, "Only %zu %s%s ran more than once, too few to compare:", t->nrows,
                       what, t->nrows > 1 ? "s" : "");
-        for (size_t r = 0; cn >= 0 && cc >= 0 && cm >= 0 && cs >= 0 && cv >= 0 &&
-                           r < t->nrows; r++) {
-            char mean[64], sd[64];
-            td_fmt_ns(mean, sizeof mean, td_table_cell(t, r, cm)->i);
-            td_fmt_ns(sd, sizeof sd, td_table_cell(t, r, cs)->i);
-            const char *nm = td_table_cell(t, r, cn)->s;
-            td_buf_printf(&b, "%s %s ran %lld times, mean %s, std dev %s (coefficient of "
-                          "variation %.3f)%s", r ? ";" : "", nm ? nm : "?",
-                          (long long)td_table_cell(t, r, cc)->i, mean, sd,
-                          td_table_cell(t, r, cv)->f, r + 1 == t->nrows ? "." : "");
+        for (size_t r = 0; r < t->nrows; r++) {
+            const char *nm = cn >= 0 ? td_table_cell(t, r, cn)->s : NULL;
+            td_buf_printf(&b, "%s %s", r ? ";" : "", nm && nm[0] ? nm : "(no name)");
+            int64_t calls = cc >= 0 ? td_table_cell(t, r, cc)->i : TD_NA;
+            if (calls != TD_NA)
+                td_buf_printf(&b, " ran %lld times", (long long)calls);
+            const char *sep = calls != TD_NA ? ", " : ": ";
+            for (int k = 0; k < 2; k++) {
+                int col = k ? cs : cm;
+                int64_t v = col >= 0 ? td_table_cell(t, r, col)->i : TD_NA;
+                if (v == TD_NA)
+                    continue;
+                char tx[64];
+                td_fmt_ns(tx, sizeof tx, v);
+                td_buf_printf(&b, "%s%s %s", sep, k ? "std dev" : "mean", tx);
+                sep = ", ";
+            }
+            double c = cv >= 0 ? td_table_cell(t, r, cv)->f : NAN;
+            if (isfinite(c))
+                td_buf_printf(&b, " (coefficient of variation %.3f)", c);
         }
+        td_buf_printf(&b, ".");
         double h = pd_text_h(d, b.p, PF_SANS, 8.5, d->x1 - d->x0);
         pd_heading(d, sec->title[0] ? sec->title : "Variability", h + 4);
         d->y += pd_text(d, d->x0, d->y, b.p, PF_SANS, 8.5, d->x1 - d->x0, PANGO_ALIGN_LEFT,
@@ -829,7 +840,9 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
                 continue;
             if (f->name && !strncmp(f->name, "[GPU idle", 9))
                 idle += f->w;
-            else {
+            else if (!f->pruned) { /* a grey frame of merged slivers (the pax runs' idle
+                                      time inside modules, 0.01%) sits at the right end:
+                                      it must not stretch what is shown to the whole width */
                 lo = f->x < lo ? f->x : lo;
                 hi = f->x + f->w > hi ? f->x + f->w : hi;
             }
@@ -866,6 +879,8 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         int depth = f->depth - zoom;
         if (depth >= rows)
             continue;
+        if (zoom && (f->x >= zx + zw - 1e-12 || f->x + f->w <= zx + 1e-12))
+            continue; /* outside the part shown */
         double x = d->x0 + (f->x - zx) / zw * W, w = f->w / zw * W;
         if (w < 0.35)
             continue;
