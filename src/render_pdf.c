@@ -159,17 +159,26 @@ char *pd_wrap(pdoc *d, const char *text, int font, double size, double width, in
         size_t e = n;
         if (width > 0 && span_w(d, t, s, n, font, size) > width) {
             /* the last break opportunity whose line fits; widths grow with the line */
-            size_t best = 0, first = 0;
+            size_t best = 0, first = 0, space = 0;
+            double space_w = 0;
             for (size_t p = s + 1; p < n; p++) {
                 if (!wrap_ok(t, p))
                     continue;
                 if (!first)
                     first = p;
-                if (span_w(d, t, s, p, font, size) > width)
+                double pw = span_w(d, t, s, p, font, size);
+                if (pw > width)
                     break;
                 best = p;
+                if (t[p - 1] == ' ') {
+                    space = p;
+                    space_w = pw;
+                }
             }
-            if (best)
+            /* between words rather than inside a "::" path when that fills most of it */
+            if (space && space_w >= 0.7 * width)
+                e = space;
+            else if (best)
                 e = best;
             else { /* one token wider than the line: as many characters as fit */
                 size_t lim = first ? first : n, lo = s, p = s;
