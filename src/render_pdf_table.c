@@ -156,8 +156,20 @@ static void cut_middle(char *out, const char *name, size_t n, size_t k)
         head--;
     while (tail > 0 && (name[n - tail] & 0xc0) == 0x80)
         tail--;
-    /* no word cut on either side of the "\u2026" when its boundary is near: the head
-     * ends and the tail starts between words ("operator()" not "operato") */
+    /* no word cut on either side of the "\u2026" when a word boundary is near: the tail
+     * starts at the beginning of its first word (the "worker0" of "...worker0_step",
+     * which tells inputs apart, is kept whole), the head gives up as many bytes and
+     * ends between words */
+    size_t st = n - tail;
+    if (tail > 0 && st > head && word_char(name[st - 1]) && word_char(name[st])) {
+        size_t b = st;
+        while (b > head && word_char(name[b - 1]))
+            b--;
+        if (b > head && st - b <= 32) {
+            tail += st - b;
+            head = head > st - b ? head - (st - b) : 0;
+        }
+    }
     if (head > 0 && word_char(name[head - 1]) && word_char(name[head])) {
         size_t h = head;
         while (h > 0 && word_char(name[h - 1]))
@@ -165,14 +177,8 @@ static void cut_middle(char *out, const char *name, size_t n, size_t k)
         if (h > 0 && head - h <= 32)
             head = h;
     }
-    size_t st = n - tail;
-    if (tail > 0 && st > 0 && word_char(name[st - 1]) && word_char(name[st])) {
-        size_t e = st;
-        while (e < n && word_char(name[e]))
-            e++;
-        if (e < n && e - st <= 32)
-            tail = n - e;
-    }
+    while (head > 0 && (name[head] & 0xc0) == 0x80)
+        head--;
     snprintf(out, n + 4, "%.*s\xe2\x80\xa6%s", (int)head, name, name + n - tail);
 }
 

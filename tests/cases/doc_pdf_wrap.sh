@@ -80,3 +80,18 @@ assert "ran %d times" % len(durs) in sec and "coefficient of variation %.3f" % c
 # no chart (its axis title) and no table header
 assert "Coefficient of variation (std / mean)" not in flat and "CoV" not in flat, sec[:300]
 PY
+
+# 3. the nightly template's Inputs table: 8 member paths of ~110 bytes in a narrow column;
+#    a path too long for three lines is cut in the middle, but never through the part
+#    that tells the ranks apart ("worker0_step..."): once it read "dlrm_k...er0_step"
+"$TD" report "$(cd "$(dirname "$DLRM")" && pwd)/$(basename "$DLRM")" --template nightly \
+    -o "$WORK/dn" --format pdf 2>/dev/null || die "nightly dlrm"
+pdftotext -layout "$WORK/dn/report.pdf" "$WORK/dn.txt" || die "pdftotext"
+$PY - "$WORK/dn.txt" <<'PY' || exit 1
+import re, sys
+txt = open(sys.argv[1]).read()
+sec = txt[txt.rindex("\nInputs\n"):]
+sec = re.sub(r"\s+", "", sec[:sec.index("Not shown for width")])
+for n in range(8):
+    assert re.search(r"worker%d_step_12\.\d+\.pt\.trace\.json" % n, sec), ("rank %d's path" % n, sec[:600])
+PY
