@@ -380,8 +380,14 @@ static int sec_header(pdoc *d, const td_template *t)
     pango_cairo_show_layout(d->cr, tl);
     g_object_unref(tl);
     d->y += (double)th / PANGO_SCALE;
+    /* what the subtitle says ("tracedoc 0.1.0, 2026-11-23") is not repeated below */
+    int has_date = 0, has_tool = 0;
     if (t && t->subtitle[0]) {
         char *sub = td_template_fill(t->subtitle, s);
+        char tool[64];
+        snprintf(tool, sizeof tool, "tracedoc %s", d->version);
+        has_date = d->date[0] && strstr(sub, d->date) != NULL;
+        has_tool = strstr(sub, tool) != NULL;
         d->y += 2;
         d->y += pd_text(d, d->x0, d->y, sub, PF_SANS, 9.5, W, PANGO_ALIGN_LEFT,
                         PANGO_ELLIPSIZE_NONE, C_MUTED);
@@ -415,12 +421,14 @@ static int sec_header(pdoc *d, const td_template *t)
         else
             fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
     }
-    if (!d->brief) {
+    if (!d->brief && !has_tool) {
         fact[nf].label = "Tool";
         snprintf(fact[nf++].val, sizeof fact[0].val, "tracedoc %s", d->version);
     }
-    fact[nf].label = "Date";
-    snprintf(fact[nf++].val, sizeof fact[0].val, "%s", d->date);
+    if (!has_date) {
+        fact[nf].label = "Date";
+        snprintf(fact[nf++].val, sizeof fact[0].val, "%s", d->date);
+    }
     /* when the trace was captured, and the run metadata (--meta), after the fixed facts */
     if ((kv = td_sum_get(s, "trace.captured")) && kv->type == TD_T_TEXT && kv->v.s) {
         fact[nf].label = "Captured";
@@ -630,12 +638,18 @@ typedef struct card {
     char sub[128];
 } card;
 
+/* cards: four a row, 8 points apart */
+static double card_w(const pdoc *d)
+{
+    return (d->x1 - d->x0 - 8 * 3) / 4;
+}
+
 /* tail: the height of the notes drawn under the cards, kept with the last row */
 static void draw_cards(pdoc *d, const card *c, int n, double tail)
 {
-    double W = d->x1 - d->x0, gap = 8;
+    double gap = 8;
     int per = 4;
-    double cw = (W - gap * (per - 1)) / per, chh = 40;
+    double cw = card_w(d), chh = 40;
     for (int i = 0; i < n; i += per) {
         pd_need(d, chh + gap + (i + per >= n ? tail : 0));
         for (int k = 0; k < per && i + k < n; k++) {
@@ -723,6 +737,11 @@ static int sec_keyfigures(pdoc *d, const char *title)
         if (!strcmp(*k, "warmup.dropped") && kv->v.i == 0 && !td_sum_find_table(s, "steps") &&
             !td_sum_find_table(s, "modules"))
             continue; /* nothing the warm-up rule could drop (AIU, IPU, stack tracing) */
+        if (d->brief && (!strcmp(*k, "warmup.dropped") ||
+                         !strcmp(*k, "module_cut.dropped_modules")))
+            continue; /* rules, not results: the one-page summary leaves them out */
+        if (!strcmp(*k, "module_cut.dropped_modules") && kv->v.i == 0)
+            continue; /* no module below the cut-off: the note under the cards says the rule */
         c[n].label = kv->title ? kv->title : kv->key;
         fmt_kv(kv, c[n].val, sizeof c[n].val);
         c[n].sub[0] = 0;
@@ -752,6 +771,28 @@ static int sec_keyfigures(pdoc *d, const char *title)
             }
         }
         n++;
+    }
+    /* a label wider than its card ("Host time in MPI/UCX/NCCL ranges"): the words that
+     * do not fit go under the value when nothing else is there */
+    double cwid = card_w(d) - 12;
+    for (int i = 0; i < n; i++) {
+        if (c[i].sub[0] || pd_text_w(d, c[i].label, PF_SANS, 7) <= cwid)
+            continue;
+        const char *l = c[i].label;
+        size_t cut_at = 0;
+        for (size_t p = 1; l[p]; p++)
+            if (l[p] == ' ') {
+                char t[80];
+                snprintf(t, sizeof t, "%.*s", (int)p, l);
+                if (pd_text_w(d, t, PF_SANS, 7) > cwid)
+                    break;
+                cut_at = p;
+            }
+        if (!cut_at)
+            continue;
+        snprintf(c[i].sub, sizeof c[i].sub, "%s", l + cut_at + 1);
+        snprintf(lab[i], sizeof lab[i], "%.*s", (int)cut_at, l);
+        c[i].label = lab[i];
     }
     const td_kv *rule = td_sum_get(s, "warmup.rule");
     const td_kv *cut = td_sum_get(s, "module_cut.threshold");

@@ -826,6 +826,17 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         td_flame_layout_free(&L);
         return 1;
     }
+    /* one frame on every level (all > iteration > sdsc_matmul): a stack of full-width
+     * bars that compares nothing; the page leaves it out (the SVG is still written) */
+    {
+        int branch = 0;
+        for (size_t i = 1; i < L.n && !branch; i++) /* pre-order: a sibling or a */
+            branch = L.f[i].depth <= L.f[i - 1].depth; /* cousin follows a leaf */
+        if (!branch) {
+            td_flame_layout_free(&L);
+            return 0;
+        }
+    }
     /* XLA's source and op_name graphs are mostly "[GPU idle ...]" frames under the root
      * (97% of the width for the pax runs): the page would show one wide bar and
      * slivers. When they are more than half of the width, what ran is drawn instead:

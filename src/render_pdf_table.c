@@ -276,10 +276,21 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         for (int k = 0; k < n; k++)
             if (k != flex)
                 others += c[k].nat;
-        /* names matter most: keep at least ~35% of the width for them before giving
-         * it to the least important numbers (std, min, max...) */
-        double fmin = flex >= 0 ? (c[flex].nat < W * 0.35 ? c[flex].nat : W * 0.35) : 0;
-        if (others + fmin <= W || n <= 1) {
+        /* names matter most: ~45% of the width for them before the least important
+         * numbers (std, min, max...) are kept; the important ones (totals, shares, a
+         * regression's base and current) give way only below ~35% */
+        int worst = -1; /* among equals the widest goes first (one wide SHA-256 rather
+                           than two narrow counts), then the rightmost */
+        for (int k = 0; k < n; k++)
+            if (k != flex && (worst < 0 || c[k].imp < c[worst].imp ||
+                              (c[k].imp == c[worst].imp && c[k].nat >= c[worst].nat - 0.5)))
+                worst = k;
+        double fmin = 0;
+        if (flex >= 0) {
+            double share = worst >= 0 && c[worst].imp >= 60 ? 0.35 : 0.45;
+            fmin = c[flex].nat < W * share ? c[flex].nat : W * share;
+        }
+        if (others + fmin <= W || n <= 1 || worst < 0) {
             for (int k = 0; k < n; k++)
                 c[k].w = c[k].nat;
             if (flex >= 0) {
@@ -289,15 +300,6 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
             }
             break;
         }
-        /* among equals the widest goes first (one wide SHA-256 rather than two
-         * narrow counts), then the rightmost */
-        int worst = -1;
-        for (int k = 0; k < n; k++)
-            if (k != flex && (worst < 0 || c[k].imp < c[worst].imp ||
-                              (c[k].imp == c[worst].imp && c[k].nat >= c[worst].nat - 0.5)))
-                worst = k;
-        if (worst < 0)
-            break;
         const td_col *col = &t->cols[c[worst].ci];
         size_t dl = strlen(dropped);
         snprintf(dropped + dl, sizeof dropped - dl, "%s%s", dl ? ", " : "",

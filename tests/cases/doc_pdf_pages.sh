@@ -24,3 +24,45 @@ for head, least in (("Source code flamegraph", 20), ("op_name flamegraph", 5)):
     assert len(labels) >= least, "%s: %d labels\n%s" % (head, len(labels), sec)
     assert any(l.startswith("[GPU active] (") for l in labels), (head, labels)
 PY
+
+# 2. the manager page is for reading, not for the record: no warm-up or cut-off rule
+#    cards, the date once under the title (not again as a fact), card labels whole
+#    ("Host time in MPI/UCX/NCCL ..." was cut; its last word now goes under the value)
+NSYS="$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite"
+DLRM="$TRACES/kineto/param_dlrm_8ranks.tar.gz"
+for k in nsys dlrm; do
+    in=$NSYS; [ $k = dlrm ] && in=$DLRM
+    "$TD" report "$in" --template manager -o "$WORK/m-$k" --format pdf 2>/dev/null || die "manager $k"
+    pdftotext "$WORK/m-$k/report.pdf" "$WORK/m-$k.txt" || die "pdftotext"
+    $PY - "$WORK/m-$k.txt" "$k" <<'PY' || exit 1
+import sys
+txt = open(sys.argv[1]).read()
+assert "page 1 of 1" in txt, "manager PDF is not one page"
+for rule in ("Warm-up steps dropped", "Modules below the cut-off", "Executions dropped"):
+    assert rule not in txt, "rule card on the manager page: " + rule
+# SOURCE_DATE_EPOCH=1700000000: 2023-11-14, in the running head and under the title only
+assert txt.count("2023-11-14") == 2, txt.count("2023-11-14")
+assert "\u2026" not in txt, [l for l in txt.splitlines() if "\u2026" in l]
+if sys.argv[2] == "nsys":
+    kf = txt[txt.index("Key figures"):txt.index("Where the device time goes")].splitlines()
+    assert "Host time in MPI/UCX/NCCL" in kf and "ranges" in kf, kf
+PY
+done
+
+# 3. a flamegraph of one path (all > iteration_N > the one kernel, in the synthetic
+#    torch-spyre trace) compares nothing: not on the PDF pages, still written as SVG;
+#    a graph that branches (MTIA's kernels) is drawn
+$PY "$ROOT/tests/data/aiu/gen_spyre_kineto.py" "$WORK/spyre.json" || die "generator"
+$PY - "$WORK/spyre.json" <<'PY' || exit 1
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+kernels = {e["name"] for e in ev if e.get("cat") == "privateuse1_kernel"}
+assert kernels == {"sdsc_matmul"}, kernels   # one kernel: a single path under each step
+PY
+"$TD" report "$WORK/spyre.json" -o "$WORK/s" 2>/dev/null || die "report spyre"
+[ -s "$WORK/s/flame-device.svg" ] || die "no flame-device.svg"
+pdftotext "$WORK/s/report.pdf" - | grep -q "Flamegraph" && die "single-path flamegraph drawn"
+"$TD" report "$TRACES/kineto/hta_mtia_inference_rank0.json.gz" -o "$WORK/mt" --format pdf \
+    2>/dev/null || die "report mtia"
+pdftotext "$WORK/mt/report.pdf" - | grep -q "Flamegraph: Device time" || die "mtia flamegraph missing"
+exit 0
