@@ -10,24 +10,6 @@
 
 #define STRAGGLER_RATIO 1.10
 
-static int64_t ci(const td_table *t, size_t r, const char *key)
-{
-    int c = td_table_col(t, key);
-    return c < 0 ? TD_NA : td_table_cell(t, r, c)->i;
-}
-
-static double cf(const td_table *t, size_t r, const char *key)
-{
-    int c = td_table_col(t, key);
-    return c < 0 ? NAN : td_table_cell(t, r, c)->f;
-}
-
-static const char *cs(const td_table *t, size_t r, const char *key)
-{
-    int c = td_table_col(t, key);
-    return c < 0 ? NULL : td_table_cell(t, r, c)->s;
-}
-
 /* Long kernel names (C++ templates) shortened for a sentence. */
 static const char *shorten(td_summary *s, const char *n)
 {
@@ -61,8 +43,8 @@ static int straggler(const td_table *st, int64_t *rank, double *ratio)
     int64_t *ranks = td_xmalloc((n + 1) * sizeof *ranks);
     double *med = td_xmalloc((n + 1) * sizeof *med), *w = td_xmalloc((n + 1) * sizeof *w);
     for (size_t r = 0; r < n; r++) {
-        int64_t x = ci(st, r, "rank");
-        if (ci(st, r, "warmup") || x == TD_NA)
+        int64_t x = td_row_get_int(st, r, "rank");
+        if (td_row_get_int(st, r, "warmup") || x == TD_NA)
             continue;
         size_t k = 0;
         while (k < nr && ranks[k] != x)
@@ -76,8 +58,8 @@ static int straggler(const td_table *st, int64_t *rank, double *ratio)
         for (size_t k = 0; k < nr; k++) {
             size_t m = 0;
             for (size_t r = 0; r < n; r++)
-                if (!ci(st, r, "warmup") && ci(st, r, "rank") == ranks[k])
-                    w[m++] = (double)ci(st, r, "wall_ns");
+                if (!td_row_get_int(st, r, "warmup") && td_row_get_int(st, r, "rank") == ranks[k])
+                    w[m++] = (double)td_row_get_int(st, r, "wall_ns");
             med[k] = median_of(w, m);
             if (med[k] > med[worst])
                 worst = k;
@@ -122,13 +104,13 @@ static void xla_findings(td_actx *a, size_t *nf)
         (*nf)++;
     }
     const td_table *ti = td_sum_find_table(s, "collective_instances");
-    if (ti && ti->nrows && *nf < 6 && ci(ti, 0, "wait_ns") != TD_NA && ci(ti, 0, "wait_ns") > 0) {
+    if (ti && ti->nrows && *nf < 6 && td_row_get_int(ti, 0, "wait_ns") != TD_NA && td_row_get_int(ti, 0, "wait_ns") > 0) {
         char buf[64];
-        td_fmt_ns(buf, sizeof buf, ci(ti, 0, "wait_ns"));
-        double m = cf(ti, 0, "wait_multiple");
+        td_fmt_ns(buf, sizeof buf, td_row_get_int(ti, 0, "wait_ns"));
+        double m = td_row_get_f64(ti, 0, "wait_multiple");
         td_sum_finding(s, "The worst straggler wait is %s on %s %s (program %lld), %.1fx its "
-                       "fastest device's time.", buf, cs(ti, 0, "name"),
-                       shorten(s, cs(ti, 0, "instruction")), (long long)ci(ti, 0, "program_id"),
+                       "fastest device's time.", buf, td_row_get_str(ti, 0, "name"),
+                       shorten(s, td_row_get_str(ti, 0, "instruction")), (long long)td_row_get_int(ti, 0, "program_id"),
                        isfinite(m) ? m : 0.0);
         (*nf)++;
     }
@@ -146,26 +128,26 @@ void td_an_findings(td_actx *a)
         int steady = 0, jobrows = 0;
         size_t nranks = 0;
         for (size_t r = 0; r < tl->nrows; r++) {
-            if (ci(tl, r, "device") != -1)
+            if (td_row_get_int(tl, r, "device") != -1)
                 continue;
-            if (cs(tl, r, "scope") && !strcmp(cs(tl, r, "scope"), "steady"))
+            if (td_row_get_str(tl, r, "scope") && !strcmp(td_row_get_str(tl, r, "scope"), "steady"))
                 steady = 1;
-            if (ci(tl, r, "rank") == TD_NA)
+            if (td_row_get_int(tl, r, "rank") == TD_NA)
                 jobrows = 1;
-            else if (cs(tl, r, "scope") && !strcmp(cs(tl, r, "scope"), "trace"))
+            else if (td_row_get_str(tl, r, "scope") && !strcmp(td_row_get_str(tl, r, "scope"), "trace"))
                 nranks++;
         }
         int64_t idle = 0, total = 0, xcomm = 0, comm = 0, mem = 0, xmem = 0;
         for (size_t r = 0; r < tl->nrows; r++) {
-            if (ci(tl, r, "device") != -1 || (ci(tl, r, "rank") == TD_NA) != jobrows ||
-                !cs(tl, r, "scope") || strcmp(cs(tl, r, "scope"), steady ? "steady" : "trace"))
+            if (td_row_get_int(tl, r, "device") != -1 || (td_row_get_int(tl, r, "rank") == TD_NA) != jobrows ||
+                !td_row_get_str(tl, r, "scope") || strcmp(td_row_get_str(tl, r, "scope"), steady ? "steady" : "trace"))
                 continue;
-            idle += ci(tl, r, "idle_ns");
-            total += ci(tl, r, "total_ns");
-            xcomm += ci(tl, r, "exposed_comm_ns");
-            comm += ci(tl, r, "total_comm_ns");
-            mem += ci(tl, r, "total_memcpy_ns");
-            xmem += ci(tl, r, "exposed_memcpy_ns");
+            idle += td_row_get_int(tl, r, "idle_ns");
+            total += td_row_get_int(tl, r, "total_ns");
+            xcomm += td_row_get_int(tl, r, "exposed_comm_ns");
+            comm += td_row_get_int(tl, r, "total_comm_ns");
+            mem += td_row_get_int(tl, r, "total_memcpy_ns");
+            xmem += td_row_get_int(tl, r, "exposed_memcpy_ns");
         }
         /* the shares are of the device timeline (formats.md sec. 5: each device's first
          * to last activity), not of the traced time: say so */
@@ -202,13 +184,13 @@ void td_an_findings(td_actx *a)
     const td_table *tk = td_sum_find_table(s, "kernels");
     if (tk && tk->nrows) {
         td_sum_finding(s, "The top kernel (%s) is %.0f%% of all kernel time.",
-                       shorten(s, cs(tk, 0, "name")), 100.0 * cf(tk, 0, "share"));
+                       shorten(s, td_row_get_str(tk, 0, "name")), 100.0 * td_row_get_f64(tk, 0, "share"));
         nf++;
     }
     const td_table *to = td_sum_find_table(s, "ops");
     if (to && to->nrows) {
         td_sum_finding(s, "The top op by self CPU time (%s) is %.0f%% of the self CPU time of all ops.",
-                       shorten(s, cs(to, 0, "name")), 100.0 * cf(to, 0, "self_share"));
+                       shorten(s, td_row_get_str(to, 0, "name")), 100.0 * td_row_get_f64(to, 0, "self_share"));
         nf++;
     }
     /* XLA (modules with program ids, HLO op kinds): nsys-jax archives have no kernel,
@@ -216,30 +198,30 @@ void td_an_findings(td_actx *a)
     const td_table *tm = td_sum_find_table(s, "modules"), *th = td_sum_find_table(s, "hlo_ops");
     int xla = th != NULL;
     for (size_t r = 0; tm && r < tm->nrows; r++)
-        if (ci(tm, r, "program_id") != TD_NA)
+        if (td_row_get_int(tm, r, "program_id") != TD_NA)
             xla = 1;
     if (xla && tm && tm->nrows && nf < 6) {
         char buf[64];
-        td_fmt_ns(buf, sizeof buf, ci(tm, 0, "mean_ns"));
+        td_fmt_ns(buf, sizeof buf, td_row_get_int(tm, 0, "mean_ns"));
         td_sum_finding(s, "The top module (%s) is %.0f%% of module time, %s per execution on "
-                       "average.", shorten(s, cs(tm, 0, "name")), 100.0 * cf(tm, 0, "share"), buf);
+                       "average.", shorten(s, td_row_get_str(tm, 0, "name")), 100.0 * td_row_get_f64(tm, 0, "share"), buf);
         nf++;
     }
     const td_table *toc = td_sum_find_table(s, "hlo_opcodes");
     if (xla && toc && toc->nrows && nf < 6) {
         /* the notebook's opcode view: the top opcode (not the idle row) */
         for (size_t r = 0; r < toc->nrows; r++) {
-            const char *op = cs(toc, r, "opcode");
+            const char *op = td_row_get_str(toc, r, "opcode");
             if (!op || !strcmp(op, "GPU idle during modules"))
                 continue;
             td_sum_finding(s, "The top HLO opcode (%s) is %.0f%% of the top modules' GPU time.",
-                           shorten(s, op), 100.0 * cf(toc, r, "share"));
+                           shorten(s, op), 100.0 * td_row_get_f64(toc, r, "share"));
             nf++;
             break;
         }
     } else if (xla && th && th->nrows && nf < 6) {
         td_sum_finding(s, "The top HLO operation kind (%s) is %.0f%% of thunk time.",
-                       shorten(s, cs(th, 0, "hlo_op")), 100.0 * cf(th, 0, "share"));
+                       shorten(s, td_row_get_str(th, 0, "hlo_op")), 100.0 * td_row_get_f64(th, 0, "share"));
         nf++;
     }
     xla_findings(a, &nf);
@@ -267,8 +249,8 @@ void td_an_findings(td_actx *a)
     if (st && st->nrows && nf < 6) {
         int64_t sum = 0, n = 0;
         for (size_t r = 0; r < st->nrows; r++)
-            if (!ci(st, r, "warmup")) {
-                sum += ci(st, r, "wall_ns");
+            if (!td_row_get_int(st, r, "warmup")) {
+                sum += td_row_get_int(st, r, "wall_ns");
                 n++;
             }
         if (n) {
@@ -285,13 +267,13 @@ void td_an_findings(td_actx *a)
     if (ad && ad->nrows && as && as->type == TD_T_SHARE && nf < 6) {
         size_t lo = 0;
         for (size_t r = 1; r < ad->nrows; r++)
-            if (cf(ad, r, "active_share") < cf(ad, lo, "active_share"))
+            if (td_row_get_f64(ad, r, "active_share") < td_row_get_f64(ad, lo, "active_share"))
                 lo = r;
         if (ad->nrows > 1)
             td_sum_finding(s, "The AIUs run kernels %.0f%% of their kernel span (first kernel "
                            "start to last kernel end) over %zu AIUs; the least busy, AIU %lld, "
                            "%.0f%%.", 100.0 * as->v.f, ad->nrows,
-                           (long long)ci(ad, lo, "device"), 100.0 * cf(ad, lo, "active_share"));
+                           (long long)td_row_get_int(ad, lo, "device"), 100.0 * td_row_get_f64(ad, lo, "active_share"));
         else
             td_sum_finding(s, "The AIU runs kernels %.0f%% of its kernel span (first kernel "
                            "start to last kernel end).", 100.0 * as->v.f);

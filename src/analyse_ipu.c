@@ -109,6 +109,16 @@ static void ikey(const ictx *x, char *dst, size_t cap, int32_t ipu, const char *
 }
 #define NM(id) td_strget(x->strs, (id))
 
+/* The share num/den of one IPU as the scalar "ipu.N.what", titled "IPU N <title>". */
+static void ipu_share(td_summary *s, const ictx *x, int32_t ipu, const char *what,
+                      const char *title, double num, double den)
+{
+    char key[64], t[128], text[96];
+    ikey(x, key, sizeof key, ipu, what);
+    snprintf(text, sizeof text, "IPU %d %s", ipu, title);
+    td_sum_set_f64(s, key, ititle(x, t, sizeof t, text), TD_T_SHARE, num / den);
+}
+
 static int64_t sat_add(int64_t a, int64_t b)
 {
     int64_t r;
@@ -194,27 +204,19 @@ static void step_types(ictx *x)
         ititle(x, title, sizeof title, tb_);
         td_sum_set_int(s, key, title, TD_T_INT, tot);
         if (tb[2 * ipu + 1] > 0) {
-            ikey(x, key, sizeof key, ipu, "tile_balance");
-            snprintf(tb_, sizeof tb_, "IPU %d tile balance", ipu);
-            ititle(x, title, sizeof title, tb_);
-            td_sum_set_f64(s, key, title, TD_T_SHARE, tb[2 * ipu] / tb[2 * ipu + 1]);
+            ipu_share(s, x, ipu, "tile_balance", "tile balance", tb[2 * ipu], tb[2 * ipu + 1]);
             tbs += tb[2 * ipu];
             tbn += tb[2 * ipu + 1];
         }
         if (atb[2 * ipu + 1] > 0) {
-            ikey(x, key, sizeof key, ipu, "active_tile_balance");
-            snprintf(tb_, sizeof tb_, "IPU %d active tile balance", ipu);
-            ititle(x, title, sizeof title, tb_);
-            td_sum_set_f64(s, key, title, TD_T_SHARE, atb[2 * ipu] / atb[2 * ipu + 1]);
+            ipu_share(s, x, ipu, "active_tile_balance", "active tile balance", atb[2 * ipu],
+                      atb[2 * ipu + 1]);
             atbs += atb[2 * ipu];
             atbn += atb[2 * ipu + 1];
         }
-        if (!nobsp[ipu] && all[ipu] > 0) {
-            ikey(x, key, sizeof key, ipu, "tile_utilisation");
-            snprintf(tb_, sizeof tb_, "IPU %d tile utilisation", ipu);
-            ititle(x, title, sizeof title, tb_);
-            td_sum_set_f64(s, key, title, TD_T_SHARE, (double)busy[ipu] / (double)all[ipu]);
-        }
+        if (!nobsp[ipu] && all[ipu] > 0)
+            ipu_share(s, x, ipu, "tile_utilisation", "tile utilisation", (double)busy[ipu],
+                      (double)all[ipu]);
     }
     char key[64], title[128];
     if (tbn > 0) {

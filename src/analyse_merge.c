@@ -15,25 +15,10 @@
 
 /* ---- helpers shared with analyse_part.c ---------------------------------------- */
 
-/* Integer and text cells by column key; a column of another type (a damaged part's
- * schema) reads as absent. */
 static int is_int_type(td_type t)
 {
     return t != TD_T_TEXT && t != TD_T_SHARE && t != TD_T_F64 && t != TD_T_GBPS;
 }
-
-int64_t td_part_cell_i(const td_table *t, size_t r, const char *key)
-{
-    int c = td_table_col(t, key);
-    return c < 0 || !is_int_type(t->cols[c].type) ? TD_NA : td_table_cell(t, r, c)->i;
-}
-
-const char *td_part_cell_s(const td_table *t, size_t r, const char *key)
-{
-    int c = td_table_col(t, key);
-    return c < 0 || t->cols[c].type != TD_T_TEXT ? NULL : td_table_cell(t, r, c)->s;
-}
-
 
 /* XLA flamegraphs made from the records (analyse_merge_xla.c) */
 int td_part_xla_flame(const char *kind)
@@ -131,11 +116,11 @@ static int g_sort_path;
 static int rank_cmp(const void *x, const void *y)
 {
     size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    int64_t ra = td_part_cell_i(g_sort_t, a, "rank"), rb = td_part_cell_i(g_sort_t, b, "rank");
+    int64_t ra = td_row_get_int(g_sort_t, a, "rank"), rb = td_row_get_int(g_sort_t, b, "rank");
     if (ra != rb)
         return ra < rb ? -1 : 1;
     if (g_sort_path) {
-        const char *pa = td_part_cell_s(g_sort_t, a, "path"), *pb = td_part_cell_s(g_sort_t, b, "path");
+        const char *pa = td_row_get_str(g_sort_t, a, "path"), *pb = td_row_get_str(g_sort_t, b, "path");
         int c = strcmp(pa ? pa : "", pb ? pb : "");
         if (c)
             return c;

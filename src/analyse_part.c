@@ -96,8 +96,8 @@ void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *
     const td_table *in = td_sum_find_table(s, "inputs");
     p->format = NULL;
     for (size_t r = 0; in && r < in->nrows; r++) {
-        const char *f = td_part_cell_s(in, r, "format");
-        int64_t w = td_part_cell_i(in, r, "world_size");
+        const char *f = td_row_get_str(in, r, "format");
+        int64_t w = td_row_get_int(in, r, "world_size");
         if (f && !p->format)
             p->format = td_arena_strdup(p->a, f);
         else if (f && strcmp(p->format, f))
@@ -121,11 +121,11 @@ void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *
             continue;
         add_rows(p, t);
         for (size_t r = 0; !strcmp(t->name, "ops") && r < t->nrows; r++) {
-            int64_t dself = td_part_cell_i(t, r, "device_self_ns"), dtot = td_part_cell_i(t, r, "device_total_ns");
-            int64_t v[TD_R_NV] = {td_part_cell_i(t, r, "calls"), td_part_cell_i(t, r, "self_ns"),
-                                  td_part_cell_i(t, r, "total_ns"), dself == TD_NA ? 0 : dself,
+            int64_t dself = td_row_get_int(t, r, "device_self_ns"), dtot = td_row_get_int(t, r, "device_total_ns");
+            int64_t v[TD_R_NV] = {td_row_get_int(t, r, "calls"), td_row_get_int(t, r, "self_ns"),
+                                  td_row_get_int(t, r, "total_ns"), dself == TD_NA ? 0 : dself,
                                   dtot == TD_NA ? 0 : dtot};
-            const char *nm = td_part_cell_s(t, r, "name");
+            const char *nm = td_row_get_str(t, r, "name");
             td_part_add(p, TD_R_OP, nm, strlen(nm), v);
         }
     }

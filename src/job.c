@@ -67,6 +67,20 @@ int td_job_differs(const td_job_facts *a, const td_job_facts *b, char *why, size
         snprintf(why, n, "both are rank %" PRId64, b->rank);
         return 1;
     }
+    /* IBM AIU flex traces state no device model, world size or wall-clock time base, but
+     * each pid is an AIU's rank: two files holding the same pid are two runs (or one
+     * rank given twice) */
+    for (size_t i = 0, j = 0; i < a->naiu_ranks && j < b->naiu_ranks;) {
+        if (a->aiu_ranks[i] == b->aiu_ranks[j]) {
+            snprintf(why, n, "both hold AIU rank %" PRId64 " (a flex trace's pid is its AIU's "
+                     "rank)", a->aiu_ranks[i]);
+            return 1;
+        }
+        if (a->aiu_ranks[i] < b->aiu_ranks[j])
+            i++;
+        else
+            j++;
+    }
     if (a->start_ns && b->start_ns) {
         int64_t gap = a->start_ns > b->end_ns ? a->start_ns - b->end_ns
                       : b->start_ns > a->end_ns ? b->start_ns - a->end_ns : 0;
@@ -83,7 +97,14 @@ int td_job_differs(const td_job_facts *a, const td_job_facts *b, char *why, size
 
 /* The facts a trace states. nsys's world size is the number of processes in the export,
  * not a declared world size, so it is not compared. */
-static void facts_of(const td_traceset *set, const td_trace *t, td_job_facts *f, char **file)
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static void facts_of(const td_traceset *set, const td_trace *t, td_job_facts *f, char **file,
+                     int64_t **ranks)
 {
     memset(f, 0, sizeof *f);
     f->path = t->path;
@@ -99,6 +120,20 @@ static void facts_of(const td_traceset *set, const td_trace *t, td_job_facts *f,
     f->rank = t->rank;
     f->sha256 = t->sha256;
     *file = NULL;
+    *ranks = NULL;
+    if (t->format == TD_FMT_AIU_FLEX && t->naiu) {
+        int64_t *r = td_xmalloc(t->naiu * sizeof *r);
+        size_t m = 0;
+        for (size_t i = 0; i < t->naiu; i++)
+            r[i] = t->aiu[i].device;
+        qsort(r, t->naiu, sizeof *r, cmp_i64);
+        for (size_t i = 0; i < t->naiu; i++)
+            if (!m || r[m - 1] != r[i])
+                r[m++] = r[i];
+        *ranks = r;
+        f->aiu_ranks = r;
+        f->naiu_ranks = m;
+    }
     if (t->format == TD_FMT_NSYS_SQLITE) {
         /* read_nsys.c names the other processes of an export "PATH:pid N" */
         const char *p = strstr(t->path, ":pid ");
@@ -128,12 +163,13 @@ td_status td_job_check(const td_traceset *set, td_err *e)
         return TD_OK;
     td_job_facts *f = td_xcalloc(n, sizeof *f);
     char **files = td_xcalloc(n, sizeof *files);
+    int64_t **ranks = td_xcalloc(n, sizeof *ranks);
     size_t *run = td_xcalloc(n, sizeof *run);     /* run index of each trace */
     size_t *first = td_xcalloc(n, sizeof *first); /* first trace of each run */
     size_t nruns = 0;
     char why[256];
     for (size_t i = 0; i < n; i++)
-        facts_of(set, set->tr[i], &f[i], &files[i]);
+        facts_of(set, set->tr[i], &f[i], &files[i], &ranks[i]);
     /* each trace joins the first run it agrees with (with every trace already in it) */
     for (size_t i = 0; i < n; i++) {
         size_t r = 0;
@@ -200,9 +236,12 @@ td_status td_job_check(const td_traceset *set, td_err *e)
         st = td_fail(e, TD_E_FORMAT, "%s: not a rank of one job with the other traces: %s",
                      f[over].path, why);
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(files[i]);
+        free(ranks[i]);
+    }
     free(files);
+    free(ranks);
     free(f);
     free(run);
     free(first);

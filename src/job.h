@@ -26,6 +26,10 @@ typedef struct td_job_facts {
     int64_t world_size;    /* 0 unknown */
     int64_t rank;          /* declared rank, -1 unknown */
     int64_t start_ns, end_ns;  /* wall-clock window, ns since 1970; 0 unknown */
+    const int64_t *aiu_ranks;  /* IBM AIU flex: the pids the file holds, sorted, distinct
+                                  (a flex trace's pid is its AIU's rank, acelyzer's
+                                  ingestion); NULL unknown */
+    size_t naiu_ranks;
 } td_job_facts;
 
 /* 0 when b can be a rank of the job a is a rank of; else 1, with the reason in why

@@ -49,8 +49,6 @@ td_rec *td_part_find(const td_partial *p, int type, const char *key, size_t klen
 int td_part_has(const td_partial *p, int type, const char *key); /* the record exists */
 
 /* analyse_merge.c helpers shared with analyse_part.c and analyse_merge_xla.c */
-int64_t td_part_cell_i(const td_table *t, size_t r, const char *key); /* TD_NA absent */
-const char *td_part_cell_s(const td_table *t, size_t r, const char *key);
 int td_part_has_type(const td_partial *p, int type);
 int td_part_xla_flame(const char *kind); /* device, source, opname */
 td_rec **td_part_recs(const td_partial *p, int type, size_t *n);   /* malloc'd */

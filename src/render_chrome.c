@@ -43,6 +43,7 @@ typedef struct cw {
     int multi;            /* several inputs: every one gets fresh pids */
     int64_t origin;       /* ns subtracted from every (wall-clock) time */
     int64_t next_pid;     /* next pid for processes tracedoc makes up */
+    int64_t next_tid;     /* next tid for rows of overlapping slices */
     int64_t nevents;      /* events written (for the caller's statistics) */
     const char *version;
 } cw;
@@ -156,6 +157,20 @@ static const char *device_word(const cw *w)
     return kv && kv->v.s ? kv->v.s : "Device";
 }
 
+/* The name of a track's row: its thread name, else "stream N" or "thread N". */
+static void thread_label(const cw *w, const td_track *k, char *name, size_t n)
+{
+    const td_strtab *S = w->set->strs;
+    const char *tn = k->thread_name ? td_strget(S, k->thread_name)
+                     : k->tid_str  ? td_strget(S, k->tid_str) : NULL;
+    if (tn)
+        snprintf(name, n, "%.590s", tn);
+    else if (k->device >= 0 && k->stream >= 0)
+        snprintf(name, n, "stream %d", k->stream);
+    else
+        snprintf(name, n, "thread %lld", (long long)k->tid);
+}
+
 /* Output pid/tid of every track of t, and their names. */
 static tmap *map_tracks(cw *w, const td_trace *t, size_t ti)
 {
@@ -171,7 +186,11 @@ static tmap *map_tracks(cw *w, const td_trace *t, size_t ti)
                 first = j;
                 break;
             }
-        m[i].pid = first < i ? m[first].pid : w->multi ? w->next_pid++ : k->pid;
+        /* a pid outside 32 bits (Kineto's "Spans"/"Traces" string pids, hashed by the
+         * reader) loses digits in JavaScript viewers: it gets a fresh one, as several
+         * inputs do */
+        int wide = k->pid < INT32_MIN || k->pid > INT32_MAX;
+        m[i].pid = first < i ? m[first].pid : w->multi || wide ? w->next_pid++ : k->pid;
         m[i].tid = k->tid >= INT32_MIN && k->tid <= INT32_MAX ? k->tid : 1000000000 + big++;
         if (first == i) { /* the process: the first named track of this pid names it */
             const char *pn = NULL;
@@ -195,14 +214,7 @@ static tmap *map_tracks(cw *w, const td_trace *t, size_t ti)
             td_chrome_meta(w->f, m[i].pid, m[i].tid, "process_name", name,
                            w->multi ? (int64_t)ti * 1000 + (int64_t)i : k->sort_index);
         }
-        const char *tn = k->thread_name ? td_strget(S, k->thread_name)
-                         : k->tid_str  ? td_strget(S, k->tid_str) : NULL;
-        if (tn)
-            snprintf(name, sizeof name, "%.590s", tn);
-        else if (k->device >= 0 && k->stream >= 0)
-            snprintf(name, sizeof name, "stream %d", k->stream);
-        else
-            snprintf(name, sizeof name, "thread %lld", (long long)k->tid);
+        thread_label(w, k, name, sizeof name);
         td_chrome_meta(w->f, m[i].pid, m[i].tid, "thread_name", name, k->sort_index);
     }
     return m;
@@ -249,10 +261,123 @@ static void event_args(cw *w, const td_trace *t, const td_event *ev, const char 
     a_end(&a);
 }
 
+/* Slices of one row must nest (the JSON trace format's rule; Perfetto drops a slice that
+ * overlaps another without nesting in it). Such slices (AIU instruction streams whose
+ * Cmpt Preps overlap, nsys-jax thunk ranges) go to extra rows of their process, named
+ * "ROW (overlapping N)": each slice takes the first row, in time order, in which it nests
+ * in whatever is still open. Tracks that share an output row (pid, tid) are packed
+ * together. row[i] is 0 for the track's own row. */
+static const td_trace *g_ov_t;
+static const tmap *g_ov_m;
+
+static int same_row(const tmap *m, uint32_t a, uint32_t b)
+{
+    return m[a].pid == m[b].pid && m[a].tid == m[b].tid;
+}
+
+static int ov_cmp(const void *x, const void *y)
+{
+    const td_event *a = &g_ov_t->ev[*(const size_t *)x], *b = &g_ov_t->ev[*(const size_t *)y];
+    const tmap *ma = &g_ov_m[a->track], *mb = &g_ov_m[b->track];
+    if (ma->pid != mb->pid)
+        return ma->pid < mb->pid ? -1 : 1;
+    if (ma->tid != mb->tid)
+        return ma->tid < mb->tid ? -1 : 1;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    if (a->dur != b->dur)
+        return a->dur > b->dur ? -1 : 1;   /* the enclosing slice first */
+    return (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
+}
+
+static int is_slice(const td_event *ev)
+{
+    return ev->kind != TD_K_INSTANT && ev->kind != TD_K_ASYNC;
+}
+
+/* The rows of n slices of one output row, given in time order (start, then the longest
+ * first) as [start, end] pairs: row[q] = the first row in which slice q nests in what is
+ * still open there. Returns the number of rows used. */
+static uint32_t pack_rows(const int64_t (*iv)[2], size_t n, uint32_t *row)
+{
+    int64_t **st = NULL;
+    size_t *depth = NULL, *cap = NULL, nr = 0;
+    for (size_t q = 0; q < n; q++) {
+        size_t r = 0;
+        for (;; r++) {
+            if (r == nr) {
+                st = td_xrealloc(st, (nr + 1) * sizeof *st);
+                depth = td_xrealloc(depth, (nr + 1) * sizeof *depth);
+                cap = td_xrealloc(cap, (nr + 1) * sizeof *cap);
+                st[nr] = NULL;
+                depth[nr] = cap[nr] = 0;
+                nr++;
+            }
+            while (depth[r] && st[r][depth[r] - 1] <= iv[q][0])
+                depth[r]--;
+            if (!depth[r] || st[r][depth[r] - 1] >= iv[q][1])
+                break;
+        }
+        if (depth[r] == cap[r]) {
+            cap[r] = cap[r] ? 2 * cap[r] : 16;
+            st[r] = td_xrealloc(st[r], cap[r] * sizeof *st[r]);
+        }
+        st[r][depth[r]++] = iv[q][1];
+        row[q] = (uint32_t)r;
+    }
+    for (size_t r = 0; r < nr; r++)
+        free(st[r]);
+    free(st);
+    free(depth);
+    free(cap);
+    return (uint32_t)(nr ? nr : 1);
+}
+
+static uint32_t *overlap_rows(const td_trace *t, const tmap *m, uint32_t *nrows_max)
+{
+    size_t n = 0;
+    size_t *ix = td_xmalloc((t->nev + 1) * sizeof *ix);
+    for (size_t i = 0; i < t->nev; i++)
+        if (is_slice(&t->ev[i]))
+            ix[n++] = i;
+    g_ov_t = t;
+    g_ov_m = m;
+    qsort(ix, n, sizeof *ix, ov_cmp);
+    uint32_t *row = td_xcalloc(t->nev + 1, sizeof *row);
+    int64_t (*iv)[2] = td_xmalloc((n + 1) * sizeof *iv);
+    uint32_t *r = td_xmalloc((n + 1) * sizeof *r);
+    *nrows_max = 1;
+    for (size_t a = 0; a < n;) {
+        size_t b = a;
+        while (b < n && same_row(m, t->ev[ix[b]].track, t->ev[ix[a]].track))
+            b++;
+        for (size_t q = a; q < b; q++) {
+            const td_event *ev = &t->ev[ix[q]];
+            iv[q - a][0] = ev->ts;
+            iv[q - a][1] = ev->ts + (ev->dur > 0 ? ev->dur : 0);
+        }
+        uint32_t nr = pack_rows((const int64_t (*)[2])iv, b - a, r);
+        if (nr > *nrows_max)
+            *nrows_max = nr;
+        for (size_t q = a; q < b; q++)
+            row[ix[q]] = r[q - a];
+        a = b;
+    }
+    free(iv);
+    free(r);
+    free(ix);
+    return row;
+}
+
 static void model_events(cw *w, const td_trace *t, const tmap *m, int64_t shift)
 {
     const td_strtab *S = w->set->strs;
     FILE *f = w->f;
+    uint32_t nrows;
+    uint32_t *row = overlap_rows(t, m, &nrows);
+    int64_t *otid = NULL;   /* per (track, extra row): its tid, 0 until named */
+    if (nrows > 1)
+        otid = td_xcalloc(t->ntracks * (size_t)(nrows - 1) + 1, sizeof *otid);
     for (size_t i = 0; i < t->nev; i++) {
         const td_event *ev = &t->ev[i];
         const char *cat = ev->cat ? td_strget(S, t->cats[ev->cat]) : "";
@@ -266,6 +391,18 @@ static void model_events(cw *w, const td_trace *t, const tmap *m, int64_t shift)
             cat = canon;
         const char *name = td_strget(S, ev->name);
         int64_t pid = m[ev->track].pid, tid = m[ev->track].tid, ts = ev->ts + shift;
+        if (row[i]) {
+            int64_t *o = &otid[(size_t)ev->track * (nrows - 1) + row[i] - 1];
+            if (!*o) {
+                char tn[640], lab[700];
+                *o = w->next_tid++;
+                thread_label(w, &t->tracks[ev->track], tn, sizeof tn);
+                snprintf(lab, sizeof lab, "%s (overlapping %u)", tn, row[i]);
+                td_chrome_meta(f, pid, *o, "thread_name", lab,
+                               t->tracks[ev->track].sort_index);
+            }
+            tid = *o;
+        }
         if (ev->kind == TD_K_INSTANT) {
             ev_head(w, "i", cat, name, pid, tid, ts);
             fputs(", \"s\": \"t\"", f);
@@ -283,6 +420,8 @@ static void model_events(cw *w, const td_trace *t, const tmap *m, int64_t shift)
         }
         event_args(w, t, ev, src);
     }
+    free(row);
+    free(otid);
     for (size_t i = 0; i < t->ncounters; i++) {
         const td_counter *c = &t->counters[i];
         ev_head(w, "C", "", td_strget(S, c->name), m[c->track].pid, m[c->track].tid,
@@ -306,6 +445,7 @@ typedef struct pkey {
     int32_t device, level;
     uint32_t track;
     uint32_t idx;
+    int64_t start, end;   /* on the GPU */
 } pkey;
 static int pkey_cmp(const void *x, const void *y)
 {
@@ -316,6 +456,10 @@ static int pkey_cmp(const void *x, const void *y)
         return a->track < b->track ? -1 : 1;
     if (a->level != b->level)
         return a->level < b->level ? -1 : 1;
+    if (a->start != b->start)   /* time order, the enclosing range first (pack_rows) */
+        return a->start < b->start ? -1 : 1;
+    if (a->end != b->end)
+        return a->end > b->end ? -1 : 1;
     return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
@@ -328,12 +472,17 @@ static void projected(cw *w, const td_trace *t, const tmap *m, int64_t shift)
         if (r->gpu_start < 0)
             continue;
         int32_t dev = r->device >= 0 ? r->device : t->tracks[r->track].device;
-        v[n++] = (pkey){dev < 0 ? -1 : dev, r->level < 0 ? 0 : r->level, r->track, (uint32_t)i};
+        v[n++] = (pkey){dev < 0 ? -1 : dev, r->level < 0 ? 0 : r->level, r->track, (uint32_t)i,
+                        r->gpu_start, r->gpu_end > r->gpu_start ? r->gpu_end : r->gpu_start};
     }
     qsort(v, n, sizeof *v, pkey_cmp);
     const td_strtab *S = w->set->strs;
     char name[600];
-    int64_t pid = 0, tid = 0;
+    int64_t pid = 0, tid = 0, base = 0;
+    /* a row (device, thread, level) whose projected ranges overlap without nesting gets
+     * extra rows (see pack_rows) */
+    int64_t (*iv)[2] = td_xmalloc((n + 1) * sizeof *iv);
+    uint32_t *sub = td_xmalloc((n + 1) * sizeof *sub);
     for (size_t i = 0; i < n; i++) {
         const td_range *r = &t->ranges[v[i].idx];
         if (!i || v[i].device != v[i - 1].device) {
@@ -357,11 +506,26 @@ static void projected(cw *w, const td_trace *t, const tmap *m, int64_t shift)
                 snprintf(tb, sizeof tb, "thread %lld", (long long)k->tid);
                 tn = tb;
             }
-            snprintf(name, sizeof name, "%.500s, level %d", tn, v[i].level);
-            tid++;
-            td_chrome_meta(w->f, pid, tid, "thread_name", name, tid);
+            size_t j = i;
+            while (j < n && v[j].device == v[i].device && v[j].track == v[i].track &&
+                   v[j].level == v[i].level) {
+                iv[j - i][0] = v[j].start;
+                iv[j - i][1] = v[j].end;
+                j++;
+            }
+            uint32_t nr = pack_rows((const int64_t (*)[2])iv, j - i, sub + i);
+            base = tid + 1;
+            for (uint32_t q = 0; q < nr; q++) {
+                if (q)
+                    snprintf(name, sizeof name, "%.500s, level %d (overlapping %u)", tn,
+                             v[i].level, q);
+                else
+                    snprintf(name, sizeof name, "%.500s, level %d", tn, v[i].level);
+                td_chrome_meta(w->f, pid, base + q, "thread_name", name, base + q);
+            }
+            tid = base + nr - 1;
         }
-        ev_head(w, "X", "nvtx_gpu_projection", td_strget(S, r->name), pid, tid,
+        ev_head(w, "X", "nvtx_gpu_projection", td_strget(S, r->name), pid, base + sub[i],
                 r->gpu_start + shift);
         fputs(", \"dur\": ", w->f);
         td_json_us(w->f, r->gpu_end - r->gpu_start);
@@ -381,6 +545,8 @@ static void projected(cw *w, const td_trace *t, const tmap *m, int64_t shift)
             a_int(&a, "device", v[i].device);
         a_end(&a);
     }
+    free(iv);
+    free(sub);
     free(v);
 }
 
@@ -671,18 +837,25 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
     const td_traceset *set = w->set;
     w->f = f;
     /* the time origin: whole seconds below the earliest wall-clock time */
-    int64_t lo = INT64_MAX, maxpid = 0;
+    int64_t lo = INT64_MAX, maxpid = 0, maxtid = 0;
     for (size_t i = 0; i < set->n; i++) {
         const td_trace *t = set->tr[i];
         int64_t m = trace_min(t);
         if (m != INT64_MAX && m + trace_base(t, m) < lo)
             lo = m + trace_base(t, m);
-        for (size_t k = 0; k < t->ntracks; k++)
+        for (size_t k = 0; k < t->ntracks; k++) {
             if (t->tracks[k].pid > maxpid && t->tracks[k].pid < INT32_MAX)
                 maxpid = t->tracks[k].pid;
+            if (t->tracks[k].tid > maxtid && t->tracks[k].tid < INT32_MAX)
+                maxtid = t->tracks[k].tid;
+        }
+        /* map_tracks numbers the tids outside 32 bits from 1e9 */
+        if (1000000000 + (int64_t)t->ntracks > maxtid)
+            maxtid = 1000000000 + (int64_t)t->ntracks;
     }
     w->origin = lo != INT64_MAX && lo >= BIG_TS ? lo / 1000000000 * 1000000000 : 0;
     w->next_pid = w->multi ? 1 : maxpid + 1;
+    w->next_tid = maxtid + 1;   /* above every tid map_tracks gives out */
     fputs("{\"otherData\": {\"schema\": \"tracedoc.chrome/1\", \"generator\": ", f);
     char gen[96];
     snprintf(gen, sizeof gen, "tracedoc %s", w->version ? w->version : "");

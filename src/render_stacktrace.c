@@ -92,17 +92,7 @@ static void meta(FILE *f, int pid, int tid, const char *what, const char *name, 
     td_chrome_meta(f, pid, tid, what, name, sort);
 }
 
-static int64_t cell_i(const td_table *t, size_t r, const char *k)
-{
-    int c = td_table_col(t, k);
-    return c < 0 ? TD_NA : td_table_cell(t, r, c)->i;
-}
 
-static const char *cell_s(const td_table *t, size_t r, const char *k)
-{
-    int c = td_table_col(t, k);
-    return c < 0 ? NULL : td_table_cell(t, r, c)->s;
-}
 
 static void call_event(FILE *f, wctx *w, int tid, const char *cat, size_t k, int64_t ts)
 {
@@ -172,9 +162,9 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
     for (size_t i = 0; i < sb->nhost; i++) {
         int64_t shown = sb->host[i].ns;
         for (size_t r = 0; hb && r < hb->nrows; r++) /* the summary's number */
-            if (cell_s(hb, r, "name") && !strcmp(cell_s(hb, r, "name"), sb->host[i].name) &&
-                cell_s(hb, r, "side") && !strcmp(cell_s(hb, r, "side"), "host"))
-                shown = cell_i(hb, r, "total_ns");
+            if (td_row_get_str(hb, r, "name") && !strcmp(td_row_get_str(hb, r, "name"), sb->host[i].name) &&
+                td_row_get_str(hb, r, "side") && !strcmp(td_row_get_str(hb, r, "side"), "host"))
+                shown = td_row_get_int(hb, r, "total_ns");
         td_fmt_ns(tb, sizeof tb, shown);
         snprintf(title, sizeof title, "%s: %s", sb->host[i].name, tb);
         meta(f, 0, (int)i + 1, "thread_name", title, (int)i + 1);
@@ -204,8 +194,8 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
     /* one row per hyperfunction, in the summary's order (by time) */
     const td_table *hf = td_sum_find_table(s, "hyperfunctions");
     for (size_t r = 0; hf && r < hf->nrows; r++) {
-        const char *name = cell_s(hf, r, "name");
-        int64_t calls = cell_i(hf, r, "calls"), tot = cell_i(hf, r, "total_ns");
+        const char *name = td_row_get_str(hf, r, "name");
+        int64_t calls = td_row_get_int(hf, r, "calls"), tot = td_row_get_int(hf, r, "total_ns");
         if (!name || calls == TD_NA || calls <= 0)
             continue;
         td_fmt_ns(tb, sizeof tb, tot == TD_NA ? 0 : tot);

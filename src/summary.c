@@ -247,6 +247,27 @@ td_cell *td_table_cell(const td_table *t, size_t row, int col)
     return t->cells + row * (size_t)t->ncols + col;
 }
 
+static int is_float_type(td_type t);
+
+int64_t td_row_get_int(const td_table *t, size_t row, const char *key)
+{
+    int c = td_table_col(t, key);
+    return c < 0 || t->cols[c].type == TD_T_TEXT || is_float_type(t->cols[c].type)
+               ? TD_NA : td_table_cell(t, row, c)->i;
+}
+
+double td_row_get_f64(const td_table *t, size_t row, const char *key)
+{
+    int c = td_table_col(t, key);
+    return c < 0 || !is_float_type(t->cols[c].type) ? NAN : td_table_cell(t, row, c)->f;
+}
+
+const char *td_row_get_str(const td_table *t, size_t row, const char *key)
+{
+    int c = td_table_col(t, key);
+    return c < 0 || t->cols[c].type != TD_T_TEXT ? NULL : td_table_cell(t, row, c)->s;
+}
+
 void td_row_int(td_summary *s, td_table *t, size_t row, const char *key, int64_t v)
 {
     (void)s;

@@ -121,6 +121,11 @@ int td_table_col(const td_table *t, const char *key);             /* index or -1
 void td_table_nodoc(td_table *t, const char *key);  /* mark a column nodoc (if present) */
 size_t td_table_add_row(td_table *t);                              /* returns row index */
 td_cell *td_table_cell(const td_table *t, size_t row, int col);
+/* A row's value by column key: TD_NA / NAN / NULL when the table has no such column or
+ * it holds another type. */
+int64_t td_row_get_int(const td_table *t, size_t row, const char *key);
+double td_row_get_f64(const td_table *t, size_t row, const char *key);
+const char *td_row_get_str(const td_table *t, size_t row, const char *key);
 /* Convenience setters by column key (no-op when the key is not a column). */
 void td_row_int(td_summary *s, td_table *t, size_t row, const char *key, int64_t v);
 void td_row_f64(td_summary *s, td_table *t, size_t row, const char *key, double v);

@@ -49,6 +49,10 @@ for n in ["nsys", "kin", "aiu", "jax", "ipud", "ipul", "samba"]:
             check(False, f"{n}: bad ph {ph!r}"); break
         if not (isinstance(e.get("pid"), int) and isinstance(e.get("tid"), int)):
             check(False, f"{n}: pid/tid not integers: {e}"); break
+        # JavaScript viewers (Perfetto's UI, speedscope, chrome://tracing) lose digits
+        # beyond 2^53; Kineto's "Spans" pid is hashed to 64 bits by the reader
+        if not all(-2**31 <= e[k] < 2**31 for k in ("pid", "tid")):
+            check(False, f"{n}: pid/tid outside 32 bits: {e}"); break
         if ph == "M":
             if not isinstance(e.get("args", {}).get("name", e.get("args", {}).get("sort_index")), (str, int)):
                 check(False, f"{n}: metadata without a name: {e}"); break
@@ -57,6 +61,22 @@ for n in ["nsys", "kin", "aiu", "jax", "ipud", "ipul", "samba"]:
             check(False, f"{n}: bad ts: {e}"); break
         if ph == "X" and not (isinstance(e.get("dur"), (int, float)) and e["dur"] >= 0):
             check(False, f"{n}: X without dur >= 0: {e}"); break
+    # slices of one row nest (the format's rule: Perfetto drops a slice that overlaps
+    # another without nesting in it); times compared in ns (3 decimals of a us)
+    rows = {}
+    for e in ev:
+        if e["ph"] == "X":
+            t0 = round(e["ts"] * 1000)
+            rows.setdefault((e["pid"], e["tid"]), []).append((t0, -(t0 + round(e["dur"] * 1000))))
+    for k, v in rows.items():
+        v.sort()
+        open_ = []
+        for t0, neg in v:
+            while open_ and open_[-1] <= t0:
+                open_.pop()
+            if open_ and -neg > open_[-1]:
+                check(False, f"{n}: row {k}: a slice at {t0} ns overlaps another without nesting"); break
+            open_.append(-neg)
     # every pid has a process name, every (pid, tid) with events a thread name
     pn = {e["pid"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
     tn = {(e["pid"], e["tid"]) for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}

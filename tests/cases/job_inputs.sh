@@ -75,4 +75,29 @@ for set in "$K/param_dlrm_8ranks.tar.gz:8" "dl/dlrm_kineto:8" "$TRACES/nsys-jax:
     $PY -c 'import json, sys; s = json.load(open("s.json"))
 assert s["trace"]["ranks"] == int(sys.argv[1]), (sys.argv[2], s["trace"])' "${set##*:}" "$set" || exit 1
 done
+
+# 6. IBM AIU flex traces state no device model, world size or time base; a flex trace's
+#    pid is its AIU's rank (acelyzer's ingestion), so two files holding the same pid are
+#    not ranks of one job. The pids are read here by Python.
+AR="$TRACES/aiu/allreduce_tp4.json" SF="$TRACES/aiu/sample_flex_3062_job_4.json"
+P=$($PY -c 'import json,sys; a={e["pid"] for e in json.load(open(sys.argv[1]))}; b={e["pid"] for e in json.load(open(sys.argv[2]))}; print(min(a & b))' "$AR" "$SF")
+refuse "sample_flex_3062_job_4.json does not belong with .*allreduce_tp4.json: both hold AIU rank $P " "$AR" "$SF"
+# the four AIUs of allreduce_tp4 split into one file per pid are ranks of one job: the same
+# AIUs and kernel time as the whole file
+$PY - "$AR" <<'PY' || exit 1
+import json, sys
+ev = json.load(open(sys.argv[1]))
+for p in sorted({e["pid"] for e in ev}):
+    json.dump([e for e in ev if e["pid"] == p], open("aiu_rank%d.json" % p, "w"))
+PY
+"$TD" summary --format json --aiu-freq 557 aiu_rank*.json >split.json 2>err || { cat err; die "split AIU ranks refused"; }
+"$TD" summary --format json --aiu-freq 557 "$AR" >whole.json 2>/dev/null || die "whole AIU file"
+$PY - <<'PY' || exit 1
+import json
+a, b = json.load(open("split.json")), json.load(open("whole.json"))
+assert a["trace"]["devices"] == b["trace"]["devices"] == 4, (a["trace"], b["trace"])
+ka = sorted((r["device"], r["kernel_ns"]) for r in a["aiu_devices"])
+kb = sorted((r["device"], r["kernel_ns"]) for r in b["aiu_devices"])
+assert ka == kb, (ka, kb)
+PY
 exit 0

@@ -36,15 +36,20 @@ for i in 22 23 24 25; do
     sub "$WORK/n$i/flame-diff.svg" | grep -q '^baseline run 10 (run20): ' ||
         die "night $i: baseline should be run 20: $(sub "$WORK/n$i/flame-diff.svg")"
 done
-$PY - "$D" "$WORK" "$DB" <<'PYEOF' || exit 1
-import sqlite3, sys, zlib
-d, w, db = sys.argv[1:4]
+# folded stacks -> {stack: summed value}, for both checks below
+cat >"$WORK/folded_load.py" <<'PYEOF'
 def load(p):
     m = {}
     for line in open(p):
         st, v = line.rsplit(" ", 1)
         m[st] = m.get(st, 0) + int(v)
     return m
+PYEOF
+$PY - "$D" "$WORK" "$DB" <<'PYEOF' || exit 1
+import sqlite3, sys, zlib
+d, w, db = sys.argv[1:4]
+sys.path.insert(0, w)
+from folded_load import load
 def compact(m):  # README: >= 1e-6 of the total, at most 20000 (largest), rest one stack
     total = sum(m.values())
     big = sorted(m.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -135,14 +140,10 @@ PYEOF
 "$TD" report "$WORK/in25/summary.json" --baseline "$WORK/n20/summary.json" -o "$WORK/b" \
     --format svg,folded --template nightly >/dev/null 2>&1
 [ $? = 1 ] || die "--baseline: expected exit 1 (regressed)"
-$PY - "$D" "$WORK/b/diff.folded" <<'PYEOF' || exit 1
+$PY - "$D" "$WORK/b/diff.folded" "$WORK" <<'PYEOF' || exit 1
 import sys
-def load(p):
-    m = {}
-    for line in open(p):
-        st, v = line.rsplit(" ", 1)
-        m[st] = m.get(st, 0) + int(v)
-    return m
+sys.path.insert(0, sys.argv[3])
+from folded_load import load
 b, c = load(sys.argv[1] + "/run-ff256.cpu.folded"), load(sys.argv[1] + "/run-ff1024.cpu.folded")
 got = {}
 for line in open(sys.argv[2]):

@@ -1,11 +1,33 @@
 # nsys stats reports beside cuda_gpu_kern_sum (issue 13): cuda_api_sum,
-# cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, nvtx_sum with nsys's column names;
+# cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, nvtx_sum, osrt_sum with nsys's column names;
 # expected values computed here from the SQLite export with Python's sqlite3 and
 # statistics (nsys's definitions: Time (%) = total/sum x 100, median of the middle two,
 # sample standard deviation, MB = 10^6 bytes, runtime names without _vNNNN).
 . "$ROOT/tests/lib.sh"
 need_traces
 DB="$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite"
+# osrt_sum: no shared export has OS runtime rows (saxpy's OSRT_API table is empty), so a
+# copy of saxpy gets OSRT_API rows in nsys's own schema of that table, on the real
+# process's thread, with random durations and names (several calls each, one single call)
+cp "$DB" "$WORK/osrt.sqlite" || die "copy"
+$PY - "$WORK/osrt.sqlite" <<'PY' || exit 1
+import random, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+rnd = random.Random(13)
+(gtid,), = c.execute("select globalTid from CUPTI_ACTIVITY_KIND_RUNTIME limit 1")
+(t0, t1), = c.execute("select min(start), max(end) from CUPTI_ACTIVITY_KIND_RUNTIME")
+(sid,), = c.execute("select max(id) from StringIds")
+names = {"pthread_cond_timedwait": 7, "poll": 12, "ioctl": 40, "read": 4, "sem_wait": 1}
+rows = []
+for k, (nm, n) in enumerate(sorted(names.items())):
+    c.execute("insert into StringIds values(?, ?)", (sid + 1 + k, nm))
+    for _ in range(n):
+        st = rnd.randrange(t0, t1 - 10**7)
+        rows.append((st, st + rnd.randrange(1, 10**7), 27, gtid, sid + 1 + k, 0, 0, 0))
+c.executemany("insert into OSRT_API values(?, ?, ?, ?, ?, ?, ?, ?)", rows)
+c.commit()
+PY
+"$TD" summary "$WORK/osrt.sqlite" --format csv --table osrt_sum > "$WORK/osrt_sum.csv" 2>"$WORK/err" || { cat "$WORK/err"; die "table osrt_sum"; }
 for t in cuda_api_sum cuda_gpu_mem_time_sum cuda_gpu_mem_size_sum nvtx_sum; do
     "$TD" summary "$DB" --format csv --table $t > "$WORK/$t.csv" 2>"$WORK/err" || { cat "$WORK/err"; die "table $t"; }
 done
@@ -69,6 +91,12 @@ nv = groups(((dom.get(d, "") + ":" if dom.get(d) else "") + (t if t is not None 
             for s, e, d, t, tid in c.execute(
                 "select start, end, domainId, text, textId from NVTX_EVENTS where eventType = 59 and end is not null"))
 check("nvtx_sum", nv, "Instances", "Range")
+# OS runtime calls by name (the copy with OSRT_API rows)
+o = sqlite3.connect(w + "/osrt.sqlite")
+OS = dict(o.execute("select id, value from StringIds"))
+osrt = groups((OS[n], e - s) for s, e, n in o.execute("select start, end, nameId from OSRT_API"))
+assert len(osrt) == 5, osrt
+check("osrt_sum", osrt, "Num Calls", "Name")
 PY
 # a Kineto trace has none of these reports
 "$TD" summary "$ROOT/examples/hta_nccl_data.json.gz" --format csv --table cuda_api_sum >/dev/null 2>&1 && die "cuda_api_sum for a Kineto trace"

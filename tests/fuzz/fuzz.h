@@ -4,6 +4,8 @@
 #define TD_FUZZ_H
 #define _GNU_SOURCE
 #include "analyse.h"
+#include "read_aiu.h"
+#include "read_chrome.h"
 #include "read.h"
 #include "summary.h"
 #include "util.h"
@@ -56,6 +58,20 @@ static inline void fuzz_analyse(td_traceset *set)
         }
     }
     td_summary_free(s);
+}
+
+/* Every pass over what was read plus a small trace given as text: an IBM AIU flex trace
+ * (aiu != 0) or a Chrome/Kineto one, which the fuzzed input (a compile log, telemetry)
+ * joins. */
+static inline void fuzz_analyse_beside(td_traceset *set, const char *name, const char *text,
+                                       int aiu)
+{
+    td_err e = {0};
+    td_trace *t = td_traceset_add(set, name);
+    size_t n = strlen(text);
+    if ((aiu ? td_read_aiu(set, t, name, text, n, &e)
+             : td_read_chrome_mem(set, t, name, text, n, &e)) == TD_OK)
+        fuzz_analyse(set);
 }
 
 #endif

@@ -1,7 +1,6 @@
 /* The DeepRT compile log reader (read_complog.c: the Perf Summary table of ideal cycles
  * per kernel), then every pass over an empty AIU trace that the log's kernels join. */
 #include "fuzz.h"
-#include "read_aiu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -14,9 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             "\"ts\":1.5},{\"attr\":{\"TS1\":\"16\",\"TS2\":\"32\",\"TS3\":\"48\",\"TS4\":\"64\","
             "\"TS5\":\"80\"},\"name\":\"add_11 Cmpt Exec\",\"ph\":\"E\",\"pid\":0,\"tid\":1,"
             "\"ts\":2.5}]";
-        td_trace *t = td_traceset_add(set, "fuzz-flex.json");
-        if (td_read_aiu(set, t, "fuzz-flex.json", flex, sizeof flex - 1, &e) == TD_OK)
-            fuzz_analyse(set);
+        fuzz_analyse_beside(set, "fuzz-flex.json", flex, 1);
     }
     td_traceset_free(set);
     return 0;

@@ -2,7 +2,6 @@
  * query CSV, any CSV with a timestamp column) and the wall-clock parser, then every pass
  * with a small Kineto trace whose time base the samples are aligned with. */
 #include "fuzz.h"
-#include "read_chrome.h"
 #include "read_telemetry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -24,9 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             "\"tid\":1,\"ts\":1500000,\"dur\":1500000},"
             "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":10,"
             "\"dur\":900000,\"args\":{\"device\":0,\"stream\":7}}]}";
-        td_trace *t = td_traceset_add(set, "fuzz.json");
-        if (td_read_chrome_mem(set, t, "fuzz.json", kineto, sizeof kineto - 1, &e) == TD_OK)
-            fuzz_analyse(set);
+        fuzz_analyse_beside(set, "fuzz.json", kineto, 0);
     }
     td_traceset_free(set);
     unlink(path);
