@@ -588,8 +588,27 @@ static int sec_header(pdoc *d, const td_template *t)
             double wi = pd_text_w(d, info, PF_SANS, 7.5);
             if (wi > W * 0.62)
                 wi = W * 0.62;
-            pd_text(d, d->x0, d->y, path, PF_SANS, 8, W - wi - 12, PANGO_ALIGN_LEFT,
-                    PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
+            /* a path too long for the line loses part of its directory, never of
+             * its file name ("/work/shared/tr…/nsys/pipit_saxpy_mpi_cuda_a100.sqlite") */
+            double room = W - wi - 12;
+            const char *base = strrchr(path, '/');
+            double wb = base ? pd_text_w(d, base, PF_SANS, 8) : 0;
+            if (base && base > path && pd_text_w(d, path, PF_SANS, 8) > room &&
+                wb + 24 < room) {
+                char dir[1024];
+                snprintf(dir, sizeof dir, "%.*s", (int)(base - path), path);
+                PangoLayout *dl = pd_layout(d, dir, PF_SANS, 8, room - wb, PANGO_ALIGN_LEFT,
+                                            PANGO_ELLIPSIZE_MIDDLE);
+                int dw, dh;
+                pango_layout_get_size(dl, &dw, &dh);
+                g_object_unref(dl);
+                pd_text(d, d->x0, d->y, dir, PF_SANS, 8, room - wb, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
+                pd_text(d, d->x0 + (double)dw / PANGO_SCALE, d->y, base, PF_SANS, 8, 0,
+                        PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT);
+            } else
+                pd_text(d, d->x0, d->y, path, PF_SANS, 8, room, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
             pd_text(d, d->x1 - wi, d->y + 0.5, info, PF_SANS, 7.5, wi, PANGO_ALIGN_RIGHT,
                     PANGO_ELLIPSIZE_END, C_MUTED);
             d->y += 11;

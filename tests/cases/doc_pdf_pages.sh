@@ -65,4 +65,15 @@ pdftotext "$WORK/s/report.pdf" - | grep -q "Flamegraph" && die "single-path flam
 "$TD" report "$TRACES/kineto/hta_mtia_inference_rank0.json.gz" -o "$WORK/mt" --format pdf \
     2>/dev/null || die "report mtia"
 pdftotext "$WORK/mt/report.pdf" - | grep -q "Flamegraph: Device time" || die "mtia flamegraph missing"
+
+# 4. page 1's input line: a path too long for its line loses part of its directory, not
+#    of its file name. Cairo maps the "..." glyph to the text it stands for, so pdftotext
+#    gives the whole path back, with a gap where the "..." sits: the file name must come
+#    out in one piece (it read "tbplugin_resnet5 0_v100_oldformat.json.gz")
+V100="$TRACES/kineto/tbplugin_resnet50_v100_oldformat.json.gz"
+V100=$(cd "$(dirname "$V100")" && pwd)/$(basename "$V100")
+"$TD" report "$V100" -o "$WORK/v" --format pdf 2>/dev/null || die "report v100"
+pdftotext -layout -l 1 "$WORK/v/report.pdf" - | grep -A1 '^Input$' | tail -1 |
+    grep -q " tbplugin_resnet50_v100_oldformat.json.gz \|/tbplugin_resnet50_v100_oldformat.json.gz " ||
+    die "file name cut on page 1: $(pdftotext -layout -l 1 "$WORK/v/report.pdf" - | grep -A1 '^Input$')"
 exit 0
