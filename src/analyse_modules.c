@@ -331,7 +331,7 @@ void td_an_modules(td_actx *a)
         if (nth) {
             qsort(th, nth, sizeof *th, thunk_cmp);
             td_table *tt = td_sum_table(s, "thunks", "Device work per top module");
-            td_table_cols(tt, "module:text:Module", "name:text:Thunk", "hlo_op:text:HLO op",
+            td_table_cols(tt, "module:text:Module", "name:text:Kernel", "hlo_op:text:HLO op",
                           "calls:int:Calls", "mean_ns:ns:Mean", "total_ns:ns:Total",
                           "share:share:Share of module", NULL);
             for (size_t p = 0; p < nth;) {

@@ -609,12 +609,24 @@ td_status td_read_aiu(td_traceset *set, td_trace *t, const char *name, const cha
     for (int i = 0; i < 5; i++)
         cats[i] = td_trace_cat(t, td_intern_cstr(set->strs, tname[i]));
     td_str devname = td_intern_cstr(set->strs, "IBM AIU");
+    static const char *const sname[] = {"instruction stream", "DmaI stream", "Cmpt Prep stream",
+                                        "Cmpt Exec stream", "DmaO stream"};
+    td_str streams[5], mixed = td_intern_cstr(set->strs, sname[0]);
+    for (int i = 0; i < 5; i++)
+        streams[i] = td_intern_cstr(set->strs, sname[i]);
     for (size_t i = 0; i < t->naiu; i++) {
         const td_aiu_instr *in = &t->aiu[i];
         td_device *d = td_trace_device(t, in->device);
         d->name = devname;
         uint32_t tr = td_trace_track(t, in->device, (int64_t)in->tid);
-        t->tracks[tr].device = in->device;
+        td_track *k = &t->tracks[tr];
+        k->device = in->device;
+        /* name the stream by the instructions it carries (tids are 64-bit hashes) */
+        td_str sn = streams[in->type];
+        if (!k->thread_name)
+            k->thread_name = sn;
+        else if (k->thread_name != sn)
+            k->thread_name = mixed;
         td_event *ev = td_trace_push_event(t);
         ev->ts = in->host_b;
         ev->dur = in->host_e - in->host_b;

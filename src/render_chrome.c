@@ -44,6 +44,8 @@ typedef struct cw {
     int64_t origin;       /* ns subtracted from every (wall-clock) time */
     int64_t next_pid;     /* next pid for processes tracedoc makes up */
     int64_t next_tid;     /* next tid for rows of overlapping slices */
+    int64_t flow_stride;  /* several inputs: input i's flow ids are offset by i x this, as
+                             flow ids are global (one rank's arrows must not join another's) */
     int64_t nevents;      /* events written (for the caller's statistics) */
     const char *version;
 } cw;
@@ -369,7 +371,7 @@ static uint32_t *overlap_rows(const td_trace *t, const tmap *m, uint32_t *nrows_
     return row;
 }
 
-static void model_events(cw *w, const td_trace *t, const tmap *m, int64_t shift)
+static void model_events(cw *w, const td_trace *t, size_t ti, const tmap *m, int64_t shift)
 {
     const td_strtab *S = w->set->strs;
     FILE *f = w->f;
@@ -435,7 +437,8 @@ static void model_events(cw *w, const td_trace *t, const tmap *m, int64_t shift)
         const char *cat = td_strget(S, fl->cat);
         char ph[2] = {fl->ph, 0};
         ev_head(w, ph, cat, cat, m[fl->track].pid, m[fl->track].tid, fl->ts + shift);
-        fprintf(f, ", \"id\": %lld%s}", (long long)fl->id, fl->bind_next ? ", \"bp\": \"e\"" : "");
+        fprintf(f, ", \"id\": %lld%s}", (long long)(fl->id + (int64_t)ti * w->flow_stride),
+                fl->bind_next ? ", \"bp\": \"e\"" : "");
     }
 }
 
@@ -837,7 +840,7 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
     const td_traceset *set = w->set;
     w->f = f;
     /* the time origin: whole seconds below the earliest wall-clock time */
-    int64_t lo = INT64_MAX, maxpid = 0, maxtid = 0;
+    int64_t lo = INT64_MAX, maxpid = 0, maxtid = 0, maxflow = 0;
     for (size_t i = 0; i < set->n; i++) {
         const td_trace *t = set->tr[i];
         int64_t m = trace_min(t);
@@ -849,6 +852,9 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
             if (t->tracks[k].tid > maxtid && t->tracks[k].tid < INT32_MAX)
                 maxtid = t->tracks[k].tid;
         }
+        for (size_t k = 0; k < t->nflows; k++)
+            if (t->flows[k].id >= maxflow && t->flows[k].id < INT64_MAX / 4096)
+                maxflow = t->flows[k].id + 1;
         /* map_tracks numbers the tids outside 32 bits from 1e9 */
         if (1000000000 + (int64_t)t->ntracks > maxtid)
             maxtid = 1000000000 + (int64_t)t->ntracks;
@@ -856,6 +862,7 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
     w->origin = lo != INT64_MAX && lo >= BIG_TS ? lo / 1000000000 * 1000000000 : 0;
     w->next_pid = w->multi ? 1 : maxpid + 1;
     w->next_tid = maxtid + 1;   /* above every tid map_tracks gives out */
+    w->flow_stride = w->multi ? maxflow : 0;
     fputs("{\"otherData\": {\"schema\": \"tracedoc.chrome/1\", \"generator\": ", f);
     char gen[96];
     snprintf(gen, sizeof gen, "tracedoc %s", w->version ? w->version : "");
@@ -913,7 +920,7 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
         int64_t lo_t = trace_min(t);
         int64_t shift = lo_t == INT64_MAX ? 0 : trace_base(t, lo_t) - w->origin;
         tmap *m = map_tracks(w, t, i);
-        model_events(w, t, m, shift);
+        model_events(w, t, i, m, shift);
         if (t->nranges)
             projected(w, t, m, shift);
         if (t->naiu)

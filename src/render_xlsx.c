@@ -114,20 +114,44 @@ void xw_put_str(xw *x, lxw_worksheet *ws, int r, int c, const char *v, lxw_forma
     free(t);
 }
 
+/* Lines a text takes wrapped in a column of about width characters. */
+static int wrapped_lines(const char *v, size_t width)
+{
+    size_t lines = 1, col = 0;
+    for (const char *p = v; *p; p++) {
+        if (*p == '\n') {
+            lines++;
+            col = 0;
+        } else if (((unsigned char)*p & 0xC0) != 0x80 && ++col > width) {
+            lines++;
+            col = 1;
+        }
+    }
+    return lines > 27 ? 27 : (int)lines;
+}
+
 /* Long text wrapped in column B of the Summary sheet: the row is made tall enough,
  * as readers do not all grow rows for wrapped text by themselves (Excel's limit is
- * 409 points). */
+ * 409 points). Returns the lines it takes (0: nothing written). */
 int xw_put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v)
 {
     if (!v || !*v)
         return 0;
-    size_t lines = u8len(v) / (SUMMARY_B_WIDTH - 4) + 1;
-    for (const char *p = v; *p; p++)
-        lines += *p == '\n';
+    int lines = wrapped_lines(v, SUMMARY_B_WIDTH - 4);
     xw_put_str(x, ws, r, c, v, lines > 1 ? x->wrap : NULL);
     if (lines > 1)
-        worksheet_set_row(ws, (lxw_row_t)r, lines > 27 ? 409.0 : 15.0 * (double)lines, NULL);
-    return lines > 1;
+        worksheet_set_row(ws, (lxw_row_t)r, lines >= 27 ? 409.0 : 15.0 * lines, NULL);
+    return lines;
+}
+
+/* The label in column A beside a value that took blines lines: on the value's first
+ * line, and wrapped (the row made taller if need be) when wider than the column. */
+void xw_put_label(xw *x, lxw_worksheet *ws, int r, const char *label, int blines)
+{
+    int lines = label ? wrapped_lines(label, SUMMARY_A_WIDTH + 2) : 1;
+    xw_put_str(x, ws, r, 0, label, lines > 1 ? x->wrap : blines > 1 ? x->top : NULL);
+    if (lines > 1 && lines > blines)
+        worksheet_set_row(ws, (lxw_row_t)r, 15.0 * lines, NULL);
 }
 
 void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
@@ -140,14 +164,16 @@ void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
 
 /* Times are written in the unit that suits each column: microseconds when the column's
  * typical (median) value is below a millisecond, so that a 2 us kernel reads 2.000 and
- * not 0.002, else milliseconds. Returns ns per unit (1e3 or 1e6). */
+ * not 0.002, else milliseconds. Zeros are not typical values: an op table's device
+ * column is 0 for most CPU ops, and its few device times of seconds should not read
+ * 1,080,000 us. Returns ns per unit (1e3 or 1e6). */
 static double ns_scale(const td_table *t, int c, size_t nrows)
 {
     int64_t *v = td_xmalloc((nrows + 1) * sizeof *v);
     size_t n = 0;
     for (size_t r = 0; r < nrows; r++) {
         int64_t x = td_table_cell(t, r, c)->i;
-        if (x != TD_NA)
+        if (x != TD_NA && x != 0)
             v[n++] = x < 0 ? -x : x;
     }
     /* median by selection: a partial insertion sort is enough for the middle element
@@ -169,9 +195,53 @@ static double ns_scale(const td_table *t, int c, size_t nrows)
     return n && med < 1000000 ? 1e3 : 1e6;
 }
 
+/* True when every value of a time column is a whole number of its unit (Kineto's
+ * microsecond timestamps): shown without decimals, as 37,935 and not 37,935.000. */
+static int whole_units(const td_table *t, int c, size_t nrows, double scale)
+{
+    int64_t u = (int64_t)scale;
+    for (size_t r = 0; r < nrows; r++) {
+        int64_t x = td_table_cell(t, r, c)->i;
+        if (x != TD_NA && x % u != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* A column with no value in any row shown (a collective's size when the trace does
+ * not record it, XLA's HLO op for a Kineto kernel), or the rank of a single-rank
+ * input: it means nothing for this input and is left out of the sheet (summary.json
+ * and the CSV keep it). */
+static int says_nothing(const xw *x, const td_table *t, int c, size_t nrows)
+{
+    const td_col *col = &t->cols[c];
+    if (!strcmp(col->key, "rank") && (col->type == TD_T_INT || col->type == TD_T_DEVICE)) {
+        const td_kv *rk = td_sum_get(x->s, "trace.ranks");
+        if (rk && rk->type == TD_T_INT && rk->v.i == 1)
+            return 1;
+    }
+    for (size_t r = 0; r < nrows; r++) {
+        const td_cell *v = td_table_cell(t, r, c);
+        switch (col->type) {
+        case TD_T_TEXT:
+            if (v->s && *v->s)
+                return 0;
+            break;
+        case TD_T_SHARE: case TD_T_GBPS: case TD_T_F64:
+            if (isfinite(v->f))
+                return 0;
+            break;
+        default:
+            if (v->i != TD_NA)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 const char *xw_unit_name(double scale)
 {
-    return scale == 1e3 ? "\xc2\xb5s" : "ms";
+    return scale == 1e3 ? "\xc2\xb5s" : scale == 1e9 ? "s" : "ms";
 }
 
 /* Header text with the unit of the column's numbers (scale: ns per unit for times). */
@@ -201,7 +271,7 @@ static size_t num_width(double v, int decimals)
 static int is_id(const char *key)
 {
     static const char *const ids[] = {"rank", "step", "program_id", "world_size",
-                                      "group_size", NULL};
+                                      "group_size", "device", "ipu", "run", "report", NULL};
     for (int i = 0; ids[i]; i++)
         if (strcmp(key, ids[i]) == 0)
             return 1;
@@ -225,21 +295,26 @@ static int all_integral(const td_table *t, int c, size_t nrows)
     return any;
 }
 
-/* scale: ns per unit of a time column; for an f64 column, 0 when its values are whole */
+/* scale: ns per unit of a time column, negative when its values are whole units; for
+ * an f64 column, 0 when its values are whole */
 static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col,
-                       const td_cell *v, double scale)
+                       const td_cell *v, double scale, int job)
 {
+    if (job && v->i == TD_NA) { /* the rank of a job-wide row: every rank */
+        xw_put_str(x, ws, r, c, "all", x->right);
+        return 3;
+    }
     switch (col->type) {
     case TD_T_TEXT:
         if (!v->s)
             return 0;
         xw_put_str(x, ws, r, c, v->s, NULL);
         return u8len(v->s);
-    case TD_T_NS:
+    case TD_T_NS: /* a negative scale: whole units, no decimals */
         if (v->i == TD_NA)
             return 0;
-        xw_put_num(x, ws, r, c, (double)v->i / scale, x->ms);
-        return num_width((double)v->i / scale, 3);
+        xw_put_num(x, ws, r, c, (double)v->i / fabs(scale), scale < 0 ? x->count : x->ms);
+        return num_width((double)v->i / fabs(scale), scale < 0 ? 0 : 3);
     case TD_T_INT: case TD_T_BYTES:
         if (v->i == TD_NA)
             return 0;
@@ -375,18 +450,18 @@ static double clampw(size_t w)
 
 /* Steps chart: step wall time per step, warm-up steps in a second series, from three
  * helper columns written right of the table (label, steady ms, warm-up ms). */
-static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrows)
+static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrows, int ncols)
 {
     int cw = td_table_col(t, "wall_ns"), cs = td_table_col(t, "step"),
         cr = td_table_col(t, "rank"), cu = td_table_col(t, "warmup");
-    if (cw < 0 || nrows == 0)
+    if (cw < 0 || nrows < 2)   /* a chart of one bar says nothing */
         return;
     size_t n = nrows < CHART_MAX_STEPS ? nrows : CHART_MAX_STEPS;
     int multi = 0;
     for (size_t r = 0; cr >= 0 && r < n; r++)
         if (td_table_cell(t, r, cr)->i != td_table_cell(t, 0, cr)->i)
             multi = 1;
-    int c0 = t->ncols + 1; /* one blank column between the table and the chart data */
+    int c0 = ncols + 1; /* one blank column between the table and the chart data */
     xw_put_str(x, ws, 0, c0, "Chart: step", x->head);
     xw_put_str(x, ws, 0, c0 + 1, "Chart: steady step (ms)", x->headr);
     xw_put_str(x, ws, 0, c0 + 2, "Chart: warm-up step (ms)", x->headr);
@@ -462,8 +537,10 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
     double scale[TD_MAXCOLS];
     int sc[TD_MAXCOLS], nsc = 0;  /* sheet column -> table column (nodoc columns left out) */
     for (int c = 0; c < t->ncols; c++)
-        if (!t->cols[c].nodoc)
+        if (!t->cols[c].nodoc && !says_nothing(x, t, c, nrows))
             sc[nsc++] = c;
+    if (nsc == 0)   /* keep the first column rather than an empty sheet */
+        sc[nsc++] = 0;
     for (int k = 0; k < nsc; k++) {
         int c = sc[k];
         char h[300];
@@ -471,14 +548,22 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
                    : t->cols[c].type == TD_T_F64 ? (all_integral(t, c, nrows) ? 0 : 1)
                                                  : 1;
         col_header(&t->cols[c], scale[k], h, sizeof h);
+        if (t->cols[c].type == TD_T_NS && whole_units(t, c, nrows, scale[k]))
+            scale[k] = -scale[k];
         td_type ty = t->cols[c].type;
         xw_put_str(x, ws, 0, k, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
         w[k] = u8len(h) + 2; /* room for the filter button */
     }
+    /* a row of every device (device "all") with no rank is the job's: rank "all" */
+    int cdev = td_table_col(t, "device");
+    if (cdev >= 0 && t->cols[cdev].type != TD_T_DEVICE)
+        cdev = -1;
     for (size_t r = 0; r < nrows; r++)
         for (int k = 0; k < nsc; k++) {
+            int job = cdev >= 0 && !strcmp(t->cols[sc[k]].key, "rank") &&
+                      td_table_cell(t, r, cdev)->i == -1;
             size_t l = put_cell(x, ws, (int)r + 1, k, &t->cols[sc[k]],
-                                td_table_cell(t, r, sc[k]), scale[k]);
+                                td_table_cell(t, r, sc[k]), scale[k], job);
             if (l > w[k])
                 w[k] = l;
         }
@@ -502,7 +587,7 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
         xw_put_str(x, ws, (int)nrows + 2, 0, t->note, NULL);
     x->rows[x->nsheets - 1] = nrows;
     if (strcmp(t->name, "steps") == 0)
-        steps_chart(x, ws, t, nrows);
+        steps_chart(x, ws, t, nrows, nsc);
 }
 
 /* Contents at the end of the Summary sheet: a link to every other sheet. */

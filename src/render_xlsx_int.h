@@ -6,6 +6,7 @@
 #include "render.h"
 #include <xlsxwriter.h>
 
+#define SUMMARY_A_WIDTH 42 /* width of the Summary sheet's label column */
 #define SUMMARY_B_WIDTH 64 /* width of the Summary sheet's value column */
 
 typedef struct {
@@ -28,12 +29,14 @@ typedef struct {
 void xw_note_err(xw *x, lxw_error r, const char *where);
 /* Text made safe for a cell (valid UTF-8, XML-legal, at most Excel's limit); malloc'd. */
 char *xw_cell_text(const char *in);
-/* Cells: text (never a formula), text wrapped in a tall enough row (returns 1 when it
- * wraps), a number (blank when not finite). */
+/* Cells: text (never a formula), text wrapped in a tall enough row (returns the lines
+ * it takes), a Summary label in column A beside a value of blines lines, a number
+ * (blank when not finite). */
 void xw_put_str(xw *x, lxw_worksheet *ws, int r, int c, const char *v, lxw_format *f);
 int xw_put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v);
+void xw_put_label(xw *x, lxw_worksheet *ws, int r, const char *label, int blines);
 void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f);
-/* "us" (as the micro sign) for a scale of 1e3 ns, "ms" for 1e6. */
+/* "us" (as the micro sign) for a scale of 1e3 ns, "ms" for 1e6, "s" for 1e9. */
 const char *xw_unit_name(double scale);
 /* A new sheet with a valid unique name from title; its name. */
 lxw_worksheet *xw_add_sheet(xw *x, const char *title, const char *fallback);

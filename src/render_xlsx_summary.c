@@ -29,19 +29,23 @@ static size_t timeline_all(const td_table *t)
     return found;
 }
 
+/* The value of one scalar in column B and its unit in C; returns the lines it takes. */
 static int kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
 {
     const char *unit = "";
-    int wrapped = 0;
+    int lines = 1;
     switch (kv->type) {
     case TD_T_TEXT:
-        wrapped = xw_put_wrapped(x, ws, r, 1, kv->v.s);
+        lines = xw_put_wrapped(x, ws, r, 1, kv->v.s);
         break;
     case TD_T_NS: {
-        double sc = kv->v.i != TD_NA && llabs(kv->v.i) < 1000000 && kv->v.i != 0 ? 1e3 : 1e6;
-        if (kv->v.i != TD_NA)
-            xw_put_num(x, ws, r, 1, (double)kv->v.i / sc, x->ms);
-        unit = xw_unit_name(sc);
+        /* one value: the unit the PDF uses for it (s from a second, ms, us below a
+         * millisecond), no decimals when it is a whole number of them */
+        int64_t v = kv->v.i, a = v == TD_NA ? 0 : llabs(v);
+        int64_t sc = a >= 1000000000 ? 1000000000 : a >= 1000000 || a == 0 ? 1000000 : 1000;
+        if (v != TD_NA)
+            xw_put_num(x, ws, r, 1, (double)v / (double)sc, v % sc ? x->ms : x->count);
+        unit = xw_unit_name((double)sc);
         break;
     }
     case TD_T_INT: case TD_T_BYTES:
@@ -71,7 +75,7 @@ static int kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
         break;
     }
     xw_put_str(x, ws, r, 2, unit, NULL);
-    return wrapped;
+    return lines;
 }
 
 
@@ -107,10 +111,16 @@ static int key_rows(xw *x, lxw_worksheet *ws, int r, int head, const char *headi
         /* a time of 0 in the headline (no XLA modules, no compile) says nothing */
         if (head && kv->type == TD_T_NS && (kv->v.i == 0 || kv->v.i == TD_NA))
             continue;
-        /* a label next to wrapped text sits on its first line */
-        int wrapped = kv_value(x, ws, r, kv);
-        xw_put_str(x, ws, r, 0, kv->title && *kv->title ? kv->title : kv->key,
-                wrapped ? x->top : NULL);
+        int lines;
+        if (head && !strcmp(kv->key, "trace.devices") && kv->type == TD_T_INT && kv->v.i <= 0) {
+            /* no device: say so, unless the device name row says what ran */
+            const td_kv *dn = td_sum_get(s, "trace.device_name");
+            if (dn && dn->type == TD_T_TEXT && dn->v.s && *dn->v.s)
+                continue;
+            lines = xw_put_wrapped(x, ws, r, 1, "none (CPU only)");
+        } else
+            lines = kv_value(x, ws, r, kv);
+        xw_put_label(x, ws, r, kv->title && *kv->title ? kv->title : kv->key, lines);
         r++;
     }
     return r;
@@ -177,11 +187,19 @@ static int input_rows(xw *x, lxw_worksheet *ws, int r)
             td_buf_printf(&b, "\n%s", td_table_cell(in, i, cd)->s);
         if (ch >= 0 && td_table_cell(in, i, ch)->s)
             td_buf_printf(&b, "\nsha256 %s", td_table_cell(in, i, ch)->s);
-        int wrapped = xw_put_wrapped(x, ws, r, 1, td_buf_cstr(&b));
-        xw_put_str(x, ws, r, 0, lab, wrapped ? x->top : NULL);
+        xw_put_label(x, ws, r, lab, xw_put_wrapped(x, ws, r, 1, td_buf_cstr(&b)));
         td_buf_free(&b);
     }
     return r + 1;
+}
+
+/* The breakdown's header cells: time in the unit of scale (ns per unit), share. */
+static void time_head(xw *x, lxw_worksheet *ws, int r, double scale)
+{
+    char h[32];
+    snprintf(h, sizeof h, "Time (%s)", xw_unit_name(scale));
+    xw_put_str(x, ws, r, 1, h, x->headr);
+    xw_put_str(x, ws, r, 2, "Share", x->headr);
 }
 
 /* Summary sheet: title, headline figures, findings, the time breakdown with a pie
@@ -193,7 +211,7 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
     if (!ws)
         return;
     const td_summary *s = x->s;
-    worksheet_set_column(ws, 0, 0, 42, NULL); /* fits the breakdown heading */
+    worksheet_set_column(ws, 0, 0, SUMMARY_A_WIDTH, NULL); /* fits the breakdown heading */
     worksheet_set_column(ws, 1, 1, SUMMARY_B_WIDTH, NULL);
     worksheet_set_column(ws, 2, 2, 8, NULL);
     worksheet_set_column(ws, 3, 3, 10, NULL);
@@ -226,15 +244,14 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         for (size_t i = 0; i < s->nfindings; i++, r++) {
             char num[16];
             snprintf(num, sizeof num, "%zu", i + 1);
-            int wrapped = xw_put_wrapped(x, ws, r, 1, s->findings[i]);
-            xw_put_str(x, ws, r, 0, num, wrapped ? x->top : NULL);
+            xw_put_label(x, ws, r, num, xw_put_wrapped(x, ws, r, 1, s->findings[i]));
         }
         r++;
     }
     /* time breakdown of the gpu_timeline "all" row; the pie chart reads these cells */
     const td_table *gt = td_sum_find_table(s, "gpu_timeline");
     size_t ar = gt ? timeline_all(gt) : (size_t)-1;
-    int b0 = 0, nb = 0, xla = 0;
+    int b0 = 0, nb = 0, xla = 0, colour[4] = {0};   /* colour: palette index per row */
     int64_t xpart[3];
     const char *dw = td_sum_device_word(s);
     char btitle[96];
@@ -259,8 +276,8 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             snprintf(btitle, sizeof btitle, "%s time breakdown (rank %lld, all devices)", dw,
                      (long long)td_table_cell(gt, ar, cr)->i);
         xw_put_str(x, ws, r, 0, btitle, x->head);
-        xw_put_str(x, ws, r, 1, "Time (ms)", x->headr);
-        xw_put_str(x, ws, r, 2, "Share", x->headr);
+        double sc = tot != TD_NA && tot >= 1000000000 ? 1e9 : 1e6;
+        time_head(x, ws, r, sc);
         r++;
         b0 = r;
         for (int k = 0; k < 4; k++) {
@@ -268,15 +285,34 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             if (c < 0)
                 continue;
             int64_t v = td_table_cell(gt, ar, c)->i;
+            /* a part of 0 (no communication on one device) is a 0% slice whose label
+             * covers its neighbour's: left out (the timeline sheet has every column) */
+            if (v == 0 && tot != TD_NA && tot > 0)
+                continue;
             xw_put_str(x, ws, r, 0, labels[k], NULL);
             if (v != TD_NA) {
-                xw_put_num(x, ws, r, 1, (double)v / 1e6, x->ms);
+                xw_put_num(x, ws, r, 1, (double)v / sc, x->ms);
                 if (tot != TD_NA && tot > 0)
                     xw_put_num(x, ws, r, 2, (double)v / (double)tot, x->pct);
             }
+            colour[nb++] = k;
             r++;
-            nb++;
         }
+        /* what the shares are of (the same words as the findings): not the traced time */
+        size_t nranks = 0;
+        int cs = td_table_col(gt, "scope");
+        for (size_t k = 0; cr >= 0 && k < gt->nrows; k++) {
+            const char *scope = cs >= 0 ? td_table_cell(gt, k, cs)->s : NULL;
+            if (td_table_cell(gt, k, cd)->i == -1 && td_table_cell(gt, k, cr)->i != TD_NA &&
+                (!scope || !strcmp(scope, "trace")))
+                nranks++;
+        }
+        char over[48] = "", note[200];
+        if (multi && td_table_cell(gt, ar, cr)->i == TD_NA && nranks > 1)
+            snprintf(over, sizeof over, ", summed over %zu ranks", nranks);
+        snprintf(note, sizeof note, "Shares of the device timeline (first to last device "
+                 "activity%s), not of the traced time.", over);
+        xw_put_wrapped(x, ws, r++, 1, note);
         r++;
     } else if (td_sum_xla_breakdown(s, xpart)) {
         /* XLA sets have no gpu_timeline: the devices' wall time after warm-up split by
@@ -287,13 +323,15 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         xla = 1;
         snprintf(btitle, sizeof btitle, "Device time breakdown (XLA)");
         xw_put_str(x, ws, r, 0, btitle, x->head);
-        xw_put_str(x, ws, r, 1, "Time (ms)", x->headr);
-        xw_put_str(x, ws, r, 2, "Share", x->headr);
+        double sc = tot >= 1000000000 ? 1e9 : 1e6;
+        time_head(x, ws, r, sc);
         r++;
         b0 = r;
+        static const int xcol[3] = {0, 2, 3}; /* busy, idle inside (amber), idle between (grey) */
         for (int k = 0; k < 3; k++, r++, nb++) {
+            colour[nb] = xcol[k];
             xw_put_str(x, ws, r, 0, labels[k], NULL);
-            xw_put_num(x, ws, r, 1, (double)xpart[k] / 1e6, x->ms);
+            xw_put_num(x, ws, r, 1, (double)xpart[k] / sc, x->ms);
             xw_put_num(x, ws, r, 2, (double)xpart[k] / (double)tot, x->pct);
         }
         xw_put_wrapped(x, ws, r++, 1, "Shares of the devices' wall time after warm-up (first to "
@@ -340,12 +378,9 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             {.fill = &(lxw_chart_fill){.color = 0xED7D31}},
             {.fill = &(lxw_chart_fill){.color = 0xFFC000}},
             {.fill = &(lxw_chart_fill){.color = 0xA5A5A5}}};
-        lxw_chart_point *pp[5] = {&pts[0], &pts[1], &pts[2], &pts[3], NULL};
-        if (xla) { /* busy, idle inside (amber), idle between (grey) */
-            pp[1] = &pts[2];
-            pp[2] = &pts[3];
-        }
-        pp[nb] = NULL;
+        lxw_chart_point *pp[5] = {NULL};
+        for (int k = 0; k < nb; k++)
+            pp[k] = &pts[colour[k]];
         chart_series_set_points(se, pp);
         chart_title_set_name(ch, btitle);
         chart_legend_set_position(ch, LXW_CHART_LEGEND_RIGHT);

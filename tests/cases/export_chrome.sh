@@ -213,7 +213,7 @@ EOF
 "$TD" export "$TRACES/kineto/param_dlrm_8ranks.tar.gz" -o "$O/eight.json" 2>/dev/null || die "export of 8 ranks"
 "$TD" summary "$TRACES/kineto/param_dlrm_8ranks.tar.gz" --format json -o "$O/eight.orig.json" 2>/dev/null || die "summary of 8 ranks"
 "$TD" summary "$O/eight.json" --format json -o "$O/eight.back.json" 2>/dev/null || die "reading back 8 ranks"
-$PY - "$O/eight.json" "$O/eight.orig.json" "$O/eight.back.json" <<'EOF2' || exit 1
+$PY - "$O/eight.json" "$O/eight.orig.json" "$O/eight.back.json" "$TRACES/kineto/param_dlrm_8ranks.tar.gz" <<'EOF2' || exit 1
 import json, sys
 d = json.load(open(sys.argv[1]))
 names = [e["args"]["name"] for e in d["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"]
@@ -225,6 +225,25 @@ for e in d["traceEvents"]:
     if e["ph"] == "M" and e["name"] == "process_name":
         assert e["pid"] not in pids, f"pid {e['pid']} named twice"
         pids[e["pid"]] = e["args"]["name"]
+# flow ids are global: every arrow (s -> f) stays within one rank, and each rank keeps
+# all of its arrows (as many flow events as its trace has)
+rank_of = {p: n.split(":")[0] for p, n in pids.items()}
+ends, per_rank = {}, {}
+for e in d["traceEvents"]:
+    if e["ph"] in ("s", "t", "f"):
+        ends.setdefault((e["cat"], e["id"]), set()).add(rank_of[e["pid"]])
+        per_rank[rank_of[e["pid"]]] = per_rank.get(rank_of[e["pid"]], 0) + 1
+crossing = [k for k, v in ends.items() if len(v) > 1]
+assert not crossing, ("flow ids shared by ranks", crossing[:5])
+import tarfile
+want = {}
+with tarfile.open(sys.argv[4]) as tf:
+    for m in tf.getmembers():
+        if m.isfile() and m.name.endswith(".json"):
+            j = json.load(tf.extractfile(m))
+            want["rank %d" % j["distributedInfo"]["rank"]] = sum(
+                1 for e in j["traceEvents"] if e.get("ph") in ("s", "t", "f"))
+assert per_rank == want, (per_rank, want)
 a = {(k["name"], k["calls"], k["total_ns"]) for k in json.load(open(sys.argv[2]))["kernels"]}
 b = {(k["name"], k["calls"], k["total_ns"]) for k in json.load(open(sys.argv[3]))["kernels"]}
 assert a == b and a, (sorted(a)[:3], sorted(b)[:3])

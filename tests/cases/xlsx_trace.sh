@@ -70,6 +70,8 @@ for r in runs:
         if name == "gpu_timeline" and not title:   # titled by the device: "GPU timeline", "SPYRE timeline"
             title = js.get("trace", {}).get("device_word", "GPU") + " timeline"
         rows = table(js, name)
+        if name == "thunks" and not title and rows:   # named after the table: Kineto's kernels per module
+            title = "Thunks of the top modules" if any(x.get("hlo_op") for x in rows) else "Device work per top module"
         if rows:
             want.append((name, title, rows))
         if name == "regression.metrics":   # then the changes and comparability sheets
@@ -94,6 +96,11 @@ for r in runs:
         if name == "memcpy":   # what the share is of, under the rows
             note = ws.cell(row=len(rows) + 3, column=1).value or ""
             check(note.startswith("Share: of the device timeline"), "%s: memcpy note %r" % (r, note))
+        # columns that say nothing for this input are not in the sheet (README
+        # "Workbook"): no value in any row, or the rank of a single-rank input
+        ranks = js.get("trace", {}).get("ranks")
+        keys = [k for k in keys if any(x.get(k) is not None for x in rows) and
+                not (k == "rank" and ranks == 1)]
         hdr = [c.value for c in ws[1]][:len(keys)]
         check(ws.max_row == len(rows) + (3 if note else 1), "%s %s: %d rows, summary.json has %d" % (
             r, title, ws.max_row - 1, len(rows)))
@@ -102,7 +109,9 @@ for r in runs:
             for k, h, v in zip(keys, hdr, cells):
                 j = row.get(k)
                 where = "%s %s row %d %s" % (r, title, i + 1, k)
-                if j is None:
+                if j is None and k == "rank" and row.get("device") == "all":
+                    ok = v == "all"             # the job-wide row: every rank
+                elif j is None:
                     ok = v is None
                 elif isinstance(j, bool):
                     ok = v == ("yes" if j else "no")
@@ -118,7 +127,9 @@ for r in runs:
                     ok = close(v, j, 1e-6)
                 check(ok, "%s: workbook %r, summary.json %r" % (where, v, j))
     s = {c[0].value: c for c in wb["Summary"].iter_rows() if c[0].value}
-    check(close(s["Traced time"][1].value, js["trace"]["span_ns"] / 1e6, 1e-12), r + " span")
+    unit = {"s": 1e9, "ms": 1e6, "\u00b5s": 1e3}
+    check(close(s["Traced time"][1].value, js["trace"]["span_ns"] / unit[s["Traced time"][2].value], 1e-12),
+          r + " span")
     tl = [x for x in (table(js, "gpu_timeline") or []) if x["device"] == "all"]
     if tl:
         tl = [x for x in tl if x["scope"] == "trace"] or tl
@@ -129,9 +140,14 @@ for r in runs:
             "GPU time breakdown (all ranks, all devices)" if tl[0]["rank"] is None else \
             "GPU time breakdown (rank %d, all devices)" % tl[0]["rank"]
         check(head in s, "%s: breakdown titled %r" % (r, head))
+        bu = unit[s[head][1].value[len("Time ("):-1]]
+        # a part of 0 has no row (nor a 0% slice in the pie)
         for label, key in (("Computation", "computation_ns"), ("Exposed communication", "exposed_comm_ns"),
                            ("Exposed memcpy", "exposed_memcpy_ns"), ("Idle", "idle_ns")):
-            check(close(s[label][1].value, tl[0][key] / 1e6, 1e-12), "%s breakdown %s" % (r, label))
+            if tl[0][key] == 0:
+                check(label not in s, "%s breakdown %s: 0 but shown" % (r, label))
+            else:
+                check(close(s[label][1].value, tl[0][key] / bu, 1e-12), "%s breakdown %s" % (r, label))
     for f in js.get("findings", []):
         check(any(c[1].value == f for c in s.values()), "%s: finding %r" % (r, f))
 reg = openpyxl.load_workbook(os.path.join(work, "again", "report.xlsx"))["Regression against the baseline"]

@@ -1,0 +1,172 @@
+# The workbook as a reader sees it (issue 13's sheet-by-sheet review), on one real input of
+# each kind and the manager and bug-report templates:
+# - every table sheet: no column without a value in any row, no "Rank" column for a
+#   single-rank input, time columns of whole numbers shown without decimals, no chart on a
+#   sheet of one row; Kineto's kernels per module not called thunks;
+# - the Summary: headline figures and findings on the first screen (before row 30), then
+#   settings; every input listed; labels wider than column A wrap in a row tall enough; no
+#   0% part in the time breakdown; what the breakdown's shares are of;
+# - no "GPU" in any cell of a non-GPU accelerator's workbook (MTIA, Spyre, AIU, IPU, RDU).
+# Expected values come from the raw inputs read here in Python (the tar's members, the
+# traces' events), not from tracedoc.
+. "$ROOT/tests/lib.sh"
+need_traces
+cd "$WORK" || exit 1
+$PY "$ROOT/tests/data/aiu/gen_spyre_kineto.py" "$WORK/spyre.json" >/dev/null || die "spyre generator"
+run() { # NAME TEMPLATE INPUT...
+    n=$1 t=$2
+    shift 2
+    "$TD" report -o "$WORK/$n-$t" --template "$t" --format xlsx,json "$@" >"$WORK/$n-$t.log" 2>&1 ||
+        { cat "$WORK/$n-$t.log"; die "$n $t: report failed"; }
+}
+for t in manager bug-report; do
+    run cpu $t "$TRACES/torch-cpu/torch_transformer_cpu_5steps.json"
+    run dlrm $t "$TRACES/kineto/param_dlrm_8ranks.tar.gz"
+    run mtia $t "$TRACES/kineto/hta_mtia_inference_rank0.json.gz"
+    run nsys $t "$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite"
+    run spyre $t "$WORK/spyre.json"
+    run aiu $t "$TRACES/aiu/allreduce_tp4.json"
+    run ipu $t "$ROOT/examples/ipu/detailed.jsonl"
+    run samba $t "$ROOT/examples/sambanova/decoder"
+done
+
+$PY - "$WORK" "$TRACES" <<'EOF' || exit 1
+import collections, json, os, re, sys, tarfile, openpyxl
+work, traces = sys.argv[1], sys.argv[2]
+fail = []
+def check(cond, msg):
+    if not cond:
+        fail.append(msg)
+NONGPU = {"mtia", "spyre", "aiu", "ipu", "samba"}
+A_WIDTH = 44            # characters that fit in the Summary's label column (width 42 of '0's)
+
+def lines(text, width):
+    n, col = 1, 0
+    for ch in text:
+        if ch == "\n":
+            n, col = n + 1, 0
+        else:
+            col += 1
+            if col > width:
+                n, col = n + 1, 1
+    return n
+
+def generic(name, wb, js):
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if name in NONGPU and isinstance(c.value, str) and re.search(r"\bGPU", c.value):
+                    check(False, "%s %s!%s says GPU: %r" % (name, ws.title, c.coordinate, c.value[:60]))
+        if ws.freeze_panes != "A2" or not ws.auto_filter.ref:
+            continue
+        last = int(re.sub(r"[A-Z]+", "", ws.auto_filter.ref.split(":")[1]))
+        hdr = [c.value for c in ws[1]]
+        for ci, h in enumerate(hdr, 1):
+            if h is None or h.startswith("Chart:"):
+                continue
+            cells = [ws.cell(r, ci) for r in range(2, last + 1)]
+            vals = [c for c in cells if c.value is not None]
+            check(vals, "%s %s: column %r has no value" % (name, ws.title, h))
+            if h == "Rank":
+                check(js["trace"]["ranks"] > 1, "%s %s: a Rank column for one rank" % (name, ws.title))
+            m = re.search(r"\((\u00b5s|ms|s)\)$", h)
+            if m:
+                nums = [c for c in vals if isinstance(c.value, (int, float))]
+                # the unit suits the column: us when its typical non-zero value (upper
+                # median) is below 1 ms (a column of mostly zeros, an op table's device
+                # time, is judged by its non-zero values)
+                nz = sorted(abs(c.value) * {"\u00b5s": 1e3, "ms": 1e6, "s": 1e9}[m.group(1)]
+                            for c in nums if c.value)
+                if nz and m.group(1) in ("\u00b5s", "ms"):
+                    want = "\u00b5s" if nz[len(nz) // 2] < 1e6 - 0.5 else "ms"
+                    check(m.group(1) == want, "%s %s: %r, typical value %.0f ns" % (name, ws.title, h, nz[len(nz) // 2]))
+                if nums and all(float(c.value).is_integer() for c in nums):
+                    check(all("." not in c.number_format for c in nums),
+                          "%s %s: %r is whole numbers shown with decimals" % (name, ws.title, h))
+        if ws._charts:
+            check(last > 2, "%s %s: a chart of one row" % (name, ws.title))
+    s = wb["Summary"]
+    col_a = [(c.row, c) for c in s["A"] if c.value is not None]
+    labels = {c.value: r for r, c in col_a}
+    check(labels.get("Key figure", 99) <= 5, "%s: key figures start at row %s" % (name, labels.get("Key figure")))
+    if js.get("findings"):
+        check(labels.get("Findings", 99) < 30, "%s: findings start at row %s" % (name, labels.get("Findings")))
+        check(labels["Findings"] < labels["Settings and details"], name + ": settings before findings")
+    # the title spans A:D and wraps in a row tall enough (14 pt: about 80 characters a line)
+    check("A1:D1" in [str(m) for m in s.merged_cells.ranges] and s["A1"].alignment.wrap_text and
+          s.row_dimensions[1].height >= 20 * lines(s["A1"].value, 80), name + ": title cut")
+    for r, c in col_a[1:]:
+        if isinstance(c.value, str) and len(c.value) > A_WIDTH:
+            h = s.row_dimensions[r].height or 15
+            check(c.alignment.wrap_text and h >= 15 * lines(c.value, A_WIDTH) - 0.01,
+                  "%s Summary!A%d: %r is cut (height %s)" % (name, r, c.value, h))
+    # inputs: one "rank N" row per input, and every input's SHA-256
+    ins = [c for r, c in col_a if isinstance(c.value, str) and c.value.startswith("rank ")]
+    check(len(ins) == len(js["inputs"]), "%s: %d inputs listed, %d read" % (name, len(ins), len(js["inputs"])))
+    for r, c in col_a:
+        if c.value in ("Computation", "Exposed communication", "Exposed memcpy", "Idle"):
+            check(s.cell(r, 2).value, "%s: breakdown part %r of 0" % (name, c.value))
+    return s, labels
+
+for t in ("manager", "bug-report"):
+    books = {}
+    for name in ("cpu", "dlrm", "mtia", "nsys", "spyre", "aiu", "ipu", "samba"):
+        d = os.path.join(work, "%s-%s" % (name, t))
+        js = json.load(open(os.path.join(d, "summary.json")))
+        wb = openpyxl.load_workbook(os.path.join(d, "report.xlsx"))
+        books[name] = (wb, generic(name + "/" + t, wb, js))
+
+    # CPU-only trace: no device event in it, so "none (CPU only)" and no device columns
+    ev = json.load(open(os.path.join(traces, "torch-cpu/torch_transformer_cpu_5steps.json")))
+    ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+    check(not any(e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset") for e in ev), "cpu trace has kernels?")
+    wb, (s, labels) = books["cpu"]
+    check(s.cell(labels["Devices"], 2).value == "none (CPU only)", "cpu: Devices %r" % s.cell(labels["Devices"], 2).value)
+    hdr = [c.value for c in wb["Steps"][1]]
+    check(not any(h and h.startswith("Device busy") for h in hdr) and "Rank" not in hdr, "cpu steps header %s" % hdr)
+    # traced time: first event start to last event end (formats), over a second -> seconds
+    xs = [e for e in ev if "ts" in e and e.get("ph") in ("X", "B", "E", "i", "I")]
+    span = (max(float(e["ts"]) + float(e.get("dur", 0)) for e in xs) - min(float(e["ts"]) for e in xs)) / 1e6
+    r = labels["Traced time"]
+    check(s.cell(r, 3).value == "s" and abs(s.cell(r, 2).value - span) < 2e-6,
+          "cpu traced time %r %r, trace says %.6f s" % (s.cell(r, 2).value, s.cell(r, 3).value, span))
+
+    # 8 ranks from a tar: every rank listed, the breakdown says it sums over 8 ranks;
+    # kernel totals are whole microseconds (Kineto's dur), summed over the ranks' kernels
+    tf = tarfile.open(os.path.join(traces, "kineto/param_dlrm_8ranks.tar.gz"))
+    members = [m for m in tf.getmembers() if m.isfile() and m.name.endswith(".json")]
+    tot = collections.Counter()
+    sized = False
+    for m in members:
+        for e in json.load(tf.extractfile(m))["traceEvents"]:
+            if e.get("cat") == "kernel":
+                tot[e["name"]] += e["dur"]
+                sized |= "In msg nelems" in e.get("args", {}) or "Collective name" in e.get("args", {})
+    wb, (s, labels) = books["dlrm"]
+    ins = sorted(c.value for c in s["A"] if isinstance(c.value, str) and c.value.startswith("rank "))
+    check(ins == ["rank %d" % i for i in range(len(members))], "dlrm inputs %s" % ins)
+    notes = [c.value for c in s["B"] if isinstance(c.value, str) and c.value.startswith("Shares of the device timeline")]
+    check(notes and "summed over %d ranks" % len(members) in notes[0], "dlrm breakdown note %s" % notes)
+    k = wb["Kernels"]
+    hdr = [c.value for c in k[1]]
+    ct = hdr.index("Total (\u00b5s)")
+    for row in k.iter_rows(min_row=2, max_row=k.max_row):
+        if row[0].value is None:
+            continue
+        check(row[ct].value == tot[row[0].value] and row[ct].number_format == "#,##0",
+              "dlrm kernel %r total %r (%s), trace %r" % (row[0].value[:40], row[ct].value, row[ct].number_format, tot[row[0].value]))
+    if t == "bug-report":
+        # a Kineto trace has kernels, not XLA thunks: the per-module sheet says so
+        check("Thunks" not in wb.sheetnames and "Device work per top module" in wb.sheetnames and
+              wb["Device work per top module"]["B1"].value == "Kernel", "dlrm sheets %s" % wb.sheetnames)
+        # no message sizes in the trace: no size, bandwidth or type column that would be empty
+        check(not sized, "dlrm trace has collective sizes?")
+        hdr = [c.value for c in wb["Collectives"][1]]
+        check(not any(h and (h.startswith("Message size") or "bandwidth" in h or h == "Type") for h in hdr),
+              "dlrm collectives header %s" % hdr)
+print("%d failed" % len(fail))
+if fail:
+    print("\n".join(fail[:40]))
+    sys.exit(1)
+EOF
+exit 0
