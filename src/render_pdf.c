@@ -115,16 +115,20 @@ double pd_text_h(pdoc *d, const char *text, int font, double size, double width)
 }
 
 /* Names wrap where a reader splits them: a break before p is allowed after a space,
- * ',', '/', '.', '_', ';', '|', '-' or "::", and before '(', '<' or '['. */
+ * ',', '/', '.', '_', ';', '|', '=', '#' or ':' (after the second of "::"), and before
+ * '(', '<', '[' or '-' (a line ending in '-' would read as a hyphenated word, and
+ * pdftotext would join it without the '-'); never inside a number ("57.576"). */
 static int wrap_ok(const char *t, size_t p)
 {
     char a = t[p - 1], b = t[p];
+    if (a == '.' && g_ascii_isdigit(b))
+        return 0; /* "57.576 ms" */
     if (a == ' ' || a == ',' || a == '/' || a == '.' || a == '_' || a == ';' || a == '|' ||
-        a == '-')
+        a == '=' || a == '#')
         return b != ' ';
-    if (a == ':' && p >= 2 && t[p - 2] == ':' && b != ':')
-        return 1;
-    return (b == '(' || b == '<' || b == '[') && a != ' ' && a != b;
+    if (a == ':')
+        return b != ':' && b != ' ';
+    return (b == '(' || b == '<' || b == '[' || b == '-') && a != ' ' && a != b;
 }
 
 /* width of t[s..e) without its trailing spaces */
@@ -180,15 +184,19 @@ char *pd_wrap(pdoc *d, const char *text, int font, double size, double width, in
                 e = space;
             else if (best)
                 e = best;
-            else { /* one token wider than the line: as many characters as fit */
-                size_t lim = first ? first : n, lo = s, p = s;
+            else { /* one token wider than the line: as many characters as fit, ending
+                      before a capital that follows a small letter when one is on the
+                      line ("XlaMemory" / "Scheduler", not "XlaMemoryS" / "cheduler") */
+                size_t lim = first ? first : n, lo = s, p = s, camel = 0;
                 while (p < lim) {
                     p = (size_t)(g_utf8_next_char(t + p) - t);
                     if (p > lim || span_w(d, t, s, p, font, size) > width)
                         break;
                     lo = p;
+                    if (p < lim && g_ascii_islower(t[p - 1]) && g_ascii_isupper(t[p]))
+                        camel = p;
                 }
-                e = lo > s ? lo : (size_t)(g_utf8_next_char(t + s) - t);
+                e = camel > s ? camel : lo > s ? lo : (size_t)(g_utf8_next_char(t + s) - t);
             }
         }
         off[k] = s;

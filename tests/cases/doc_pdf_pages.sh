@@ -76,4 +76,14 @@ V100=$(cd "$(dirname "$V100")" && pwd)/$(basename "$V100")
 pdftotext -layout -l 1 "$WORK/v/report.pdf" - | grep -A1 '^Input$' | tail -1 |
     grep -q " tbplugin_resnet50_v100_oldformat.json.gz \|/tbplugin_resnet50_v100_oldformat.json.gz " ||
     die "file name cut on page 1: $(pdftotext -layout -l 1 "$WORK/v/report.pdf" - | grep -A1 '^Input$')"
+
+# 5. IPU lightweight profiling (the synthetic example): the lanes chart and the table
+#    under it were both headed "Lightweight profiling blocks"
+for t in bug-report nightly; do
+    "$TD" report "$ROOT/examples/ipu/lwp.jsonl" --template $t -o "$WORK/l-$t" --format pdf \
+        2>/dev/null || die "report lwp $t"
+    n=$(pdftotext "$WORK/l-$t/report.pdf" - | grep -c '^Lightweight profiling blocks$')
+    [ "$n" = 1 ] || die "$t: 'Lightweight profiling blocks' heading $n times"
+    pdftotext "$WORK/l-$t/report.pdf" - | grep -q '^Blocks per lane$' || die "$t: no 'Blocks per lane'"
+done
 exit 0
