@@ -560,7 +560,7 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
         snprintf(v, sizeof v, "OK: no metric regressed against %s; %d improved, %d new, "
                  "%d vanished, %d same.", against, n[3], n[1], n[2], cs->same);
     td_sum_set_str(s, "verdict", "Verdict", v);
-    td_sum_finding(s, "%s", v);
+    td_sum_compare_finding(s, "%s", v);
     free(cs->c);
     return n[0] ? TD_CHG_REGRESSED : TD_CHG_OK;
 }
@@ -571,7 +571,7 @@ static int not_comparable(td_summary *s, const char *against, const char *why)
     snprintf(v, sizeof v, "NOT COMPARABLE: %s differs from this run (%s); nothing was compared.",
              against, why);
     td_sum_set_str(s, "verdict", "Verdict", v);
-    td_sum_finding(s, "%s", v);
+    td_sum_compare_finding(s, "%s", v);
     return TD_CHG_NOT_COMPARABLE;
 }
 
@@ -820,13 +820,13 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
                      "with this run (%s); nothing was compared.", h->nother, db_label,
                      h->other_why ? h->other_why : "");
             td_sum_set_str(cur, "verdict", "Verdict", v);
-            td_sum_finding(cur, "%s", v);
+            td_sum_compare_finding(cur, "%s", v);
             return TD_CHG_NOT_COMPARABLE;
         }
         snprintf(v, sizeof v, "FIRST RUN: %s has no earlier run; this run starts the history.",
                  db_label);
         td_sum_set_str(cur, "verdict", "Verdict", v);
-        td_sum_finding(cur, "%s", v);
+        td_sum_compare_finding(cur, "%s", v);
         return TD_CHG_FIRST;
     }
     td_metrics *mc = td_metrics_of(cur);

@@ -132,6 +132,22 @@ static void load_obj(td_summary *s, const char *prefix, json_t *o)
     }
 }
 
+void td_summary_drop_comparison(td_summary *s)
+{
+    static const char *const tables[] = {"regression.metrics", "comparability", "changes",
+                                         "comparisons", "trends", "history.runs",
+                                         "history.series"};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        td_sum_drop_table(s, tables[i]);
+    const td_kv *n = td_sum_get(s, "regression.findings");
+    if (n && n->type == TD_T_INT && n->v.i > 0)
+        s->nfindings -= (size_t)n->v.i < s->nfindings ? (size_t)n->v.i : s->nfindings;
+    td_sum_drop_scalars(s, "regression.");
+    td_sum_drop_scalars(s, "change_counts.");
+    td_sum_drop_scalars(s, "change_rule");
+    td_sum_drop_scalars(s, "verdict");
+}
+
 td_status td_summary_load_json(const char *path, td_summary **out, td_err *e)
 {
     json_error_t je;
@@ -318,10 +334,10 @@ int td_regression(const td_summary *base, const char *base_label, td_summary *cu
     td_sum_set_int(cur, "regression.regressed", "Regressed metrics", TD_T_INT, c.regressed);
     td_sum_set_int(cur, "regression.improved", "Improved metrics", TD_T_INT, c.improved);
     if (c.regressed)
-        td_sum_finding(cur, "%d metric%s regressed by more than %.0f%% against the baseline.",
+        td_sum_compare_finding(cur, "%d metric%s regressed by more than %.0f%% against the baseline.",
                        c.regressed, c.regressed == 1 ? "" : "s", tolerance * 100);
     else
-        td_sum_finding(cur, "No metric regressed by more than %.0f%% against the baseline.",
+        td_sum_compare_finding(cur, "No metric regressed by more than %.0f%% against the baseline.",
                        tolerance * 100);
     return c.regressed;
 }

@@ -19,6 +19,10 @@ td_status td_summary_load_json(const char *path, td_summary **out, td_err *e);
  * regression.improved, regression.baseline. Times: lower is better; a metric regressed
  * when current > base * (1 + tolerance) and the difference is at least 1 us.
  * Returns the number of regressed metrics. */
+/* A stored run (summary.json) compared again: its comparison with its own baseline or
+ * history (tables, verdict, counts and the findings it added) is taken out first. */
+void td_summary_drop_comparison(td_summary *s);
+
 int td_regression(const td_summary *base, const char *base_label, td_summary *cur,
                   double tolerance);
 

@@ -46,6 +46,7 @@ static int64_t steps_kept(const td_summary *s, int64_t *mean_ns)
 void td_checklist(td_summary *s)
 {
     td_table *t = td_sum_table(s, "checklist", "Performance report checklist");
+    td_table_reset(t);   /* a stored run's summary.json has it: made again */
     td_table_cols(t, "item:text:Item", "ok:bool:Done", "detail:text:Detail", NULL);
     td_arena *a = s->a;
     int64_t mean = 0, n = steps_kept(s, &mean);

@@ -1167,6 +1167,8 @@ static int cmd_report(void *ctx, char **args, int nargs)
     set_template_name(s, c.tpl ? c.tpl : "bug-report");
     td_detect_opts dopt = detect_opts(&c, t);
     int verdict = TD_CHG_OK;
+    if (base || hdb) /* a stored run compared before is compared anew */
+        td_summary_drop_comparison(s);
     if (base) {
         td_regression(base, c.baseline, s, dopt.min_effect);
         verdict = td_changes_two(base, c.baseline, s, &dopt);
@@ -1328,6 +1330,7 @@ static int cmd_diff(void *ctx, char **args, int nargs)
     }
     td_summary *base = summary_of(&c, c.inputs[0]);
     td_summary *cur = summary_of(&c, c.inputs[1]);
+    td_summary_drop_comparison(cur);   /* a stored run that was compared before */
     apply_meta(&c, cur);
     td_detect_opts dopt = detect_opts(&c, tp);
     td_regression(base, c.inputs[0], cur, dopt.min_effect);

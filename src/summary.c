@@ -169,6 +169,12 @@ td_table *td_sum_table(td_summary *s, const char *name, const char *title)
     return t;
 }
 
+void td_table_reset(td_table *t)
+{
+    t->ncols = 0;
+    t->nrows = 0;
+}
+
 static td_type parse_type(const char *s, size_t n)
 {
     static const struct { const char *n; td_type t; } m[] = {
@@ -375,14 +381,51 @@ const char *td_sum_device_word(const td_summary *s)
     return kv && kv->type == TD_T_TEXT && kv->v.s && *kv->v.s ? kv->v.s : "GPU";
 }
 
-void td_sum_finding(td_summary *s, const char *fmt, ...)
+static void vfinding(td_summary *s, const char *fmt, va_list ap)
 {
     char tmp[1024];
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    *TD_PUSH(s->findings, s->nfindings, s->findings_cap) = td_arena_strdup(s->a, tmp);
+}
+
+void td_sum_finding(td_summary *s, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    vfinding(s, fmt, ap);
     va_end(ap);
-    *TD_PUSH(s->findings, s->nfindings, s->findings_cap) = td_arena_strdup(s->a, tmp);
+}
+
+void td_sum_compare_finding(td_summary *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfinding(s, fmt, ap);
+    va_end(ap);
+    const td_kv *n = td_sum_get(s, "regression.findings");
+    td_sum_set_int(s, "regression.findings", "Findings from the comparison (the last ones)",
+                   TD_T_INT, (n && n->type == TD_T_INT && n->v.i > 0 ? n->v.i : 0) + 1);
+}
+
+void td_sum_drop_table(td_summary *s, const char *name)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < s->ntables; i++) {
+        if (strcmp(s->tables[i]->name, name) == 0)
+            free(s->tables[i]->cells);   /* the table itself is in the arena */
+        else
+            s->tables[w++] = s->tables[i];
+    }
+    s->ntables = w;
+}
+
+void td_sum_drop_scalars(td_summary *s, const char *prefix)
+{
+    size_t n = strlen(prefix), w = 0;
+    for (size_t i = 0; i < s->nkv; i++)
+        if (strncmp(s->kv[i].key, prefix, n) != 0)
+            s->kv[w++] = s->kv[i];
+    s->nkv = w;
 }
 
 void td_sum_warning(td_summary *s, const char *msg)

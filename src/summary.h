@@ -117,7 +117,10 @@ extern const char *const td_flame_kinds[]; /* NULL-terminated */
 int td_flame_kind_known(const char *kind);
 void td_table_cols(td_table *t, ...);
 td_table *td_sum_find_table(const td_summary *s, const char *name); /* NULL if absent */
-int td_table_col(const td_table *t, const char *key);             /* index or -1 */
+int td_table_col(const td_table *t, const char *key);
+/* No columns and no rows: a table made again from values (a summary.json read back
+ * already has it). */
+void td_table_reset(td_table *t);             /* index or -1 */
 void td_table_nodoc(td_table *t, const char *key);  /* mark a column nodoc (if present) */
 size_t td_table_add_row(td_table *t);                              /* returns row index */
 td_cell *td_table_cell(const td_table *t, size_t row, int col);
@@ -145,6 +148,12 @@ const char *td_sum_device_word(const td_summary *s);
 
 void td_sum_finding(td_summary *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void td_sum_warning(td_summary *s, const char *msg);
+/* A finding of a comparison with a baseline or history (verdict, regressions): counted in
+ * "regression.findings" so that a stored run compared again drops it first. */
+void td_sum_compare_finding(td_summary *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void td_sum_drop_table(td_summary *s, const char *name);       /* when present */
+void td_sum_drop_scalars(td_summary *s, const char *prefix);   /* keys starting so */
 
 /* Flames: create (or return) by kind; add stacks; td_flame_finish sorts by stack and
  * merges equal stacks. */
