@@ -510,6 +510,9 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
                           all_ns ? "after:ns:After" : "after:f64:After", "change:share:Change",
                           "noise:share:Noise", "confidence:share:Confidence",
                           "since:text:Since", "unit:text:Unit", "rule:text:Rule", NULL);
+    /* times: the documents' Before and After headers say the unit (ms, us) */
+    for (int k = 0; k < 2 && all_ns; k++)
+        td_table_nodoc(tabs[k], "unit");
     int n[5] = {0};
     for (size_t i = 0; i < cs->n * 2; i++) {
         const chg *c = &cs->c[i % cs->n];

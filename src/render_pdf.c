@@ -114,6 +114,122 @@ double pd_text_h(pdoc *d, const char *text, int font, double size, double width)
     return (double)h / PANGO_SCALE;
 }
 
+/* Names wrap where a reader splits them: a break before p is allowed after a space,
+ * ',', '/', '.', '_', ';', '|', '=', '#' or ':' (after the second of "::"), and before
+ * '(', '<', '[' or '-' (a line ending in '-' would read as a hyphenated word, and
+ * pdftotext would join it without the '-'); never inside a number ("57.576"). */
+static int wrap_ok(const char *t, size_t p)
+{
+    char a = t[p - 1], b = t[p];
+    if (a == '.' && g_ascii_isdigit(b))
+        return 0; /* "57.576 ms" */
+    if (a == ' ' || a == ',' || a == '/' || a == '.' || a == '_' || a == ';' || a == '|' ||
+        a == '=' || a == '#')
+        return b != ' ';
+    if (a == ':')
+        return b != ':' && b != ' ';
+    return (b == '(' || b == '<' || b == '[' || b == '-') && a != ' ' && a != b;
+}
+
+/* width of t[s..e) without its trailing spaces */
+static double span_w(pdoc *d, const char *t, size_t s, size_t e, int font, double size)
+{
+    while (e > s && t[e - 1] == ' ')
+        e--;
+    char *v = td_xmalloc(e - s + 1);
+    memcpy(v, t + s, e - s);
+    v[e - s] = 0;
+    double w = pd_text_w(d, v, font, size);
+    free(v);
+    return w;
+}
+
+char *pd_wrap(pdoc *d, const char *text, int font, double size, double width, int maxlines,
+              int *nlines, size_t *off, size_t *len)
+{
+    char *g = clean_text(text);
+    char *t = td_xstrdup(g);
+    g_free(g);
+    size_t n = strlen(t), s = 0;
+    int k = 0;
+    while (s < n && t[s] == ' ')
+        s++;
+    while (s < n) {
+        if (k == maxlines) { /* more than maxlines: the last one takes the rest */
+            len[k - 1] = n - off[k - 1];
+            k++;
+            break;
+        }
+        size_t e = n;
+        if (width > 0 && span_w(d, t, s, n, font, size) > width) {
+            /* the last break opportunity whose line fits; widths grow with the line */
+            size_t best = 0, first = 0, space = 0;
+            double space_w = 0;
+            for (size_t p = s + 1; p < n; p++) {
+                if (!wrap_ok(t, p))
+                    continue;
+                if (!first)
+                    first = p;
+                double pw = span_w(d, t, s, p, font, size);
+                if (pw > width)
+                    break;
+                best = p;
+                if (t[p - 1] == ' ') {
+                    space = p;
+                    space_w = pw;
+                }
+            }
+            /* between words rather than inside a "::" path when that fills most of it */
+            if (space && space_w >= 0.7 * width)
+                e = space;
+            else if (best)
+                e = best;
+            else { /* one token wider than the line: as many characters as fit, ending
+                      before a capital that follows a small letter when one is on the
+                      line ("XlaMemory" / "Scheduler", not "XlaMemoryS" / "cheduler") */
+                size_t lim = first ? first : n, lo = s, p = s, camel = 0;
+                while (p < lim) {
+                    p = (size_t)(g_utf8_next_char(t + p) - t);
+                    if (p > lim || span_w(d, t, s, p, font, size) > width)
+                        break;
+                    lo = p;
+                    if (p < lim && g_ascii_islower(t[p - 1]) && g_ascii_isupper(t[p]))
+                        camel = p;
+                }
+                e = camel > s ? camel : lo > s ? lo : (size_t)(g_utf8_next_char(t + s) - t);
+            }
+        }
+        off[k] = s;
+        len[k] = e - s;
+        while (len[k] > 0 && t[s + len[k] - 1] == ' ')
+            len[k]--;
+        k++;
+        s = e;
+        while (s < n && t[s] == ' ')
+            s++;
+    }
+    if (!k) {
+        off[0] = len[0] = 0;
+        k = 1;
+    }
+    *nlines = k;
+    return t;
+}
+
+void pd_lines(pdoc *d, double x, double y, const char *t, const size_t *off,
+              const size_t *len, int n, int font, double size, double lh, double width,
+              uint32_t color)
+{
+    char *v = td_xmalloc(strlen(t) + 1);
+    for (int i = 0; i < n; i++) {
+        memcpy(v, t + off[i], len[i]);
+        v[len[i]] = 0;
+        pd_text(d, x, y + i * lh, v, font, size, width, PANGO_ALIGN_LEFT,
+                PANGO_ELLIPSIZE_END, color);
+    }
+    free(v);
+}
+
 /* ---- pages ---- */
 
 static void page_decor(pdoc *d)
@@ -272,8 +388,14 @@ static int sec_header(pdoc *d, const td_template *t)
     pango_cairo_show_layout(d->cr, tl);
     g_object_unref(tl);
     d->y += (double)th / PANGO_SCALE;
+    /* what the subtitle says ("tracedoc 0.1.0, 2026-11-23") is not repeated below */
+    int has_date = 0, has_tool = 0;
     if (t && t->subtitle[0]) {
         char *sub = td_template_fill(t->subtitle, s);
+        char tool[64];
+        snprintf(tool, sizeof tool, "tracedoc %s", d->version);
+        has_date = d->date[0] && strstr(sub, d->date) != NULL;
+        has_tool = strstr(sub, tool) != NULL;
         d->y += 2;
         d->y += pd_text(d, d->x0, d->y, sub, PF_SANS, 9.5, W, PANGO_ALIGN_LEFT,
                         PANGO_ELLIPSIZE_NONE, C_MUTED);
@@ -307,12 +429,14 @@ static int sec_header(pdoc *d, const td_template *t)
         else
             fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
     }
-    if (!d->brief) {
+    if (!d->brief && !has_tool) {
         fact[nf].label = "Tool";
         snprintf(fact[nf++].val, sizeof fact[0].val, "tracedoc %s", d->version);
     }
-    fact[nf].label = "Date";
-    snprintf(fact[nf++].val, sizeof fact[0].val, "%s", d->date);
+    if (!has_date) {
+        fact[nf].label = "Date";
+        snprintf(fact[nf++].val, sizeof fact[0].val, "%s", d->date);
+    }
     /* when the trace was captured, and the run metadata (--meta), after the fixed facts */
     if ((kv = td_sum_get(s, "trace.captured")) && kv->type == TD_T_TEXT && kv->v.s) {
         fact[nf].label = "Captured";
@@ -472,8 +596,27 @@ static int sec_header(pdoc *d, const td_template *t)
             double wi = pd_text_w(d, info, PF_SANS, 7.5);
             if (wi > W * 0.62)
                 wi = W * 0.62;
-            pd_text(d, d->x0, d->y, path, PF_SANS, 8, W - wi - 12, PANGO_ALIGN_LEFT,
-                    PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
+            /* a path too long for the line loses part of its directory, never of
+             * its file name ("/work/shared/tr…/nsys/pipit_saxpy_mpi_cuda_a100.sqlite") */
+            double room = W - wi - 12;
+            const char *base = strrchr(path, '/');
+            double wb = base ? pd_text_w(d, base, PF_SANS, 8) : 0;
+            if (base && base > path && pd_text_w(d, path, PF_SANS, 8) > room &&
+                wb + 24 < room) {
+                char dir[1024];
+                snprintf(dir, sizeof dir, "%.*s", (int)(base - path), path);
+                PangoLayout *dl = pd_layout(d, dir, PF_SANS, 8, room - wb, PANGO_ALIGN_LEFT,
+                                            PANGO_ELLIPSIZE_MIDDLE);
+                int dw, dh;
+                pango_layout_get_size(dl, &dw, &dh);
+                g_object_unref(dl);
+                pd_text(d, d->x0, d->y, dir, PF_SANS, 8, room - wb, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
+                pd_text(d, d->x0 + (double)dw / PANGO_SCALE, d->y, base, PF_SANS, 8, 0,
+                        PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT);
+            } else
+                pd_text(d, d->x0, d->y, path, PF_SANS, 8, room, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_MIDDLE, C_TEXT);
             pd_text(d, d->x1 - wi, d->y + 0.5, info, PF_SANS, 7.5, wi, PANGO_ALIGN_RIGHT,
                     PANGO_ELLIPSIZE_END, C_MUTED);
             d->y += 11;
@@ -522,12 +665,18 @@ typedef struct card {
     char sub[128];
 } card;
 
+/* cards: four a row, 8 points apart */
+static double card_w(const pdoc *d)
+{
+    return (d->x1 - d->x0 - 8 * 3) / 4;
+}
+
 /* tail: the height of the notes drawn under the cards, kept with the last row */
 static void draw_cards(pdoc *d, const card *c, int n, double tail)
 {
-    double W = d->x1 - d->x0, gap = 8;
+    double gap = 8;
     int per = 4;
-    double cw = (W - gap * (per - 1)) / per, chh = 40;
+    double cw = card_w(d), chh = 40;
     for (int i = 0; i < n; i += per) {
         pd_need(d, chh + gap + (i + per >= n ? tail : 0));
         for (int k = 0; k < per && i + k < n; k++) {
@@ -615,6 +764,11 @@ static int sec_keyfigures(pdoc *d, const char *title)
         if (!strcmp(*k, "warmup.dropped") && kv->v.i == 0 && !td_sum_find_table(s, "steps") &&
             !td_sum_find_table(s, "modules"))
             continue; /* nothing the warm-up rule could drop (AIU, IPU, stack tracing) */
+        if (d->brief && (!strcmp(*k, "warmup.dropped") ||
+                         !strcmp(*k, "module_cut.dropped_modules")))
+            continue; /* rules, not results: the one-page summary leaves them out */
+        if (!strcmp(*k, "module_cut.dropped_modules") && kv->v.i == 0)
+            continue; /* no module below the cut-off: the note under the cards says the rule */
         c[n].label = kv->title ? kv->title : kv->key;
         fmt_kv(kv, c[n].val, sizeof c[n].val);
         c[n].sub[0] = 0;
@@ -644,6 +798,28 @@ static int sec_keyfigures(pdoc *d, const char *title)
             }
         }
         n++;
+    }
+    /* a label wider than its card ("Host time in MPI/UCX/NCCL ranges"): the words that
+     * do not fit go under the value when nothing else is there */
+    double cwid = card_w(d) - 12;
+    for (int i = 0; i < n; i++) {
+        if (c[i].sub[0] || pd_text_w(d, c[i].label, PF_SANS, 7) <= cwid)
+            continue;
+        const char *l = c[i].label;
+        size_t cut_at = 0;
+        for (size_t p = 1; l[p]; p++)
+            if (l[p] == ' ') {
+                char t[80];
+                snprintf(t, sizeof t, "%.*s", (int)p, l);
+                if (pd_text_w(d, t, PF_SANS, 7) > cwid)
+                    break;
+                cut_at = p;
+            }
+        if (!cut_at)
+            continue;
+        snprintf(c[i].sub, sizeof c[i].sub, "%s", l + cut_at + 1);
+        snprintf(lab[i], sizeof lab[i], "%.*s", (int)cut_at, l);
+        c[i].label = lab[i];
     }
     const td_kv *rule = td_sum_get(s, "warmup.rule");
     const td_kv *cut = td_sum_get(s, "module_cut.threshold");

@@ -725,6 +725,45 @@ int pd_variability(pdoc *d, const td_section *sec)
     const td_table *o = td_sum_find_table(d->s, "outlier_steps");
     if (!(t && t->nrows) && !(o && o->nrows))
         return 0;
+    /* one or two names make no picture and a table that repeats the kernels table:
+     * a sentence says what there is */
+    if (t && t->nrows && t->nrows < 3 && !(o && o->nrows)) {
+        int cn = td_table_col(t, "name"), cc = td_table_col(t, "calls");
+        int cm = td_table_col(t, "mean_ns"), cs = td_table_col(t, "std_ns");
+        int cv = td_table_col(t, "cov");
+        const char *what = td_table_col(t, "module") >= 0 ? "compute thunk" : "kernel";
+        td_buf b = {0};
+        td_buf_printf(&b, "Only %zu %s%s ran more than once, too few to compare:", t->nrows,
+                      what, t->nrows > 1 ? "s" : "");
+        for (size_t r = 0; r < t->nrows; r++) {
+            const char *nm = cn >= 0 ? td_table_cell(t, r, cn)->s : NULL;
+            td_buf_printf(&b, "%s %s", r ? ";" : "", nm && nm[0] ? nm : "(no name)");
+            int64_t calls = cc >= 0 ? td_table_cell(t, r, cc)->i : TD_NA;
+            if (calls != TD_NA)
+                td_buf_printf(&b, " ran %lld times", (long long)calls);
+            const char *sep = calls != TD_NA ? ", " : ": ";
+            for (int k = 0; k < 2; k++) {
+                int col = k ? cs : cm;
+                int64_t v = col >= 0 ? td_table_cell(t, r, col)->i : TD_NA;
+                if (v == TD_NA)
+                    continue;
+                char tx[64];
+                td_fmt_ns(tx, sizeof tx, v);
+                td_buf_printf(&b, "%s%s %s", sep, k ? "std dev" : "mean", tx);
+                sep = ", ";
+            }
+            double c = cv >= 0 ? td_table_cell(t, r, cv)->f : NAN;
+            if (isfinite(c))
+                td_buf_printf(&b, " (coefficient of variation %.3f)", c);
+        }
+        td_buf_printf(&b, ".");
+        double h = pd_text_h(d, b.p, PF_SANS, 8.5, d->x1 - d->x0);
+        pd_heading(d, sec->title[0] ? sec->title : "Variability", h + 4);
+        d->y += pd_text(d, d->x0, d->y, b.p, PF_SANS, 8.5, d->x1 - d->x0, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_NONE, C_TEXT) + 6;
+        td_buf_free(&b);
+        return 1;
+    }
     pd_heading(d, sec->title[0] ? sec->title : "Variability", 190);
     if (t && t->nrows) {
         int cm = td_table_col(t, "mean_ns"), cc = td_table_col(t, "cov");
@@ -787,6 +826,17 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         td_flame_layout_free(&L);
         return 1;
     }
+    /* one frame on every level (all > iteration > sdsc_matmul): a stack of full-width
+     * bars that compares nothing; the page leaves it out (the SVG is still written) */
+    {
+        int branch = 0;
+        for (size_t i = 1; i < L.n && !branch; i++) /* pre-order: a sibling or a */
+            branch = L.f[i].depth <= L.f[i - 1].depth; /* cousin follows a leaf */
+        if (!branch) {
+            td_flame_layout_free(&L);
+            return 0;
+        }
+    }
     /* XLA's source and op_name graphs are mostly "[GPU idle ...]" frames under the root
      * (97% of the width for the pax runs): the page would show one wide bar and
      * slivers. When they are more than half of the width, what ran is drawn instead:
@@ -801,7 +851,9 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
                 continue;
             if (f->name && !strncmp(f->name, "[GPU idle", 9))
                 idle += f->w;
-            else {
+            else if (!f->pruned) { /* a grey frame of merged slivers (the pax runs' idle
+                                      time inside modules, 0.01%) sits at the right end:
+                                      it must not stretch what is shown to the whole width */
                 lo = f->x < lo ? f->x : lo;
                 hi = f->x + f->w > hi ? f->x + f->w : hi;
             }
@@ -838,6 +890,8 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         int depth = f->depth - zoom;
         if (depth >= rows)
             continue;
+        if (zoom && (f->x >= zx + zw - 1e-12 || f->x + f->w <= zx + 1e-12))
+            continue; /* outside the part shown */
         double x = d->x0 + (f->x - zx) / zw * W, w = f->w / zw * W;
         if (w < 0.35)
             continue;
@@ -846,7 +900,7 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         pd_rgb(d, c);
         cairo_rectangle(d->cr, x, y, w > 1 ? w - 0.5 : w, rh - 1);
         cairo_fill(d->cr);
-        char lb[512];
+        char lb[4096];
         if (f->depth == 0) {
             char v[64];
             td_flame_fmt_value(fl, v, sizeof v, f->value);
@@ -864,17 +918,17 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         /* dark text on light frames, white on dark ones (relative luminance) */
         double lum = 0.2126 * ((c >> 16) & 255) + 0.7152 * ((c >> 8) & 255) +
                      0.0722 * (c & 255);
-        PangoLayout *l = pd_layout(d, lb, PF_SANS, fs, w - 4, PANGO_ALIGN_LEFT,
-                                   PANGO_ELLIPSIZE_NONE);
-        pango_layout_set_height(l, -lines);
-        pango_layout_set_ellipsize(l, PANGO_ELLIPSIZE_END);
-        int lw, lht;
-        pango_layout_get_size(l, &lw, &lht);
-        double th = (double)lht / PANGO_SCALE;
-        pd_rgb(d, lum < 110 ? 0xffffffu : C_TEXT);
-        cairo_move_to(d->cr, x + 2, y + (rh - 1 - th) / 2);
-        pango_cairo_show_layout(d->cr, l);
-        g_object_unref(l);
+        /* wrapped at separators, never inside a word that fits a line; the last line
+         * ellipsized when the name needs more lines than the row holds */
+        size_t off[8], len[8];
+        int nl, ml = lines < 7 ? lines : 7;
+        char *wt = pd_wrap(d, lb, PF_SANS, fs, w - 4, ml, &nl, off, len);
+        if (nl > ml)
+            nl = ml;
+        double th = nl * lh;
+        pd_lines(d, x + 2, y + (rh - 1 - th) / 2, wt, off, len, nl, PF_SANS, fs, lh, w - 4,
+                 lum < 110 ? 0xffffffu : C_TEXT);
+        free(wt);
     }
     d->y = top + rows * rh + 4;
     char note[600];

@@ -59,6 +59,18 @@ double pd_text(pdoc *d, double x, double y, const char *text, int font, double s
 double pd_text_w(pdoc *d, const char *text, int font, double size);
 double pd_text_h(pdoc *d, const char *text, int font, double size, double width);
 
+/* A name broken into lines of at most width points at separators (spaces, ',', '/',
+ * '.', '_', "::", before '(' or '<'; inside a word only when one token is wider than a
+ * line). Returns the cleaned text (free()); line i is its bytes off[i] .. off[i]+len[i].
+ * *nlines: the lines used, at most maxlines + 1 (arrays of maxlines + 1); when more than
+ * maxlines are needed, line maxlines - 1 holds the whole rest (pd_lines ellipsizes it)
+ * and *nlines is maxlines + 1. */
+char *pd_wrap(pdoc *d, const char *text, int font, double size, double width, int maxlines,
+              int *nlines, size_t *off, size_t *len);
+/* Draws n lines from pd_wrap, lh apart; a line wider than width is ellipsized. */
+void pd_lines(pdoc *d, double x, double y, const char *t, const size_t *off,
+              const size_t *len, int n, int font, double size, double lh, double width,
+              uint32_t color);
 /* Pages: start a new page when fewer than h points are left. */
 void pd_break(pdoc *d);
 void pd_need(pdoc *d, double h);

@@ -6,6 +6,7 @@
  * from the PDF gives what is shown). */
 #define _POSIX_C_SOURCE 200809L
 #include "render_pdf_int.h"
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,11 +137,15 @@ static size_t page_rows(const pdoc *d, size_t r, size_t shown, const double *rh,
 
 static int layout_lines(pdoc *d, const char *text, double width)
 {
-    PangoLayout *l = pd_layout(d, text, PF_SANS, TFS, width, PANGO_ALIGN_LEFT,
-                               PANGO_ELLIPSIZE_NONE);
-    int n = pango_layout_get_line_count(l);
-    g_object_unref(l);
+    size_t off[NAME_LINES + 1], len[NAME_LINES + 1];
+    int n;
+    free(pd_wrap(d, text, PF_SANS, TFS, width, NAME_LINES, &n, off, len));
     return n;
+}
+
+static int word_char(char c)
+{
+    return isalnum((unsigned char)c) || (c & 0x80);
 }
 
 /* name's first and last bytes, k in all, around "\u2026", into out (n + 4 bytes) */
@@ -151,6 +156,29 @@ static void cut_middle(char *out, const char *name, size_t n, size_t k)
         head--;
     while (tail > 0 && (name[n - tail] & 0xc0) == 0x80)
         tail--;
+    /* no word cut on either side of the "\u2026" when a word boundary is near: the tail
+     * starts at the beginning of its first word (the "worker0" of "...worker0_step",
+     * which tells inputs apart, is kept whole), the head gives up as many bytes and
+     * ends between words */
+    size_t st = n - tail;
+    if (tail > 0 && st > head && word_char(name[st - 1]) && word_char(name[st])) {
+        size_t b = st;
+        while (b > head && word_char(name[b - 1]))
+            b--;
+        if (b > head && st - b <= 32) {
+            tail += st - b;
+            head = head > st - b ? head - (st - b) : 0;
+        }
+    }
+    if (head > 0 && word_char(name[head - 1]) && word_char(name[head])) {
+        size_t h = head;
+        while (h > 0 && word_char(name[h - 1]))
+            h--;
+        if (h > 0 && head - h <= 32)
+            head = h;
+    }
+    while (head > 0 && (name[head] & 0xc0) == 0x80)
+        head--;
     snprintf(out, n + 4, "%.*s\xe2\x80\xa6%s", (int)head, name, name + n - tail);
 }
 
@@ -188,7 +216,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     double W = d->x1 - d->x0;
     tcol c[TD_MAXCOLS];
     int n = 0, flex = -1;
-    char v[512];
+    char v[8192]; /* whole names: C++ kernel names run to thousands of bytes */
     for (int ci = 0; ci < t->ncols; ci++) {
         const td_col *col = &t->cols[ci];
         if (unit_hidden(t, ci) || col->nodoc)
@@ -248,10 +276,21 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         for (int k = 0; k < n; k++)
             if (k != flex)
                 others += c[k].nat;
-        /* names matter most: keep at least ~35% of the width for them before giving
-         * it to the least important numbers (std, min, max...) */
-        double fmin = flex >= 0 ? (c[flex].nat < W * 0.35 ? c[flex].nat : W * 0.35) : 0;
-        if (others + fmin <= W || n <= 1) {
+        /* names matter most: ~45% of the width for them before the least important
+         * numbers (std, min, max...) are kept; the important ones (totals, shares, a
+         * regression's base and current) give way only below ~35% */
+        int worst = -1; /* among equals the widest goes first (one wide SHA-256 rather
+                           than two narrow counts), then the rightmost */
+        for (int k = 0; k < n; k++)
+            if (k != flex && (worst < 0 || c[k].imp < c[worst].imp ||
+                              (c[k].imp == c[worst].imp && c[k].nat >= c[worst].nat - 0.5)))
+                worst = k;
+        double fmin = 0;
+        if (flex >= 0) {
+            double share = worst >= 0 && c[worst].imp >= 60 ? 0.35 : 0.45;
+            fmin = c[flex].nat < W * share ? c[flex].nat : W * share;
+        }
+        if (others + fmin <= W || n <= 1 || worst < 0) {
             for (int k = 0; k < n; k++)
                 c[k].w = c[k].nat;
             if (flex >= 0) {
@@ -261,15 +300,6 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
             }
             break;
         }
-        /* among equals the widest goes first (one wide SHA-256 rather than two
-         * narrow counts), then the rightmost */
-        int worst = -1;
-        for (int k = 0; k < n; k++)
-            if (k != flex && (worst < 0 || c[k].imp < c[worst].imp ||
-                              (c[k].imp == c[worst].imp && c[k].nat >= c[worst].nat - 0.5)))
-                worst = k;
-        if (worst < 0)
-            break;
         const td_col *col = &t->cols[c[worst].ci];
         size_t dl = strlen(dropped);
         snprintf(dropped + dl, sizeof dropped - dl, "%s%s", dl ? ", " : "",
@@ -366,10 +396,16 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
                 color = C_BAD;
             } else if (!strcmp(col->key, "status") && !strcmp(v, "improved"))
                 color = C_GOOD;
-            if (k == flex && names[r])
-                pd_text(d, x + TPAD / 2, d->y + 1.5, names[r], font, TFS, c[k].w - TPAD,
-                        PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, color);
-            else if (v[0])
+            if (k == flex && names[r]) {
+                size_t off[NAME_LINES + 1], len[NAME_LINES + 1];
+                int nl;
+                char *wt = pd_wrap(d, names[r], font, TFS, c[k].w - TPAD, NAME_LINES, &nl,
+                                   off, len);
+                pd_lines(d, x + TPAD / 2, d->y + 1.5, wt, off, len,
+                         nl < NAME_LINES ? nl : NAME_LINES, font, TFS, lh, c[k].w - TPAD,
+                         color);
+                free(wt);
+            } else if (v[0])
                 pd_text(d, x + TPAD / 2, d->y + 1.5, v, font, TFS, c[k].w - TPAD,
                         c[k].num ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT,
                         /* an XLA op_name path tells most at its end */

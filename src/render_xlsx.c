@@ -520,6 +520,61 @@ static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrow
     xw_note_err(x, worksheet_insert_chart_opt(ws, 2, (lxw_col_t)(c0 + 3), ch, &co), "chart");
 }
 
+/* A note under a table: merged over the table's columns and wrapped in a row tall enough,
+ * rather than one line running far right of the table (and shrinking its printout). */
+static void table_note(xw *x, lxw_worksheet *ws, const char *note, int r, const size_t *w,
+                       int ncols)
+{
+    double width = 0;
+    for (int k = 0; k < ncols; k++)
+        width += clampw(w[k]);
+    char *t = xw_cell_text(note);
+    if (ncols > 1)
+        xw_note_err(x, worksheet_merge_range(ws, (lxw_row_t)r, 0, (lxw_row_t)r,
+                                             (lxw_col_t)(ncols - 1), t, x->wrap), "note");
+    else
+        xw_put_str(x, ws, r, 0, t, x->wrap);
+    int lines = wrapped_lines(t, width > 12 ? (size_t)width - 6 : 6);
+    worksheet_set_row(ws, (lxw_row_t)r, lines >= 27 ? 409.0 : 15.0 * lines, NULL);
+    free(t);
+}
+
+/* The regression table has one unit per row (its unit column): times in ns, shares as
+ * fractions. Written again over the plain cells: a time in ms (us below a millisecond)
+ * and a fraction as a percentage, the unit cell saying which; the status stands out. */
+static void regression_cells(xw *x, lxw_worksheet *ws, const td_table *t, const int *sc,
+                             int nsc, size_t nrows)
+{
+    int cu = -1, cb = -1, cc = -1, cst = -1;
+    for (int k = 0; k < nsc; k++) {
+        const char *key = t->cols[sc[k]].key;
+        cu = !strcmp(key, "unit") ? k : cu;
+        cb = !strcmp(key, "base") ? k : cb;
+        cc = !strcmp(key, "current") ? k : cc;
+        cst = !strcmp(key, "status") ? k : cst;
+    }
+    for (size_t r = 0; r < nrows; r++) {
+        int row = (int)r + 1;
+        const char *v = cst >= 0 ? td_table_cell(t, r, sc[cst])->s : NULL;
+        if (v && (strcmp(v, "regressed") == 0 || strcmp(v, "improved") == 0))
+            xw_put_str(x, ws, row, cst, v, v[0] == 'r' ? x->bad : x->good);
+        const char *u = cu >= 0 ? td_table_cell(t, r, sc[cu])->s : NULL;
+        if (!u || cb < 0 || cc < 0)
+            continue;
+        double b = td_table_cell(t, r, sc[cb])->f, c = td_table_cell(t, r, sc[cc])->f;
+        if (!strcmp(u, "ns")) {
+            double per = fmax(fabs(b), fabs(c)) < 1e6 ? 1e3 : 1e6; /* ns per unit */
+            xw_put_num(x, ws, row, cb, b / per, x->ms);
+            xw_put_num(x, ws, row, cc, c / per, x->ms);
+            xw_put_str(x, ws, row, cu, xw_unit_name(per), NULL);
+        } else if (!strcmp(u, "fraction")) {
+            xw_put_num(x, ws, row, cb, b, x->pct);
+            xw_put_num(x, ws, row, cc, c, x->pct);
+            xw_put_str(x, ws, row, cu, "%", NULL);
+        }
+    }
+}
+
 /* One sheet for one summary table: header row (frozen, filtered), one row per item. */
 static void table_sheet(xw *x, const td_table *t, const td_section *sec)
 {
@@ -567,24 +622,16 @@ static void table_sheet(xw *x, const td_table *t, const td_section *sec)
             if (l > w[k])
                 w[k] = l;
         }
-    /* regression: the status stands out (written again over the plain cell) */
-    int cst = -1;
-    for (int k = 0; k < nsc && !strcmp(t->name, "regression.metrics"); k++)
-        if (!strcmp(t->cols[sc[k]].key, "status"))
-            cst = k;
-    for (size_t r = 0; cst >= 0 && r < nrows; r++) {
-        const char *v = td_table_cell(t, r, sc[cst])->s;
-        if (v && (strcmp(v, "regressed") == 0 || strcmp(v, "improved") == 0))
-            xw_put_str(x, ws, (int)r + 1, cst, v, v[0] == 'r' ? x->bad : x->good);
-    }
+    if (!strcmp(t->name, "regression.metrics"))
+        regression_cells(x, ws, t, sc, nsc, nrows);
     for (int k = 0; k < nsc; k++)
         worksheet_set_column(ws, (lxw_col_t)k, (lxw_col_t)k, clampw(w[k]), NULL);
     worksheet_freeze_panes(ws, 1, 0);
     worksheet_repeat_rows(ws, 0, 0);
     xw_note_err(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(nsc - 1)),
              "autofilter");
-    if (t->note)   /* what the numbers are of, below the rows */
-        xw_put_str(x, ws, (int)nrows + 2, 0, t->note, NULL);
+    if (t->note)   /* what the numbers are of, below the rows, wrapped within their width */
+        table_note(x, ws, t->note, (int)nrows + 2, w, nsc);
     x->rows[x->nsheets - 1] = nrows;
     if (strcmp(t->name, "steps") == 0)
         steps_chart(x, ws, t, nrows, nsc);

@@ -70,8 +70,9 @@ static int kv_value(xw *x, lxw_worksheet *ws, int r, const td_kv *kv)
         xw_put_num(x, ws, r, 1, kv->v.f, x->gbps);
         unit = "GB/s";
         break;
-    case TD_T_F64:
-        xw_put_num(x, ws, r, 1, kv->v.f, x->f64);
+    case TD_T_F64: /* the module cut-off is a share of all modules' time (1%, not 0.010) */
+        xw_put_num(x, ws, r, 1, kv->v.f,
+                   !strcmp(kv->key, "module_cut.threshold") ? x->pct : x->f64);
         break;
     }
     xw_put_str(x, ws, r, 2, unit, NULL);
@@ -87,7 +88,9 @@ static int headline(const char *key)
                                     "runtime.wall_ns", "runtime.modules_ns",
                                     "compile.total_ns", "regression.regressed",
                                     "regression.improved", "aiu.active_share",
-                                    "comm.host_ns", NULL};
+                                    "comm.host_ns", "ipu.all.tile_balance",
+                                    "ipu.all.active_tile_balance", "samba.host_share",
+                                    "samba.tflop_util", NULL};
     for (int i = 0; k[i]; i++)
         if (!strcmp(key, k[i]))
             return 1;

@@ -31,6 +31,19 @@ assert d["Telemetry covering at least one full active iteration"].startswith("3 
 assert d["Expected vs seen"] == "Expected: latency 800 ms; seen: 900.000 ms per iteration", d
 PY
 pdftotext "$WORK/b/report.pdf" - | grep -q "7 of 7 items in this report" || die "PDF checklist page"
+# a stored run (report SUMMARY.json) carries its checklist: made again for the new report
+# (it aborted with "internal error: table checklist columns", exit 134)
+"$TD" report "$WORK/a/summary.json" -o "$WORK/s" --format json,xlsx --expect "latency 800 ms" \
+    --meta 'reproducer=python run.py' 2>"$WORK/s.err" || { cat "$WORK/s.err"; die "report of a stored run"; }
+$PY - "$WORK/s" <<'PY' || die "checklist of a stored run"
+import json, sys, openpyxl
+c = json.load(open(sys.argv[1] + "/summary.json"))["checklist"]
+assert len(c) == 7, c
+ok = {r["item"]: r["ok"] for r in c}
+assert ok["Expected vs seen"] and ok["Reproducer and iteration count"], ok
+ws = openpyxl.load_workbook(sys.argv[1] + "/report.xlsx")["Checklist"]
+assert ws.max_row == 8 and [c.value for c in ws[1]] == ["Item", "Done", "Detail"], [c.value for c in ws[1]]
+PY
 # telemetry that ends inside the first iteration does not cover a full one
 head -6 "$T" >"$WORK/short.txt"
 "$TD" report "$WORK/spyre.json" -o "$WORK/c" --format json --telemetry "$WORK/short.txt" 2>/dev/null || die "report c"

@@ -38,7 +38,7 @@ fl = fl[:fl.index("Width is")]
 import re
 short = re.findall(r"(?:^|\s)(\S{1,5}\u2026)", fl)
 assert not short, short
-assert "ncclKernel_AllReduce_RI" in fl and "NG_LL_Sum_float" in fl, fl   # wrapped, not cut
+assert "ncclKernel_AllReduce_" in fl and "RING_LL_Sum_float" in fl, fl   # wrapped at "_", not cut
 PY
 
 # 2. nsys: the memcpy table (memcpy is 26% of the saxpy export's GPU timeline) and the host

@@ -2,11 +2,14 @@
 # each kind and the manager and bug-report templates:
 # - every table sheet: no column without a value in any row, no "Rank" column for a
 #   single-rank input, time columns of whole numbers shown without decimals, no chart on a
-#   sheet of one row; Kineto's kernels per module not called thunks;
+#   sheet of one row; Kineto's kernels per module not called thunks; notes under the rows
+#   wrapped within the table's width;
 # - the Summary: headline figures and findings on the first screen (before row 30), then
 #   settings; every input listed; labels wider than column A wrap in a row tall enough; no
-#   0% part in the time breakdown; what the breakdown's shares are of;
-# - no "GPU" in any cell of a non-GPU accelerator's workbook (MTIA, Spyre, AIU, IPU, RDU).
+#   0% part in the time breakdown; what the breakdown's shares are of; the module cut-off
+#   as a percentage;
+# - no "GPU" in any cell of a non-GPU accelerator's workbook (MTIA, Spyre, AIU, IPU, RDU);
+# - a baseline comparison: the regression row in ms, the changes without a "Unit: ns" column.
 # Expected values come from the raw inputs read here in Python (the tar's members, the
 # traces' events), not from tracedoc.
 . "$ROOT/tests/lib.sh"
@@ -29,8 +32,13 @@ for t in manager bug-report; do
     run ipu $t "$ROOT/examples/ipu/detailed.jsonl"
     run samba $t "$ROOT/examples/sambanova/decoder"
 done
+# a baseline comparison (two stored nightly runs, a real slowdown from run 21 on)
+D="$ROOT/tests/data/nightly"
+"$TD" report "$D/run21.summary.json" -o "$WORK/base" --template manager --format xlsx \
+    --baseline "$D/run20.summary.json" >/dev/null 2>&1
+[ $? = 1 ] || die "run21 against run20: exit 1 (regressed) expected"
 
-$PY - "$WORK" "$TRACES" <<'EOF' || exit 1
+$PY - "$WORK" "$TRACES" "$D" <<'EOF' || exit 1
 import collections, json, os, re, sys, tarfile, openpyxl
 work, traces = sys.argv[1], sys.argv[2]
 fail = []
@@ -85,6 +93,18 @@ def generic(name, wb, js):
                           "%s %s: %r is whole numbers shown with decimals" % (name, ws.title, h))
         if ws._charts:
             check(last > 2, "%s %s: a chart of one row" % (name, ws.title))
+        # a note under the rows stays within the table's width: merged over its columns,
+        # wrapped, in a row tall enough (it ran far right of the table in one line)
+        for r in range(last + 1, ws.max_row + 1):
+            c = ws.cell(r, 1)
+            if isinstance(c.value, str):
+                ncol = len([h for h in hdr if h and not h.startswith("Chart:")])
+                width = sum(ws.column_dimensions[openpyxl.utils.get_column_letter(k)].width or 8
+                            for k in range(1, ncol + 1))
+                merged = [m for m in ws.merged_cells.ranges if m.min_row == r]
+                check(c.alignment.wrap_text and (ncol == 1 or (merged and merged[0].max_col == ncol)) and
+                      (ws.row_dimensions[r].height or 15) >= 15 * lines(c.value, width - 6) - 0.01,
+                      "%s %s!A%d: note not wrapped within the table" % (name, ws.title, r))
     s = wb["Summary"]
     col_a = [(c.row, c) for c in s["A"] if c.value is not None]
     labels = {c.value: r for r, c in col_a}
@@ -100,6 +120,10 @@ def generic(name, wb, js):
             h = s.row_dimensions[r].height or 15
             check(c.alignment.wrap_text and h >= 15 * lines(c.value, A_WIDTH) - 0.01,
                   "%s Summary!A%d: %r is cut (height %s)" % (name, r, c.value, h))
+    # the module cut-off (README: --threshold, default 0.01 of the time) as a percentage
+    if "Top-module cut-off" in labels:
+        c = s.cell(labels["Top-module cut-off"], 2)
+        check(c.value == 0.01 and c.number_format == "0.0%", "%s: cut-off %r %s" % (name, c.value, c.number_format))
     # inputs: one "rank N" row per input, and every input's SHA-256
     ins = [c for r, c in col_a if isinstance(c.value, str) and c.value.startswith("rank ")]
     check(len(ins) == len(js["inputs"]), "%s: %d inputs listed, %d read" % (name, len(ins), len(js["inputs"])))
@@ -155,6 +179,14 @@ for t in ("manager", "bug-report"):
             continue
         check(row[ct].value == tot[row[0].value] and row[ct].number_format == "#,##0",
               "dlrm kernel %r total %r (%s), trace %r" % (row[0].value[:40], row[ct].value, row[ct].number_format, tot[row[0].value]))
+    # the figures the PDF's key figures give (IPU tile balance) and the SambaNova run's
+    # host share and TFLOP utilisation are headline figures, before the findings
+    for name, want in (("ipu", ("Tile balance (all IPUs)", "Active tile balance (all IPUs)")),
+                       ("samba", ("Host share", "TFLOP utilisation (time-weighted)"))):
+        s2, lab2 = books[name][1]
+        for w in want:
+            check(lab2.get(w, 99) < lab2["Findings"] and s2.cell(lab2[w], 2).number_format == "0.0%",
+                  "%s/%s: %r at row %s, findings at %s" % (name, t, w, lab2.get(w), lab2["Findings"]))
     if t == "bug-report":
         # a Kineto trace has kernels, not XLA thunks: the per-module sheet says so
         check("Thunks" not in wb.sheetnames and "Device work per top module" in wb.sheetnames and
@@ -164,6 +196,22 @@ for t in ("manager", "bug-report"):
         hdr = [c.value for c in wb["Collectives"][1]]
         check(not any(h and (h.startswith("Message size") or "bandwidth" in h or h == "Type") for h in hdr),
               "dlrm collectives header %s" % hdr)
+# Regression sheet: the median steady step of each run (README: step.median_ns), computed
+# here from the runs' steps, in ms with its unit; the Changes sheet's times carry their
+# unit in the header (no "Unit" column of "ns" beside "Before (ms)")
+import statistics
+med = [statistics.median(r["wall_ns"] for r in json.load(open("%s/run%d.summary.json" % (sys.argv[3], k)))["steps"]
+                         if not r["warmup"]) for k in (20, 21)]
+wb = openpyxl.load_workbook(os.path.join(work, "base", "report.xlsx"))
+reg = wb["Regression"]
+hdr = [c.value for c in reg[1]]
+row = [c.value for c in reg[2]]
+got = dict(zip(hdr, row))
+check(got["Metric"] == "step time (median, steady)" and got["Unit"] == "ms" and
+      abs(got["Baseline"] - med[0] / 1e6) < 1e-9 and abs(got["Current"] - med[1] / 1e6) < 1e-9 and
+      got["Status"] == "regressed", "regression row %s, medians %s ns" % (got, med))
+ch = [c.value for c in wb["Changes"][1]]
+check("Unit" not in ch and "Before (ms)" in ch, "changes header %s" % ch)
 print("%d failed" % len(fail))
 if fail:
     print("\n".join(fail[:40]))

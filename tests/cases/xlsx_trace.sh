@@ -109,7 +109,14 @@ for r in runs:
             for k, h, v in zip(keys, hdr, cells):
                 j = row.get(k)
                 where = "%s %s row %d %s" % (r, title, i + 1, k)
-                if j is None and k == "rank" and row.get("device") == "all":
+                if name == "regression.metrics" and k in ("unit", "base", "current") and \
+                        row["unit"] in ("ns", "fraction"):
+                    # one unit per row: a time in ms (us below 1 ms), a fraction in %
+                    big = max(abs(row["base"]), abs(row["current"]))
+                    u = "%" if row["unit"] == "fraction" else "\u00b5s" if big < 1e6 else "ms"
+                    div = {"%": 1, "\u00b5s": 1e3, "ms": 1e6}[u]
+                    ok = v == u if k == "unit" else close(v, j / div, 1e-12 if div > 1 else 1e-6)
+                elif j is None and k == "rank" and row.get("device") == "all":
                     ok = v == "all"             # the job-wide row: every rank
                 elif j is None:
                     ok = v is None
