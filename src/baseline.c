@@ -63,33 +63,69 @@ static void set_cell(td_summary *s, td_type t, td_cell *c, json_t *v)
                                   : TD_NA;
 }
 
-/* summary.json keeps no titles: a stored run's common scalars get the titles the analysis
- * gives them (analyse.c, analyse_steps.c, ...), so its documents read "Traced time", not
- * "trace.span_ns"; other keys are titled by themselves. Kept in step with the analysis
- * by tests/cases/xlsx_review.sh (a stored run's Summary labels = the trace's). */
-static const char *stored_title(const char *key)
+/* "type:Title" (a scalar's label) or "key:type:Title" (a column spec): 1 when it parses;
+ * *rest points at the title. */
+static int parse_label(const char *spec, int with_key, const char **key, size_t *klen,
+                       td_type *t, const char **title)
 {
-    static const char *const t[][2] = {
-        {"inputs_label", "Inputs"}, {"date", "Date"}, {"tool.version", "tracedoc version"},
-        {"trace.captured", "Captured"}, {"trace.span_ns", "Traced time"},
-        {"trace.ranks", "Ranks"}, {"trace.devices", "Devices"}, {"trace.device_name", "Device"},
-        {"trace.world_size", "World size"}, {"trace.accelerator", "Accelerator"},
-        {"trace.device_word", "Device kind"}, {"warmup.mode", "Warm-up removal"},
-        {"warmup.dropped", "Warm-up steps dropped"}, {"warmup.rule", "Warm-up rule"},
-        {"schedule.first_step", "First recorded step"},
-        {"schedule.windows", "Active windows (runs of consecutive steps)"},
-        {"schedule.missing_steps", "Step numbers missing before and between the windows"},
-        {"schedule.steps", "Recorded steps"}, {"module_cut.threshold", "Top-module cut-off"},
-        {"module_cut.dropped_modules", "Modules below the cut-off"},
-        {"module_cut.dropped_ns", "Time below the cut-off"}, {"compile.total_ns", "Compile time"},
-        {"runtime.modules_ns", "Module GPU time"},
-        {"runtime.wall_ns", "Wall time (sum over devices)"},
-        {"comm.host_ns", "Host time in MPI/UCX/NCCL ranges"},
-        {"aiu.active_share", "AIU kernels active (share of the kernel span)"}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (!strcmp(key, t[i][0]))
-            return t[i][1];
-    return key;
+    const char *p = spec;
+    if (with_key) {
+        const char *c = strchr(p, ':');
+        if (!c || c == p)
+            return 0;
+        *key = p;
+        *klen = (size_t)(c - p);
+        p = c + 1;
+    }
+    const char *c = strchr(p, ':');
+    if (!c || !td_type_parse(p, (size_t)(c - p), t))
+        return 0;
+    *title = c + 1;
+    return 1;
+}
+
+/* The labels summary.json keeps ("labels": titles, types, table columns and notes), or
+ * NULL (a summary.json from before they were written: names and types are guessed). */
+static json_t *g_labels;
+
+static const char *label_of(const char *group, const char *key)
+{
+    json_t *g = g_labels ? json_object_get(g_labels, group) : NULL;
+    json_t *v = g ? json_object_get(g, key) : NULL;
+    return v && json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int table_columns(td_summary *s, td_table *t, const char *name)
+{
+    json_t *g = g_labels ? json_object_get(g_labels, "tables") : NULL;
+    json_t *lt = g ? json_object_get(g, name) : NULL;
+    json_t *cols = lt ? json_object_get(lt, "columns") : NULL;
+    if (!json_is_array(cols))
+        return 0;
+    json_t *v = json_object_get(lt, "title");
+    if (json_is_string(v))
+        t->title = td_arena_strdup(s->a, json_string_value(v));
+    v = json_object_get(lt, "note");
+    if (json_is_string(v))
+        t->note = td_arena_strdup(s->a, json_string_value(v));
+    size_t i;
+    json_array_foreach(cols, i, v)
+    {
+        const char *key, *title;
+        size_t kl;
+        td_type ty;
+        if (t->ncols >= TD_MAXCOLS || !json_is_string(v) ||
+            !parse_label(json_string_value(v), 1, &key, &kl, &ty, &title))
+            continue;
+        td_col *c = &t->cols[t->ncols++];
+        c->key = td_arena_strndup(s->a, key, kl);
+        c->title = td_arena_strdup(s->a, title);
+        c->type = ty;
+    }
+    json_t *nd = json_object_get(lt, "nodoc");
+    json_array_foreach(nd, i, v) if (json_is_string(v))
+        td_table_nodoc(t, json_string_value(v));
+    return 1;
 }
 
 static void load_obj(td_summary *s, const char *prefix, json_t *o)
@@ -118,15 +154,16 @@ static void load_obj(td_summary *s, const char *prefix, json_t *o)
         } else if (json_is_array(v)) {
             json_t *first = json_array_get(v, 0);
             td_table *t = td_sum_table(s, key, key);
+            int labelled = t->ncols == 0 && table_columns(s, t, key);
             if (!json_is_object(first))
                 continue;
-            /* columns from the first row; program-lifetime copies of the names */
+            /* columns as labelled, else from the first row (names and types guessed) */
             const char *ck;
             json_t *cv;
             json_object_foreach(first, ck, cv)
             {
-                if (t->ncols >= TD_MAXCOLS)
-                    break;
+                if (t->ncols >= TD_MAXCOLS || (labelled && td_table_col(t, ck) >= 0))
+                    continue;
                 td_col *c = &t->cols[t->ncols++];
                 c->key = td_arena_strdup(s->a, ck);
                 c->title = c->key;
@@ -147,15 +184,22 @@ static void load_obj(td_summary *s, const char *prefix, json_t *o)
             }
         } else {
             td_type t = type_for(k, v);
-            if (t == TD_T_TEXT) /* run metadata is titled by its own key, as --meta does */
-                td_sum_set_str(s, key, strcmp(prefix, "meta") == 0 ? k : stored_title(key),
-                               json_is_string(v) ? json_string_value(v) : NULL);
+            /* run metadata is titled by its own key, as --meta does */
+            const char *title = strcmp(prefix, "meta") == 0 ? k : key, *lab = label_of("scalars", key);
+            td_type lt;
+            const char *ltitle;
+            if (lab && parse_label(lab, 0, NULL, NULL, &lt, &ltitle)) {
+                t = lt;
+                title = ltitle;
+            }
+            if (t == TD_T_TEXT)
+                td_sum_set_str(s, key, title, json_is_string(v) ? json_string_value(v) : NULL);
             else if (t == TD_T_SHARE || t == TD_T_F64 || t == TD_T_GBPS)
-                td_sum_set_f64(s, key, stored_title(key), t, json_number_value(v));
+                td_sum_set_f64(s, key, title, t, json_is_number(v) ? json_number_value(v) : NAN);
             else {
                 td_cell c;
                 set_cell(s, t, &c, v);
-                td_sum_set_int(s, key, stored_title(key), t, c.i);
+                td_sum_set_int(s, key, title, t, c.i);
             }
         }
     }
@@ -192,17 +236,20 @@ td_status td_summary_load_json(const char *path, td_summary **out, td_err *e)
     }
     td_summary *s = td_summary_new();
     json_object_del(root, "schema");
+    g_labels = json_object_get(root, "labels");
+    if (!json_is_object(g_labels))
+        g_labels = NULL;
+    json_incref(g_labels);
+    json_object_del(root, "labels");
     load_obj(s, "", root);
-    /* the tables that documents title by themselves (no title in the templates) */
-    td_table *gt = td_sum_find_table(s, "gpu_timeline");
-    if (gt)
-        gt->title = td_arena_printf(s->a, "%s timeline", td_sum_device_word(s));
-    td_table *th = td_sum_find_table(s, "thunks");
-    int ch = th ? td_table_col(th, "hlo_op") : -1, xla = 0;
-    for (size_t r = 0; ch >= 0 && r < th->nrows; r++)
-        xla |= td_table_cell(th, r, ch)->s != NULL;
-    if (th)   /* XLA thunks, or Kineto's kernels per module (analyse_xla.c, analyse_modules.c) */
-        th->title = xla ? "Thunks of the top modules" : "Device work per top module";
+    /* flamegraph titles: empty flames until stacks stored beside fill them */
+    json_t *fls = g_labels ? json_object_get(g_labels, "flames") : NULL;
+    const char *fk;
+    json_t *fv;
+    json_object_foreach(fls, fk, fv) if (json_is_string(fv) && td_flame_kind_known(fk))
+        td_sum_flame(s, fk, json_string_value(fv));
+    json_decref(g_labels);
+    g_labels = NULL;
     json_decref(root);
     *out = s;
     return TD_OK;
