@@ -86,6 +86,11 @@ for t in bug-report nightly; do
     [ "$n" = 1 ] || die "$t: 'Lightweight profiling blocks' heading $n times"
     pdftotext "$WORK/l-$t/report.pdf" - | grep -q '^Blocks per lane$' || die "$t: no 'Blocks per lane'"
 done
+# the nightly template ends with the inputs table: for one input it repeated page 1's
+# input line (path, format, size, events, rank, SHA-256) alone on a second page
+pdftotext "$WORK/l-nightly/report.pdf" - | grep -q '^Inputs$' && die "nightly: inputs table repeats page 1"
+pdftotext "$WORK/l-nightly/report.pdf" - | grep -q "$(sha256sum "$ROOT/examples/ipu/lwp.jsonl" | cut -c1-64)" ||
+    die "nightly: page 1 lost the input's SHA-256"
 
 # 6. a text column with one value in every shown row is said once in the note: the
 #    telemetry summary repeated the telemetry file's path in each of its 12 rows (and
