@@ -63,6 +63,71 @@ static void set_cell(td_summary *s, td_type t, td_cell *c, json_t *v)
                                   : TD_NA;
 }
 
+/* "type:Title" (a scalar's label) or "key:type:Title" (a column spec): 1 when it parses;
+ * *rest points at the title. */
+static int parse_label(const char *spec, int with_key, const char **key, size_t *klen,
+                       td_type *t, const char **title)
+{
+    const char *p = spec;
+    if (with_key) {
+        const char *c = strchr(p, ':');
+        if (!c || c == p)
+            return 0;
+        *key = p;
+        *klen = (size_t)(c - p);
+        p = c + 1;
+    }
+    const char *c = strchr(p, ':');
+    if (!c || !td_type_parse(p, (size_t)(c - p), t))
+        return 0;
+    *title = c + 1;
+    return 1;
+}
+
+/* The labels summary.json keeps ("labels": titles, types, table columns and notes), or
+ * NULL (a summary.json from before they were written: names and types are guessed). */
+static json_t *g_labels;
+
+static const char *label_of(const char *group, const char *key)
+{
+    json_t *g = g_labels ? json_object_get(g_labels, group) : NULL;
+    json_t *v = g ? json_object_get(g, key) : NULL;
+    return v && json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int table_columns(td_summary *s, td_table *t, const char *name)
+{
+    json_t *g = g_labels ? json_object_get(g_labels, "tables") : NULL;
+    json_t *lt = g ? json_object_get(g, name) : NULL;
+    json_t *cols = lt ? json_object_get(lt, "columns") : NULL;
+    if (!json_is_array(cols))
+        return 0;
+    json_t *v = json_object_get(lt, "title");
+    if (json_is_string(v))
+        t->title = td_arena_strdup(s->a, json_string_value(v));
+    v = json_object_get(lt, "note");
+    if (json_is_string(v))
+        t->note = td_arena_strdup(s->a, json_string_value(v));
+    size_t i;
+    json_array_foreach(cols, i, v)
+    {
+        const char *key, *title;
+        size_t kl;
+        td_type ty;
+        if (t->ncols >= TD_MAXCOLS || !json_is_string(v) ||
+            !parse_label(json_string_value(v), 1, &key, &kl, &ty, &title))
+            continue;
+        td_col *c = &t->cols[t->ncols++];
+        c->key = td_arena_strndup(s->a, key, kl);
+        c->title = td_arena_strdup(s->a, title);
+        c->type = ty;
+    }
+    json_t *nd = json_object_get(lt, "nodoc");
+    json_array_foreach(nd, i, v) if (json_is_string(v))
+        td_table_nodoc(t, json_string_value(v));
+    return 1;
+}
+
 static void load_obj(td_summary *s, const char *prefix, json_t *o)
 {
     const char *k;
@@ -89,15 +154,16 @@ static void load_obj(td_summary *s, const char *prefix, json_t *o)
         } else if (json_is_array(v)) {
             json_t *first = json_array_get(v, 0);
             td_table *t = td_sum_table(s, key, key);
+            int labelled = t->ncols == 0 && table_columns(s, t, key);
             if (!json_is_object(first))
                 continue;
-            /* columns from the first row; program-lifetime copies of the names */
+            /* columns as labelled, else from the first row (names and types guessed) */
             const char *ck;
             json_t *cv;
             json_object_foreach(first, ck, cv)
             {
-                if (t->ncols >= TD_MAXCOLS)
-                    break;
+                if (t->ncols >= TD_MAXCOLS || (labelled && td_table_col(t, ck) >= 0))
+                    continue;
                 td_col *c = &t->cols[t->ncols++];
                 c->key = td_arena_strdup(s->a, ck);
                 c->title = c->key;
@@ -118,15 +184,22 @@ static void load_obj(td_summary *s, const char *prefix, json_t *o)
             }
         } else {
             td_type t = type_for(k, v);
-            if (t == TD_T_TEXT) /* run metadata is titled by its own key, as --meta does */
-                td_sum_set_str(s, key, strcmp(prefix, "meta") == 0 ? k : key,
-                               json_is_string(v) ? json_string_value(v) : NULL);
+            /* run metadata is titled by its own key, as --meta does */
+            const char *title = strcmp(prefix, "meta") == 0 ? k : key, *lab = label_of("scalars", key);
+            td_type lt;
+            const char *ltitle;
+            if (lab && parse_label(lab, 0, NULL, NULL, &lt, &ltitle)) {
+                t = lt;
+                title = ltitle;
+            }
+            if (t == TD_T_TEXT)
+                td_sum_set_str(s, key, title, json_is_string(v) ? json_string_value(v) : NULL);
             else if (t == TD_T_SHARE || t == TD_T_F64 || t == TD_T_GBPS)
-                td_sum_set_f64(s, key, key, t, json_number_value(v));
+                td_sum_set_f64(s, key, title, t, json_is_number(v) ? json_number_value(v) : NAN);
             else {
                 td_cell c;
                 set_cell(s, t, &c, v);
-                td_sum_set_int(s, key, key, t, c.i);
+                td_sum_set_int(s, key, title, t, c.i);
             }
         }
     }
@@ -163,7 +236,20 @@ td_status td_summary_load_json(const char *path, td_summary **out, td_err *e)
     }
     td_summary *s = td_summary_new();
     json_object_del(root, "schema");
+    g_labels = json_object_get(root, "labels");
+    if (!json_is_object(g_labels))
+        g_labels = NULL;
+    json_incref(g_labels);
+    json_object_del(root, "labels");
     load_obj(s, "", root);
+    /* flamegraph titles: empty flames until stacks stored beside fill them */
+    json_t *fls = g_labels ? json_object_get(g_labels, "flames") : NULL;
+    const char *fk;
+    json_t *fv;
+    json_object_foreach(fls, fk, fv) if (json_is_string(fv) && td_flame_kind_known(fk))
+        td_sum_flame(s, fk, json_string_value(fv));
+    json_decref(g_labels);
+    g_labels = NULL;
     json_decref(root);
     *out = s;
     return TD_OK;

@@ -55,8 +55,17 @@ static int looks_folded(const char *p, size_t n)
     if (i >= n)
         return 0;
     unsigned char c0 = (unsigned char)p[i];
-    if (c0 == '{' || c0 == '[' || c0 == 0x1f || c0 < 0x09)
+    if (c0 == '{' || c0 == 0x1f || c0 < 0x09)
         return 0;
+    if (c0 == '[') {
+        /* a JSON array ([{..., [] ...), or a stack whose first frame is bracketed, as
+         * XLA's "[GPU active];..." and perf's "[unknown];..." are */
+        size_t k = i + 1;
+        while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\n' || p[k] == '\r'))
+            k++;
+        if (k >= n || strchr("{[]\"-0123456789", p[k]))
+            return 0;
+    }
     const char *nl = memchr(p + i, '\n', n - i);
     size_t end = nl ? (size_t)(nl - p) : n;
     if (end > i && p[end - 1] == '\r')

@@ -772,8 +772,10 @@ static void stacks_beside(td_summary *s, const char *json_path)
         td_err e = {0};
         if (td_folded_try_read(path, kind, &fs, &ffl, &e) != TD_OK)
             say("warning: baseline stacks not used: %s", e.msg);
-        else if (fs && !ffl->diff && !td_sum_find_flame(s, kind)) {
-            td_flame *fl = td_sum_flame(s, kind, kind);
+        else if (fs && !ffl->diff && (!td_sum_find_flame(s, kind) ||
+                                       (!td_sum_find_flame(s, kind)->n &&
+                                        !td_sum_find_flame(s, kind)->tree))) {
+            td_flame *fl = td_sum_flame(s, kind, kind);   /* titled as summary.json says */
             fl->tree = ffl->tree;
             ffl->tree = NULL;
             fl->unit = ffl->unit;
@@ -1078,6 +1080,8 @@ static td_status render_docs(const td_summary *s, const td_template *t, const td
     if (mask & TD_DOC_FOLDED) {
         t0 = td_now_ns();
         for (size_t i = 0; i < s->nflames; i++) {
+            if (!s->flames[i]->n && !s->flames[i]->tree)
+                continue;   /* no stacks (a stored run's title without its stacks) */
             snprintf(path, sizeof path, "%s/%s.folded", out, s->flames[i]->kind);
             if ((st = td_write_atomic_cb(path, write_folded_cb, s->flames[i], e)) != TD_OK)
                 return st;

@@ -175,15 +175,34 @@ void td_table_reset(td_table *t)
     t->nrows = 0;
 }
 
+static const struct { const char *n; td_type t; } type_names[] = {
+    {"text", TD_T_TEXT}, {"int", TD_T_INT}, {"ns", TD_T_NS}, {"share", TD_T_SHARE},
+    {"bytes", TD_T_BYTES}, {"f64", TD_T_F64}, {"gbps", TD_T_GBPS},
+    {"device", TD_T_DEVICE}, {"bool", TD_T_BOOL}};
+
+int td_type_parse(const char *s, size_t n, td_type *t)
+{
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (strlen(type_names[i].n) == n && memcmp(type_names[i].n, s, n) == 0) {
+            *t = type_names[i].t;
+            return 1;
+        }
+    return 0;
+}
+
+const char *td_type_name(td_type t)
+{
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (type_names[i].t == t)
+            return type_names[i].n;
+    return "int";
+}
+
 static td_type parse_type(const char *s, size_t n)
 {
-    static const struct { const char *n; td_type t; } m[] = {
-        {"text", TD_T_TEXT}, {"int", TD_T_INT}, {"ns", TD_T_NS}, {"share", TD_T_SHARE},
-        {"bytes", TD_T_BYTES}, {"f64", TD_T_F64}, {"gbps", TD_T_GBPS},
-        {"device", TD_T_DEVICE}, {"bool", TD_T_BOOL}};
-    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-        if (strlen(m[i].n) == n && memcmp(m[i].n, s, n) == 0)
-            return m[i].t;
+    td_type t;
+    if (td_type_parse(s, n, &t))
+        return t;
     fprintf(stderr, "tracedoc: internal error: bad column type '%.*s'\n", (int)n, s);
     abort();
 }
@@ -646,6 +665,99 @@ static void json_strings(FILE *f, const char *const *v, size_t n, int d)
     fputc(']', f);
 }
 
+/* "labels": what the documents call each value, its type, and each table's title, note
+ * and columns ("key:type:Title" as td_table_cols takes them), so that a summary.json
+ * given back to report (a stored run) gives the same documents. */
+static void label_spec(FILE *f, const char *key, td_type t, const char *title)
+{
+    char b[1200];
+    snprintf(b, sizeof b, "%s%s%s:%s", key ? key : "", key ? ":" : "", td_type_name(t),
+             title ? title : "");
+    td_json_str(f, b);
+}
+
+static int kv_key_cmp(const void *x, const void *y)
+{
+    return strcmp((*(const td_kv *const *)x)->key, (*(const td_kv *const *)y)->key);
+}
+
+static int table_name_cmp(const void *x, const void *y)
+{
+    return strcmp((*(const td_table *const *)x)->name, (*(const td_table *const *)y)->name);
+}
+
+/* by key, so that a summary.json read back and written again is the same bytes */
+static void json_labels(FILE *f, const td_summary *s)
+{
+    const td_kv **kv = td_xmalloc((s->nkv + 1) * sizeof *kv);
+    const td_table **tab = td_xmalloc((s->ntables + 1) * sizeof *tab);
+    for (size_t i = 0; i < s->nkv; i++)
+        kv[i] = &s->kv[i];
+    for (size_t i = 0; i < s->ntables; i++)
+        tab[i] = s->tables[i];
+    qsort(kv, s->nkv, sizeof *kv, kv_key_cmp);
+    qsort(tab, s->ntables, sizeof *tab, table_name_cmp);
+    fputs("  \"labels\": {\n    \"scalars\": {", f);
+    int first = 1;
+    for (size_t i = 0; i < s->nkv; i++) {
+        if (!strcmp(kv[i]->key, "schema"))
+            continue;
+        fputs(first ? "\n      " : ",\n      ", f);
+        first = 0;
+        td_json_str(f, kv[i]->key);
+        fputs(": ", f);
+        label_spec(f, NULL, kv[i]->type, kv[i]->title);
+    }
+    fputs(first ? "},\n    \"tables\": {" : "\n    },\n    \"tables\": {", f);
+    first = 1;
+    for (size_t i = 0; i < s->ntables; i++) {
+        const td_table *t = tab[i];
+        if (t->no_json)
+            continue;
+        fputs(first ? "\n      " : ",\n      ", f);
+        first = 0;
+        td_json_str(f, t->name);
+        fputs(": {\"title\": ", f);
+        td_json_str(f, t->title);
+        if (t->note) {
+            fputs(", \"note\": ", f);
+            td_json_str(f, t->note);
+        }
+        fputs(", \"columns\": [", f);
+        for (int c = 0; c < t->ncols; c++) {
+            if (c)
+                fputs(", ", f);
+            label_spec(f, t->cols[c].key, t->cols[c].type, t->cols[c].title);
+        }
+        fputs("]", f);
+        int any = 0;
+        for (int c = 0; c < t->ncols; c++)
+            if (t->cols[c].nodoc) {
+                fputs(any ? ", " : ", \"nodoc\": [", f);
+                td_json_str(f, t->cols[c].key);
+                any = 1;
+            }
+        fputs(any ? "]}" : "}", f);
+    }
+    /* flamegraph titles (the stacks are in KIND.folded files beside, when written; a
+     * stored run read back keeps the titles without its stacks) */
+    fputs(first ? "},\n    \"flames\": {" : "\n    },\n    \"flames\": {", f);
+    first = 1;
+    for (const char *const *k = td_flame_kinds; *k; k++) {
+        const td_flame *fl = td_sum_find_flame(s, *k);
+        if (!fl || fl->diff || !fl->title)
+            continue;
+        fputs(first ? "\n      " : ",\n      ", f);
+        first = 0;
+        td_json_str(f, *k);
+        fputs(": ", f);
+        td_json_str(f, fl->title);
+    }
+    fputs(first ? "}\n  }\n" : "\n    }\n  }\n", f);
+    free(kv);
+    free(tab);
+}
+
 static void json_node(FILE *f, const jnode *n, int d, const td_summary *s, int top)
 {
     fputs("{\n", f);
@@ -672,7 +784,8 @@ static void json_node(FILE *f, const jnode *n, int d, const td_summary *s, int t
         indent(f, d + 1);
         fputs("\"warnings\": ", f);
         json_strings(f, s->warnings, s->nwarnings, d + 1);
-        fputc('\n', f);
+        fputs(",\n", f);
+        json_labels(f, s);
     }
     indent(f, d);
     fputc('}', f);

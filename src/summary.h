@@ -118,6 +118,9 @@ int td_flame_kind_known(const char *kind);
 void td_table_cols(td_table *t, ...);
 td_table *td_sum_find_table(const td_summary *s, const char *name); /* NULL if absent */
 int td_table_col(const td_table *t, const char *key);
+/* Column type names as column specs write them ("text", "ns", "share", ...). */
+const char *td_type_name(td_type t);
+int td_type_parse(const char *s, size_t n, td_type *t);   /* 1 when s is a type name */
 /* No columns and no rows: a table made again from values (a summary.json read back
  * already has it). */
 void td_table_reset(td_table *t);             /* index or -1 */

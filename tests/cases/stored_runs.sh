@@ -2,19 +2,31 @@
 # README allows: documents of the stored run, compared with a baseline or a history,
 # and a stored run that was itself compared before (its comparison is made anew, not
 # added to). Real traces of several stacks. Before: `report summary.json` aborted on the
-# checklist table it already had, and `diff` of a compared run crashed (SIGSEGV).
+# checklist table it already had, `diff` of a compared run crashed (SIGSEGV), and the
+# documents of a stored run showed keys (trace.span_ns, total_ns) for titles and headers.
 . "$ROOT/tests/lib.sh"
 need_traces
+command -v pdftotext >/dev/null || { echo "pdftotext not installed"; exit 77; }
 cd "$WORK" || exit 1
+export SOURCE_DATE_EPOCH=1700000000
 n=0
 for in in "$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite" \
           "$TRACES/kineto/hta_mtia_inference_rank0.json.gz" "$ROOT/examples/ipu/lwp.jsonl" \
           "$TRACES/nsys-jax/pax_fsdp4_4proc_proc0.zip"; do
     n=$((n + 1))
-    "$TD" report "$in" -o a$n --format json,folded --template nightly >/dev/null 2>&1 || die "report $in"
-    # the documents of the stored run
-    "$TD" report a$n/summary.json -o b$n >/dev/null 2>b$n.err || { cat b$n.err; die "report of the stored run of $in"; }
+    "$TD" report "$in" -o a$n --format json,folded,pdf --template nightly >/dev/null 2>&1 || die "report $in"
+    # the documents of the stored run: the same summary.json bytes (labels keep titles,
+    # types, notes), and, but for the IPU timeline (its segments are not in summary.json),
+    # the same PDF text: titles, column headers, units and the flamegraphs from the stacks
+    "$TD" report a$n/summary.json -o b$n --template nightly --format json,pdf,xlsx >/dev/null 2>b$n.err ||
+        { cat b$n.err; die "report of the stored run of $in"; }
     [ -s b$n/report.pdf ] && [ -s b$n/report.xlsx ] || die "no documents for the stored run of $in"
+    cmp -s a$n/summary.json b$n/summary.json || { diff a$n/summary.json b$n/summary.json | head; die "stored run of $in: summary.json differs"; }
+    pdftotext -layout a$n/report.pdf a$n.txt && pdftotext -layout b$n/report.pdf b$n.txt || die pdftotext
+    case $in in
+    *lwp*) grep -q "IPU 0 tile 0" a$n.txt || die "no IPU timeline in the fresh report" ;;
+    *) diff -w a$n.txt b$n.txt >/dev/null || { diff -w a$n.txt b$n.txt | head -20; die "stored run of $in: PDF text differs"; } ;;
+    esac
     # compared with itself, then that compared run compared again
     "$TD" report a$n/summary.json -o c$n --baseline a$n/summary.json --format json >/dev/null 2>c$n.err ||
         { cat c$n.err; die "report --baseline of $in"; }

@@ -62,7 +62,14 @@ int main(void)
         "{\n  \"schema\": \"tracedoc.summary/1\",\n  \"compile\": {\n    \"total_ns\": 5,\n"
         "    \"phases\": [\n      {\"name\": \"a\\\"\\u003cb\\u003e\\u0026\\n=cmd|\", "
         "\"non_child_ns\": 3, \"share\": 0.5}\n    ]\n  },\n  \"runtime\": {\n"
-        "    \"wall_ns\": 7\n  },\n  \"findings\": [],\n  \"warnings\": []\n}\n";
+        "    \"wall_ns\": 7\n  },\n  \"findings\": [],\n  \"warnings\": [],\n"
+        /* labels: titles and types by key, table columns as their specs */
+        "  \"labels\": {\n    \"scalars\": {\n"
+        "      \"compile.total_ns\": \"ns:Compile\",\n"
+        "      \"runtime.wall_ns\": \"ns:Wall\"\n    },\n"
+        "    \"tables\": {\n      \"compile.phases\": {\"title\": \"Phases\", \"columns\": "
+        "[\"name:text:Name\", \"non_child_ns:ns:Non-child\", \"share:share:Share\"]}\n"
+        "    },\n    \"flames\": {}\n  }\n}\n";
     CHECK_EQ_STR(j, want);
     free(j);
 
