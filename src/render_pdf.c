@@ -494,6 +494,7 @@ static int sec_header(pdoc *d, const td_template *t)
         /* more than four inputs: one line each (path, rank, SHA-256 as sha256sum prints
          * it) and what they share on one line below, so that page 1 keeps room */
         int compact = in->nrows > 4;
+        d->inputs_listed = !compact; /* each with every fact the inputs table has */
         if (common) {
             snprintf(buf, sizeof buf, "in %.*s", (int)common, td_table_cell(in, 0, cp)->s);
             pd_text(d, d->x0, d->y, buf, PF_SANS, 7.5, W, PANGO_ALIGN_LEFT,
@@ -984,6 +985,9 @@ static void draw_doc(pdoc *d, const td_template *t)
                     nk++;
                 top = nk;
             }
+            /* page 1 already gave every input with all its facts: not again */
+            if (!strcmp(sec->arg, "inputs") && d->inputs_listed)
+                tb = NULL;
             if (tb && tb->nrows && top > 0)
                 drew = pd_table(d, tb, top, title ? title : tb->title);
         } else if (!strcmp(k, "collectives"))

@@ -42,6 +42,8 @@ typedef struct pdoc {
     int pending_break;    /* "section pagebreak": break before the next thing drawn */
     int brief;            /* the section being drawn was given "brief" (plain-language
                              one-page documents: no hashes, rules or per-device detail) */
+    int inputs_listed;    /* page 1 listed every input with all its facts (up to four
+                             inputs): "table inputs" would repeat it */
     const char *title;    /* filled template title */
     const char *date;     /* shown date */
     const char *version;

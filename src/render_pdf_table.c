@@ -217,6 +217,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     tcol c[TD_MAXCOLS];
     int n = 0, flex = -1;
     char v[8192]; /* whole names: C++ kernel names run to thousands of bytes */
+    char same[1024] = ""; /* columns with one value in every shown row, for the note */
     for (int ci = 0; ci < t->ncols; ci++) {
         const td_col *col = &t->cols[ci];
         if (unit_hidden(t, ci) || col->nodoc)
@@ -240,6 +241,23 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
          * without sizes) says nothing: left out, the workbook still has it */
         if (!filled && t->ncols > 1 && strcmp(col->key, "name") != 0)
             continue;
+        /* a text column with one value in every shown row (the telemetry file, the
+         * Kineto thunks' module "ProfilerStep") is said once in the note instead */
+        if (col->type == TD_T_TEXT && shown >= 2 && t->ncols > 2 && strcmp(col->key, "name") &&
+            strcmp(col->key, "Name") && strcmp(col->key, "status")) {
+            const char *v0 = td_table_cell(t, 0, ci)->s;
+            size_t r = 1;
+            while (v0 && v0[0] && r < shown && td_table_cell(t, r, ci)->s &&
+                   !strcmp(td_table_cell(t, r, ci)->s, v0))
+                r++;
+            if (v0 && v0[0] && r == shown) {
+                size_t sl = strlen(same);
+                snprintf(same + sl, sizeof same - sl, "%s%s %s",
+                         sl ? "; " : "Same in every row shown: ", col->title ? col->title : col->key,
+                         v0);
+                continue;
+            }
+        }
         n++;
         if (!q->num && flex < 0)
             flex = n - 1;
@@ -321,11 +339,13 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
 
     /* the note under the table, written now so that its height is known when the
      * rows are split over pages */
-    char note[1400] = "";
-    if (shown < t->nrows || dropped[0] || t->note) {
+    char note[2500] = "";
+    if (shown < t->nrows || dropped[0] || t->note || same[0]) {
         int o = 0;
         if (t->note)
             o = snprintf(note, sizeof note, "%s ", t->note);
+        if (same[0])
+            o += snprintf(note + o, sizeof note - (size_t)o, "%s. ", same);
         if (shown < t->nrows)
             o += snprintf(note + o, sizeof note - (size_t)o, "Top %zu of %zu rows. ", shown,
                           t->nrows);

@@ -86,4 +86,26 @@ for t in bug-report nightly; do
     [ "$n" = 1 ] || die "$t: 'Lightweight profiling blocks' heading $n times"
     pdftotext "$WORK/l-$t/report.pdf" - | grep -q '^Blocks per lane$' || die "$t: no 'Blocks per lane'"
 done
+# the nightly template ends with the inputs table: for one input it repeated page 1's
+# input line (path, format, size, events, rank, SHA-256) alone on a second page
+pdftotext "$WORK/l-nightly/report.pdf" - | grep -q '^Inputs$' && die "nightly: inputs table repeats page 1"
+pdftotext "$WORK/l-nightly/report.pdf" - | grep -q "$(sha256sum "$ROOT/examples/ipu/lwp.jsonl" | cut -c1-64)" ||
+    die "nightly: page 1 lost the input's SHA-256"
+
+# 6. a text column with one value in every shown row is said once in the note: the
+#    telemetry summary repeated the telemetry file's path in each of its 12 rows (and
+#    dropped the Kind column for width)
+TEL="$ROOT/tests/data/telemetry/aiu_smi_dmon.txt"
+"$TD" report "$WORK/spyre.json" --telemetry "$TEL" -o "$WORK/st" --format pdf 2>/dev/null ||
+    die "report spyre + telemetry"
+pdftotext -layout "$WORK/st/report.pdf" "$WORK/st.txt" || die "pdftotext"
+$PY - "$WORK/st.txt" "$TEL" <<'PY' || exit 1
+import sys
+txt, tel = open(sys.argv[1]).read(), sys.argv[2]
+sec = txt[txt.index("Telemetry summary\n"):txt.index("Telemetry per step\n")]
+assert tel not in sec.replace("Same in every row shown: File " + tel, ""), "path repeated in rows"
+assert ("Same in every row shown: File " + tel) in " ".join(sec.split()), sec
+head = [l for l in sec.splitlines() if "Metric" in l][0]
+assert "File" not in head and "Kind" in head, head
+PY
 exit 0
