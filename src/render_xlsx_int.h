@@ -40,6 +40,8 @@ int xw_wrapped_lines(const char *v, size_t width);
 void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f);
 /* "us" (as the micro sign) for a scale of 1e3 ns, "ms" for 1e6, "s" for 1e9. */
 const char *xw_unit_name(double scale);
+/* A reader's name for a metric of the changes table ("Op aten::mm: total time"). */
+void xw_metric_label(const td_summary *s, const char *m, char *dst, size_t cap);
 /* A new sheet with a valid unique name from title; its name. */
 lxw_worksheet *xw_add_sheet(xw *x, const char *title, const char *fallback);
 const char *xw_sheet_name(const xw *x);

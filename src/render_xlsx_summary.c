@@ -132,7 +132,7 @@ static int key_rows(xw *x, lxw_worksheet *ws, int r, int head, const char *headi
 /* A reader's name for a metric of the changes table (README "Nightly regression reports"):
  * "Kernel NAME: total time" for kernel.total_ns:NAME, "GPU idle time" for gpu.idle_ns
  * (the device's word); the metric's own name when it is none of these. */
-static void metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
+void xw_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
 {
     static const struct { const char *k, *l; int dev; } whole[] = {
         {"step.median_ns", "Step time (median of the steady steps)", 0},
@@ -197,7 +197,7 @@ static int history_rows(xw *x, lxw_worksheet *ws, int r)
     for (size_t i = 0; i < t->nrows && i < 15; i++, r++) {
         const char *m = td_table_cell(t, i, cm)->s, *d = td_table_cell(t, i, cd)->s;
         char label[600];
-        metric_label(x->s, m ? m : "", label, sizeof label);
+        xw_metric_label(x->s, m ? m : "", label, sizeof label);
         xw_put_label(x, ws, r, label, 1);
         xw_put_str(x, ws, r, 1, d, d && !strcmp(d, "regressed") ? x->bad
                                    : d && !strcmp(d, "improved") ? x->good : NULL);

@@ -117,8 +117,9 @@ void xw_trends_sheet(xw *x, const td_section *sec)
         }
         double sc = scale_for(max);
         const char *since = since_of(s, m);
-        char h[64];
-        xw_put_str(x, ws, row, 0, m ? m : "", x->head);
+        char h[64], label[600];
+        xw_metric_label(s, m ? m : "", label, sizeof label);
+        xw_put_str(x, ws, row, 0, label, x->head);
         worksheet_write_blank(ws, (lxw_row_t)row, 1, x->head);
         worksheet_write_blank(ws, (lxw_row_t)row, 2, x->head);
         xw_put_str(x, ws, row + 1, 0, "Run", x->head);
@@ -139,7 +140,7 @@ void xw_trends_sheet(xw *x, const td_section *sec)
                 marked = 1;
             }
         }
-        one_chart(x, ws, m ? m : "", row, r1 - r0, xw_unit_name(sc), marked);
+        one_chart(x, ws, label, row, r1 - r0, xw_unit_name(sc), marked);
         int used = (int)(r1 - r0) + 3;
         row += used > BLOCK_MIN ? used : BLOCK_MIN;
         k++;

@@ -95,7 +95,7 @@ grep -q 'fill="#ff0000"' "$WORK/n25/flame-diff.svg" || die "night 25: no saturat
 # the workbook's Trends sheet: per metric a block (run, value, the changed run's value)
 # and a native line chart of it; values and order from summary.json's trends/changes
 $PY - "$WORK/n25" <<'PYEOF' || exit 1
-import json, re, sys, zipfile
+import html, json, re, sys, zipfile
 import openpyxl
 d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))
@@ -109,6 +109,17 @@ since = {c["metric"]: c["since"] for c in s["changes"]}
 changed = [g[0] for g in groups[1:]]
 order = [c["metric"] for c in s["changes"] if c["metric"] in changed]
 assert changed == order, "changed metrics in the order of the changes table"
+# headings and chart titles name each metric for a reader (README "Workbook": "Op
+# aten::mm: total time", "Step time (median of the steady steps)")
+def label(m):
+    if m == "step.median_ns":
+        return "Step time (median of the steady steps)"
+    fam, _, name = m.partition(":")
+    what = {"op.total_ns": ("Op", "total time"), "op.mean_ns": ("Op", "mean per call"),
+            "kernel.total_ns": ("Kernel", "total time"), "kernel.mean_ns": ("Kernel", "mean per call")}[fam]
+    return "%s %s: %s" % (what[0], name, what[1])
+groups = [(label(m), rs) for m, rs in groups]
+since = {label(k): v for k, v in since.items()}
 wb = openpyxl.load_workbook(d + "/report.xlsx")
 ws = wb["Trends"]
 rows = list(ws.iter_rows(values_only=True))
@@ -132,7 +143,7 @@ for n in charts:
     x = z.read(n).decode()
     if "Trends!" not in x:
         continue
-    titles.append(re.search(r"<a:t>(.*?)</a:t>", x).group(1))
+    titles.append(html.unescape(re.search(r"<a:t>(.*?)</a:t>", x).group(1)))
 assert sorted(titles) == sorted(m for m, _ in groups), (titles, [g[0] for g in groups])
 print("ok: %d trend charts" % len(titles))
 PYEOF
