@@ -61,15 +61,33 @@ void td_checklist(td_summary *s)
                                       "(ProfilerStep#N or iteration_N ranges)", repro)
                  : "Add the command that reproduces the run: --meta reproducer=\"python run.py "
                    "...\"; profile whole iterations (ProfilerStep#N or iteration_N ranges)");
+    /* the stack: torch-spyre (the checklist's origin), other torch.profiler traces, or
+     * another profiler (Nsight Systems, nsys-jax, IBM AIU runtime, SambaTune, PopVision),
+     * whose items say what that stack needs */
+    const td_table *ins = td_sum_find_table(s, "inputs");
+    const char *fmt = ins && ins->nrows ? td_row_get_str(ins, 0, "format") : NULL;
+    const td_kv *dw = td_sum_get(s, "trace.device_word");
+    int spyre = dw && dw->type == TD_T_TEXT && dw->v.s && !strcmp(dw->v.s, "SPYRE");
+    int torch = fmt && !strcmp(fmt, "chrome-json") && !td_sum_get(s, "samba.model");
     static const char *const k_pt[] = {"pytorch", "torch", "torch_version", "pytorch_version", NULL};
     static const char *const k_sp[] = {"torch_spyre", "torch-spyre", "torch_spyre_commit",
                                        "spyre_commit", "commit", NULL};
-    const char *pt = meta(s, k_pt), *sp = meta(s, k_sp);
-    item(s, t, "PyTorch version and torch-spyre commit", pt && sp,
-         pt && sp ? td_arena_printf(a, "PyTorch %s, torch-spyre %s", pt, sp)
-                  : td_arena_printf(a, "Add %s%s%s", pt ? "" : "--meta pytorch=VERSION",
-                                    !pt && !sp ? " and " : "",
-                                    sp ? "" : "--meta torch_spyre=COMMIT"));
+    static const char *const k_ver[] = {"versions", "version", "sdk", "framework", "driver",
+                                        "jax", "poplar", "sambaflow", "cuda", "commit", NULL};
+    const char *pt = meta(s, k_pt), *sp = meta(s, k_sp), *ver = meta(s, k_ver);
+    if (spyre)
+        item(s, t, "PyTorch version and torch-spyre commit", pt && sp,
+             pt && sp ? td_arena_printf(a, "PyTorch %s, torch-spyre %s", pt, sp)
+                      : td_arena_printf(a, "Add %s%s%s", pt ? "" : "--meta pytorch=VERSION",
+                                        !pt && !sp ? " and " : "",
+                                        sp ? "" : "--meta torch_spyre=COMMIT"));
+    else if (torch)
+        item(s, t, "PyTorch version", pt != NULL,
+             pt ? td_arena_printf(a, "PyTorch %s", pt) : "Add --meta pytorch=VERSION");
+    else
+        item(s, t, "Software versions (framework, SDK, driver)", ver != NULL,
+             ver ? td_arena_printf(a, "%s", ver)
+                 : "Add --meta versions=\"...\" (framework, SDK and driver versions)");
     const td_kv *cov = td_sum_get(s, "telemetry.covered_steps");
     const td_kv *tsm = td_sum_get(s, "telemetry.samples");
     int tel_ok = cov && cov->v.i > 0;
@@ -79,7 +97,9 @@ void td_checklist(td_summary *s)
                                   tsm ? (long long)tsm->v.i : 0LL)
          : tsm ? "The telemetry does not span a whole kept iteration: start aiu-smi before the "
                  "profiled iterations and stop it after them"
-               : "Add --telemetry FILE: aiu-smi dmon (or nvidia-smi) output taken while profiling");
+               : spyre ? "Add --telemetry FILE: aiu-smi dmon (or nvidia-smi) output taken while profiling"
+                       : "Add --telemetry FILE: the device monitor's output (nvidia-smi dmon, "
+                         "aiu-smi dmon...) taken while profiling");
     const td_kv *lab = td_sum_get(s, "inputs_label");
     const td_table *in = td_sum_find_table(s, "inputs");
     item(s, t, "The trace file", in && in->nrows > 0,
@@ -89,14 +109,16 @@ void td_checklist(td_summary *s)
     const td_table *ops = td_sum_find_table(s, "ops");
     int dev = ops && td_table_col(ops, "device_self_ns") >= 0;
     const td_kv *acc = td_sum_get(s, "trace.accelerator");
-    item(s, t, "key_averages-style op table", ops && ops->nrows && dev,
-         ops && ops->nrows && dev
-             ? td_arena_printf(a, "Op table with Self CPU and Self %s columns (table ops)",
-                               acc && acc->v.s ? acc->v.s : "device")
-         : ops && ops->nrows ? "The op table has no device columns: profile with the "
-                               "accelerator's activity (ProfilerActivity.PrivateUse1)"
-                             : "Profile with torch.profiler (CPU and accelerator activities) "
-                               "so the op table can be made");
+    if (torch || spyre) { /* torch.profiler's key_averages table: torch traces only */
+        item(s, t, "key_averages-style op table", ops && ops->nrows && dev,
+             ops && ops->nrows && dev
+                 ? td_arena_printf(a, "Op table with Self CPU and Self %s columns (table ops)",
+                                   acc && acc->v.s ? acc->v.s : "device")
+             : ops && ops->nrows ? "The op table has no device columns: profile with the "
+                                   "accelerator's activity (ProfilerActivity.PrivateUse1)"
+                                 : "Profile with torch.profiler (CPU and accelerator activities) "
+                                   "so the op table can be made");
+    }
     const td_kv *ex = td_sum_get(s, "report.expect");
     item(s, t, "Expected vs seen", ex != NULL,
          ex ? td_arena_printf(a, "Expected: %s; seen: %s per iteration", ex->v.s,

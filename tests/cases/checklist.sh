@@ -49,4 +49,24 @@ head -6 "$T" >"$WORK/short.txt"
 "$TD" report "$WORK/spyre.json" -o "$WORK/c" --format json --telemetry "$WORK/short.txt" 2>/dev/null || die "report c"
 $PY -c 'import json,sys; c={r["item"]: r for r in json.load(open(sys.argv[1]))["checklist"]}; r=c["Telemetry covering at least one full active iteration"]; assert not r["ok"] and "start aiu-smi before" in r["detail"], r' "$WORK/c/summary.json" ||
     die "partial telemetry ticked"
+# other stacks: the items say what that stack needs (no torch-spyre commit, no
+# key_averages table for Nsight Systems or IPU; PyTorch alone for a CUDA/ROCm Kineto trace)
+for x in "$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite:other" "$ROOT/examples/ipu/detailed.jsonl:other" \
+         "$TRACES/kineto/hta_mi250_minitoy.json.gz:torch"; do
+    [ -d "$TRACES" ] || break
+    rm -rf "$WORK/o"
+    "$TD" report "${x%:*}" -o "$WORK/o" --format json --meta versions="CUDA 12.4" 2>/dev/null || die "report ${x%:*}"
+    $PY - "$WORK/o/summary.json" "${x##*:}" <<'PY' || die "checklist of ${x%:*}"
+import json, sys
+c = {r["item"]: r for r in json.load(open(sys.argv[1]))["checklist"]}
+assert "PyTorch version and torch-spyre commit" not in c, c.keys()
+if sys.argv[2] == "torch":
+    assert "PyTorch version" in c and "key_averages-style op table" in c, c.keys()
+else:
+    assert "key_averages-style op table" not in c and "PyTorch version" not in c, c.keys()
+    v = c["Software versions (framework, SDK, driver)"]
+    assert v["ok"] and v["detail"] == "CUDA 12.4", v
+    assert "aiu-smi dmon (or" not in c["Telemetry covering at least one full active iteration"]["detail"]
+PY
+done
 exit 0
