@@ -1,6 +1,6 @@
 /* render_xlsx_int.h - private to render_xlsx*.c: the workbook being written and the
- * cell helpers shared by render_xlsx.c (workbook, table sheets, charts) and
- * render_xlsx_summary.c (the Summary sheet). */
+ * cell helpers (render_xlsx_cell.c) shared by render_xlsx.c (workbook, table sheets,
+ * charts), render_xlsx_summary.c (the Summary sheet) and render_xlsx_trend.c. */
 #ifndef TD_RENDER_XLSX_INT_H
 #define TD_RENDER_XLSX_INT_H
 #include "render.h"
@@ -35,6 +35,8 @@ char *xw_cell_text(const char *in);
 void xw_put_str(xw *x, lxw_worksheet *ws, int r, int c, const char *v, lxw_format *f);
 int xw_put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v);
 void xw_put_label(xw *x, lxw_worksheet *ws, int r, const char *label, int blines);
+/* Lines a text takes wrapped in a column of about width characters (at most 27). */
+int xw_wrapped_lines(const char *v, size_t width);
 void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f);
 /* "us" (as the micro sign) for a scale of 1e3 ns, "ms" for 1e6, "s" for 1e9. */
 const char *xw_unit_name(double scale);

@@ -129,24 +129,100 @@ static int key_rows(xw *x, lxw_worksheet *ws, int r, int head, const char *headi
     return r;
 }
 
-/* With a baseline: the metrics that changed beyond the tolerance (all rows are on the
- * Regression sheet). */
-static int baseline_rows(xw *x, lxw_worksheet *ws, int r)
+/* A reader's name for a metric of the changes table (README "Nightly regression reports"):
+ * "Kernel NAME: total time" for kernel.total_ns:NAME, "GPU idle time" for gpu.idle_ns
+ * (the device's word); the metric's own name when it is none of these. */
+static void metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
 {
-    const td_table *t = td_sum_find_table(x->s, "regression.metrics");
-    int cm = t ? td_table_col(t, "metric") : -1, cn = t ? td_table_col(t, "name") : -1;
-    int cc = t ? td_table_col(t, "change") : -1, cs = t ? td_table_col(t, "status") : -1;
-    if (!t || cm < 0 || cc < 0 || cs < 0)
-        return r;
+    static const struct { const char *k, *l; int dev; } whole[] = {
+        {"step.median_ns", "Step time (median of the steady steps)", 0},
+        {"gpu.computation_ns", " computation", 1},
+        {"gpu.exposed_comm_ns", " exposed communication", 1},
+        {"gpu.exposed_memcpy_ns", " exposed memcpy", 1},
+        {"gpu.idle_ns", " idle time", 1},
+        {"compile.total_ns", "Compile time", 0},
+        {"runtime.thunks_ns", "Thunk device time", 0},
+        {"runtime.modules_ns", "Module device time", 0},
+        {"runtime.wall_ns", "Device wall time", 0}};
+    static const struct { const char *k, *what, *stat; } named[] = {
+        {"kernel.total_ns:", "Kernel", "total time"},
+        {"kernel.mean_ns:", "Kernel", "mean per call"},
+        {"op.total_ns:", "Op", "total time"},
+        {"op.mean_ns:", "Op", "mean per call"},
+        {"module.total_ns:", "Module", "total time"},
+        {"module.mean_ns:", "Module", "mean per execution"},
+        {"collective.total_ns:", "Collective", "total time"},
+        {"collective.mean_ns:", "Collective", "mean per call"}};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+        if (!strcmp(m, whole[i].k)) {
+            snprintf(dst, cap, "%s%s", whole[i].dev ? td_sum_device_word(s) : "", whole[i].l);
+            return;
+        }
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        size_t n = strlen(named[i].k);
+        if (!strncmp(m, named[i].k, n)) {
+            snprintf(dst, cap, "%s %s: %s", named[i].what, m + n, named[i].stat);
+            return;
+        }
+    }
+    snprintf(dst, cap, "%s", m);
+}
+
+/* The comparison's heading row and what it compared with (regression.baseline, labelled
+ * what); returns the next row. */
+static int compare_head(xw *x, lxw_worksheet *ws, int r, const char *heading, const char *what)
+{
     const td_kv *b = td_sum_get(x->s, "regression.baseline");
-    xw_put_str(x, ws, r, 0, "Compared with the baseline", x->head);
+    xw_put_str(x, ws, r, 0, heading, x->head);
     worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);
     xw_put_str(x, ws, r, 2, "Change", x->headr);
     r++;
     if (b && b->type == TD_T_TEXT && b->v.s) {
-        xw_put_str(x, ws, r, 0, "Baseline", NULL);
+        xw_put_str(x, ws, r, 0, what, NULL);
         xw_put_str(x, ws, r++, 1, b->v.s, NULL);
     }
+    return r;
+}
+
+/* With a history (--history): the metrics that changed, most severe first, as the
+ * changes table has them (every row is on the Changes sheet). */
+static int history_rows(xw *x, lxw_worksheet *ws, int r)
+{
+    const td_table *t = td_sum_find_table(x->s, "changes");
+    int cm = t ? td_table_col(t, "metric") : -1, cd = t ? td_table_col(t, "direction") : -1;
+    int cc = t ? td_table_col(t, "change") : -1;
+    if (!t || !t->nrows || cm < 0 || cd < 0 || cc < 0)
+        return r;
+    r = compare_head(x, ws, r, "Compared with the earlier runs", "History");
+    for (size_t i = 0; i < t->nrows && i < 15; i++, r++) {
+        const char *m = td_table_cell(t, i, cm)->s, *d = td_table_cell(t, i, cd)->s;
+        char label[600];
+        metric_label(x->s, m ? m : "", label, sizeof label);
+        xw_put_label(x, ws, r, label, 1);
+        xw_put_str(x, ws, r, 1, d, d && !strcmp(d, "regressed") ? x->bad
+                                   : d && !strcmp(d, "improved") ? x->good : NULL);
+        xw_put_num(x, ws, r, 2, td_table_cell(t, i, cc)->f, x->pct);
+    }
+    if (t->nrows > 15) {
+        char more[80];
+        snprintf(more, sizeof more, "%zu more on the Changes sheet", t->nrows - 15);
+        xw_put_str(x, ws, r++, 1, more, NULL);
+    }
+    return r + 1;
+}
+
+/* With a baseline: the metrics that changed beyond the tolerance (all rows are on the
+ * Regression sheet); with a history, the changes. */
+static int baseline_rows(xw *x, lxw_worksheet *ws, int r)
+{
+    const td_table *t = td_sum_find_table(x->s, "regression.metrics");
+    if (!t)
+        return history_rows(x, ws, r);
+    int cm = t ? td_table_col(t, "metric") : -1, cn = t ? td_table_col(t, "name") : -1;
+    int cc = t ? td_table_col(t, "change") : -1, cs = t ? td_table_col(t, "status") : -1;
+    if (!t || cm < 0 || cc < 0 || cs < 0)
+        return r;
+    r = compare_head(x, ws, r, "Compared with the baseline", "Baseline");
     int shown = 0;
     for (size_t i = 0; i < t->nrows && shown < 15; i++) {
         const char *st = td_table_cell(t, i, cs)->s;

@@ -9,7 +9,9 @@
 #   0% part in the time breakdown; what the breakdown's shares are of; the module cut-off
 #   as a percentage;
 # - no "GPU" in any cell of a non-GPU accelerator's workbook (MTIA, Spyre, AIU, IPU, RDU);
-# - a baseline comparison: the regression row in ms, the changes without a "Unit: ns" column.
+# - a baseline comparison: the regression row in ms, the changes without a "Unit: ns" column;
+#   a history: the Summary lists the changes after the findings, named for a reader;
+# - a stored run (report SUMMARY.json): the same headline labels and sheet names.
 # Expected values come from the raw inputs read here in Python (the tar's members, the
 # traces' events), not from tracedoc.
 . "$ROOT/tests/lib.sh"
@@ -32,11 +34,25 @@ for t in manager bug-report; do
     run ipu $t "$ROOT/examples/ipu/detailed.jsonl"
     run samba $t "$ROOT/examples/sambanova/decoder"
 done
+# stored runs (report SUMMARY.json): the manager workbook of each bug-report summary.json
+for n in cpu dlrm mtia nsys spyre; do
+    "$TD" report "$WORK/$n-bug-report/summary.json" -o "$WORK/$n-stored" --template manager \
+        --format xlsx >/dev/null 2>&1 || die "$n: report of the stored run"
+done
 # a baseline comparison (two stored nightly runs, a real slowdown from run 21 on)
 D="$ROOT/tests/data/nightly"
 "$TD" report "$D/run21.summary.json" -o "$WORK/base" --template manager --format xlsx \
     --baseline "$D/run20.summary.json" >/dev/null 2>&1
 [ $? = 1 ] || die "run21 against run20: exit 1 (regressed) expected"
+# a history: runs 1-22 stored, then run 23 (tests/data/nightly: the feed-forward layer is
+# 4x wider from run 21 on, gen_nightly.py) with the manager template
+for i in $(seq -w 1 22); do
+    SOURCE_DATE_EPOCH=$((1767225600 + 10#$i * 86400)) "$TD" report "$D/run$i.summary.json" \
+        -o "$WORK/h$i" --format json --template nightly --history "$WORK/h.db" >/dev/null 2>&1
+done
+SOURCE_DATE_EPOCH=$((1767225600 + 23 * 86400)) "$TD" report "$D/run23.summary.json" -o "$WORK/hist" \
+    --format json,xlsx --template manager --history "$WORK/h.db" >/dev/null 2>&1
+[ $? = 1 ] || die "run 23 against the history: exit 1 (regressed) expected"
 
 $PY - "$WORK" "$TRACES" "$D" <<'EOF' || exit 1
 import collections, json, os, re, sys, tarfile, openpyxl
@@ -196,6 +212,16 @@ for t in ("manager", "bug-report"):
         hdr = [c.value for c in wb["Collectives"][1]]
         check(not any(h and (h.startswith("Message size") or "bandwidth" in h or h == "Type") for h in hdr),
               "dlrm collectives header %s" % hdr)
+# a stored run reads as the trace's report: the same headline labels and sheet names
+# (summary.json keeps no titles; they were "trace.span_ns", "gpu_timeline")
+for name in ("cpu", "dlrm", "mtia", "nsys", "spyre"):
+    a = openpyxl.load_workbook(os.path.join(work, name + "-manager", "report.xlsx"))
+    b = openpyxl.load_workbook(os.path.join(work, name + "-stored", "report.xlsx"))
+    check(a.sheetnames == b.sheetnames, "%s stored: sheets %s, trace %s" % (name, b.sheetnames, a.sheetnames))
+    def head(wb):
+        col = [c.value for c in wb["Summary"]["A"]]
+        return col[col.index("Key figure"):col.index("Findings")]
+    check(head(a) == head(b), "%s stored: labels %s, trace %s" % (name, head(b), head(a)))
 # Regression sheet: the median steady step of each run (README: step.median_ns), computed
 # here from the runs' steps, in ms with its unit; the Changes sheet's times carry their
 # unit in the header (no "Unit" column of "ns" beside "Before (ms)")
@@ -212,6 +238,23 @@ check(got["Metric"] == "step time (median, steady)" and got["Unit"] == "ms" and
       got["Status"] == "regressed", "regression row %s, medians %s ns" % (got, med))
 ch = [c.value for c in wb["Changes"][1]]
 check("Unit" not in ch and "Before (ms)" in ch, "changes header %s" % ch)
+# with a history the Summary compares too (issue 13: "then the trend or baseline
+# comparison"): after the findings, before the settings, the changes most severe first,
+# named for a reader; the slower step time among them
+js = json.load(open(os.path.join(work, "hist", "summary.json")))
+s = openpyxl.load_workbook(os.path.join(work, "hist", "report.xlsx"))["Summary"]
+col = [c.value for c in s["A"]]
+i0 = col.index("Compared with the earlier runs") + 1
+check(col.index("Findings") < i0 < col.index("Settings and details"), "history section placed %d" % i0)
+rows = [(s.cell(r, 1).value, s.cell(r, 2).value, s.cell(r, 3).value) for r in range(i0 + 2, i0 + 2 + 15)]
+rows = [x for x in rows if x[2] is not None]
+check(len(rows) == min(15, len(js["changes"])), "history rows %d" % len(rows))
+for (lab, d, ch), c in zip(rows, js["changes"]):
+    check(d == c["direction"] and abs(ch - c["change"]) < 1e-6, "history row %r vs %r" % ((lab, d, ch), c))
+    if c["metric"].startswith("op.total_ns:"):
+        check(lab == "Op %s: total time" % c["metric"][12:], "label %r for %s" % (lab, c["metric"]))
+check(("Step time (median of the steady steps)", "regressed") in [(x[0], x[1]) for x in rows],
+      "step time not among the regressions: %s" % rows)
 print("%d failed" % len(fail))
 if fail:
     print("\n".join(fail[:40]))
