@@ -377,8 +377,21 @@ static int sec_header(pdoc *d, const td_template *t)
     double W = d->x1 - d->x0;
     /* at most two lines of title, ellipsized at the end (many inputs make long titles;
      * page 1 lists them all below) */
-    PangoLayout *tl = pd_layout(d, d->title, PF_BOLD, 17, W, PANGO_ALIGN_LEFT,
+    /* a count stays with its noun ("8 ranks" is not split over two lines): the space
+     * after a number that stands alone becomes a no-break space */
+    td_buf tb = {0};
+    for (const char *p = d->title; *p; p++) {
+        const char *q = p;
+        while (q > d->title && g_ascii_isdigit(q[-1]))
+            q--;
+        if (*p == ' ' && q < p && (q == d->title || q[-1] == ' '))
+            td_buf_printf(&tb, "\xc2\xa0");
+        else
+            td_buf_printf(&tb, "%c", *p);
+    }
+    PangoLayout *tl = pd_layout(d, td_buf_cstr(&tb), PF_BOLD, 17, W, PANGO_ALIGN_LEFT,
                                 PANGO_ELLIPSIZE_NONE);
+    td_buf_free(&tb);
     pango_layout_set_height(tl, -2);
     pango_layout_set_ellipsize(tl, PANGO_ELLIPSIZE_END);
     int tw, th;

@@ -56,6 +56,9 @@ bad = fragments(var, {"Kernel", "Calls", "Mean", "Std", "dev", "CoV", "ms", "us"
                       "Coefficient", "of", "variation", "std", "mean", "duration", "log", "scale"})
 assert not bad, "words split in the Variability table: %s" % bad
 nows = re.sub(r"\s+", "", var)
+# the title keeps "8 ranks" together (it read "..., 8" / "ranks")
+head = [l.strip() for l in txt.splitlines()[:6]]
+assert "8 ranks" in " ".join(head) and not any(l.endswith(", 8") for l in head), head
 for row in s["variability"][:15]:
     tail = re.sub(r"\s+", "", row["name"])[-12:]
     assert tail in nows, "name cut at the end of its lines: %r (end %r)" % (row["name"][:80], tail)
