@@ -63,22 +63,11 @@ static void set_cell(td_summary *s, td_type t, td_cell *c, json_t *v)
                                   : TD_NA;
 }
 
-/* "type:Title" (a scalar's label) or "key:type:Title" (a column spec): 1 when it parses;
- * *rest points at the title. */
-static int parse_label(const char *spec, int with_key, const char **key, size_t *klen,
-                       td_type *t, const char **title)
+/* A scalar's label "type:Title": 1 when it parses. */
+static int scalar_label(const char *spec, td_type *t, const char **title)
 {
-    const char *p = spec;
-    if (with_key) {
-        const char *c = strchr(p, ':');
-        if (!c || c == p)
-            return 0;
-        *key = p;
-        *klen = (size_t)(c - p);
-        p = c + 1;
-    }
-    const char *c = strchr(p, ':');
-    if (!c || !td_type_parse(p, (size_t)(c - p), t))
+    const char *c = strchr(spec, ':');
+    if (!c || !td_type_parse(spec, (size_t)(c - spec), t))
         return 0;
     *title = c + 1;
     return 1;
@@ -111,11 +100,10 @@ static int table_columns(td_summary *s, td_table *t, const char *name)
     size_t i;
     json_array_foreach(cols, i, v)
     {
-        const char *key, *title;
+        const char *key = json_is_string(v) ? json_string_value(v) : NULL, *title;
         size_t kl;
         td_type ty;
-        if (t->ncols >= TD_MAXCOLS || !json_is_string(v) ||
-            !parse_label(json_string_value(v), 1, &key, &kl, &ty, &title))
+        if (t->ncols >= TD_MAXCOLS || !key || !td_col_spec_parse(key, &kl, &ty, &title) || !kl)
             continue;
         td_col *c = &t->cols[t->ncols++];
         c->key = td_arena_strndup(s->a, key, kl);
@@ -188,7 +176,7 @@ static void load_obj(td_summary *s, const char *prefix, json_t *o)
             const char *title = strcmp(prefix, "meta") == 0 ? k : key, *lab = label_of("scalars", key);
             td_type lt;
             const char *ltitle;
-            if (lab && parse_label(lab, 0, NULL, NULL, &lt, &ltitle)) {
+            if (lab && scalar_label(lab, &lt, &ltitle)) {
                 t = lt;
                 title = ltitle;
             }

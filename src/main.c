@@ -770,12 +770,11 @@ static void stacks_beside(td_summary *s, const char *json_path)
         td_summary *fs = NULL;
         td_flame *ffl = NULL;
         td_err e = {0};
+        const td_flame *had = td_sum_find_flame(s, kind); /* titled by summary.json */
         if (td_folded_try_read(path, kind, &fs, &ffl, &e) != TD_OK)
             say("warning: baseline stacks not used: %s", e.msg);
-        else if (fs && !ffl->diff && (!td_sum_find_flame(s, kind) ||
-                                       (!td_sum_find_flame(s, kind)->n &&
-                                        !td_sum_find_flame(s, kind)->tree))) {
-            td_flame *fl = td_sum_flame(s, kind, kind);   /* titled as summary.json says */
+        else if (fs && !ffl->diff && (!had || (!had->n && !had->tree))) {
+            td_flame *fl = td_sum_flame(s, kind, kind);
             fl->tree = ffl->tree;
             ffl->tree = NULL;
             fl->unit = ffl->unit;

@@ -268,13 +268,6 @@ void td_tds_esc(td_buf *b, const char *s)
     }
 }
 
-const char *td_tds_type_name(td_type t)
-{
-    static const char *const N[] = {"text", "int", "ns", "share", "bytes", "f64", "gbps",
-                                    "device", "bool"};
-    return (unsigned)t < sizeof N / sizeof *N ? N[t] : "text";
-}
-
 int td_tds_is_dbl(td_type t)
 {
     return t == TD_T_SHARE || t == TD_T_F64 || t == TD_T_GBPS;
@@ -344,7 +337,7 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
             const td_kv *k = &s->kv[ik++];
             td_buf_puts(&b, "kv\t");
             td_tds_esc(&b, k->key);
-            td_buf_printf(&b, "\t%s\t", td_tds_type_name(k->type));
+            td_buf_printf(&b, "\t%s\t", td_type_name(k->type));
             td_tds_esc(&b, k->title);
             td_buf_putc(&b, '\t');
             put_cell(&b, k->type, &k->v);
@@ -360,7 +353,7 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
         for (int c = 0; c < t->ncols; c++) {
             td_buf_putc(&b, '\t');
             td_tds_esc(&b, t->cols[c].key);
-            td_buf_printf(&b, ":%s:", td_tds_type_name(t->cols[c].type));
+            td_buf_printf(&b, ":%s:", td_type_name(t->cols[c].type));
             td_tds_esc(&b, t->cols[c].title);
         }
         LINE();

@@ -37,7 +37,6 @@ struct td_partial {
 };
 
 void td_tds_esc(td_buf *b, const char *s);
-const char *td_tds_type_name(td_type t);
 int td_tds_is_dbl(td_type t);
 void td_part_warn(td_summary *s, const char *msg); /* once, at most 200 */
 int td_part_xloc_loses(td_partial *p, const char *key, size_t klen, int add);

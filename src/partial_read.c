@@ -52,16 +52,6 @@ static int unesc(char *s, int *null)
     return 1;
 }
 
-static int parse_type_name(const char *s, td_type *t)
-{
-    for (int k = 0; k <= TD_T_BOOL; k++)
-        if (!strcmp(s, td_tds_type_name((td_type)k))) {
-            *t = (td_type)k;
-            return 1;
-        }
-    return 0;
-}
-
 static int parse_i64(const char *s, int64_t *v)
 {
     if (!*s)
@@ -276,7 +266,7 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
         if (!strcmp(tag, "kv")) {
             td_type t;
             td_cell c;
-            if (nf != 5 || !parse_type_name(fld[2], &t) || !parse_cell(fld[4], t, &c, p->acc->a))
+            if (nf != 5 || !td_type_parse(fld[2], strlen(fld[2]), &t) || !parse_cell(fld[4], t, &c, p->acc->a))
                 BAD("%s: line %zu: bad kv line", path, lno);
             td_part_kv(p, fld[1], fld[3], t, c);
         } else if (!strcmp(tag, "table")) {
@@ -288,10 +278,7 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
                 char *c1 = strchr(fld[4 + k], ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
                 if (!c2)
                     BAD("%s: line %zu: bad column '%s'", path, lno, fld[4 + k]);
-                *c2 = 0;
-                int ok = parse_type_name(c1 + 1, &m->type[k]);
-                *c2 = ':';
-                if (!ok)
+                if (!td_type_parse(c1 + 1, (size_t)(c2 - c1 - 1), &m->type[k]))
                     BAD("%s: line %zu: bad column type in '%s'", path, lno, fld[4 + k]);
             }
             m->t = td_part_schema(p, fld[1], fld[2], fld[3][0] == '1', m->ncols, fld + 4, m->map);

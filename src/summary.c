@@ -195,16 +195,18 @@ const char *td_type_name(td_type t)
     for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
         if (type_names[i].t == t)
             return type_names[i].n;
-    return "int";
+    return "text";
 }
 
-static td_type parse_type(const char *s, size_t n)
+int td_col_spec_parse(const char *spec, size_t *klen, td_type *t, const char **title)
 {
-    td_type t;
-    if (td_type_parse(s, n, &t))
-        return t;
-    fprintf(stderr, "tracedoc: internal error: bad column type '%.*s'\n", (int)n, s);
-    abort();
+    const char *c1 = strchr(spec, ':');
+    const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c2 || !td_type_parse(c1 + 1, (size_t)(c2 - c1 - 1), t))
+        return 0;
+    *klen = (size_t)(c1 - spec);
+    *title = c2 + 1;
+    return 1;
 }
 
 /* Column specs are program constants ("key:type:Title"); they live for the program. */
@@ -218,16 +220,17 @@ void td_table_cols(td_table *t, ...)
             fprintf(stderr, "tracedoc: internal error: table %s columns\n", t->name);
             abort();
         }
-        const char *c1 = strchr(spec, ':');
-        const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-        if (!c2) {
+        size_t klen;
+        td_type ty;
+        const char *title;
+        if (!td_col_spec_parse(spec, &klen, &ty, &title)) {
             fprintf(stderr, "tracedoc: internal error: column spec '%s'\n", spec);
             abort();
         }
         td_col *c = &t->cols[t->ncols++];
-        c->key = t->a ? td_arena_strndup(t->a, spec, (size_t)(c1 - spec)) : NULL;
-        c->type = parse_type(c1 + 1, (size_t)(c2 - c1 - 1));
-        c->title = c2 + 1; /* points into the spec, a string constant */
+        c->key = t->a ? td_arena_strndup(t->a, spec, klen) : NULL;
+        c->type = ty;
+        c->title = title; /* points into the spec, a string constant */
         if (!c->key) {
             fprintf(stderr, "tracedoc: internal error: table %s has no arena\n", t->name);
             abort();

@@ -121,6 +121,9 @@ int td_table_col(const td_table *t, const char *key);
 /* Column type names as column specs write them ("text", "ns", "share", ...). */
 const char *td_type_name(td_type t);
 int td_type_parse(const char *s, size_t n, td_type *t);   /* 1 when s is a type name */
+/* A column spec "key:type:Title" (td_table_cols, summary.json's labels): 1 when it parses;
+ * the key is its first klen bytes, the title points into spec. */
+int td_col_spec_parse(const char *spec, size_t *klen, td_type *t, const char **title);
 /* No columns and no rows: a table made again from values (a summary.json read back
  * already has it). */
 void td_table_reset(td_table *t);             /* index or -1 */
