@@ -29,13 +29,14 @@ endif
 ifeq ($(PORTABLE),1)
 OPT += -DTD_PORTABLE
 endif
-CFLAGS += $(WARN) $(OPT) -D_FILE_OFFSET_BITS=64 -DTD_VERSION='"$(VERSION)"' -DTD_DATADIR='"$(CURDIR)"' \
+CFLAGS += $(WARN) $(OPT) -Isrc -D_FILE_OFFSET_BITS=64 -DTD_VERSION='"$(VERSION)"' -DTD_DATADIR='"$(CURDIR)"' \
           $(shell pkg-config --cflags $(PKGS))
 LDLIBS += $(shell pkg-config --libs $(PKGS)) -lcsv -lm -lpthread
 
-SRCS := $(sort $(wildcard src/*.c))
+# sources in a folder per stage (src/README.md); objects mirror the folders
+SRCS := $(sort $(shell find src -name '*.c'))
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
-LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+LIBOBJS := $(filter-out $(BUILD)/obj/cli/main.o,$(OBJS))
 TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/unit/test_*.c)))
 # each harness: a replay program in every build (runs the kept inputs through the same
 # entry point), a libFuzzer program in the FUZZ=1 build
@@ -50,22 +51,24 @@ all: $(BUILD)/tracedoc $(TESTS) $(REPLAYS)
 endif
 fuzz: $(FUZZERS)
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
-	$(CC) $(CFLAGS) -c -o $@ $<
+# -MMD -MP: each object depends on the headers it includes (build/obj/**/*.d)
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tracedoc: $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIBOBJS) | $(BUILD)/tests
-	$(CC) $(CFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS) | $(BUILD)/tests
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIBOBJS) | $(BUILD)/tests
-	$(CC) $(CFLAGS) -Isrc -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
+$(BUILD)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(LIBOBJS) | $(BUILD)/tests
+	$(CC) $(CFLAGS) -MMD -MP -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(LIBOBJS) | $(BUILD)/fuzz
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -Isrc -Itests/fuzz -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBOBJS) | $(BUILD)/fuzz
+	$(CC) $(CFLAGS) -MMD -MP -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/obj $(BUILD)/tests $(BUILD)/fuzz:
+$(BUILD)/tests $(BUILD)/fuzz:
 	mkdir -p $@
 
 BINDIR = $(DESTDIR)$(PREFIX)/bin
@@ -87,5 +90,7 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 .PHONY: all clean fuzz install uninstall

@@ -79,8 +79,8 @@ golden)
     deps test
     build
     UPDATE_GOLDEN=1 TD_BUILDS=build tests/run.sh
-    git status --short golden/ || true
-    echo "build.sh: goldens regenerated; read 'git diff golden/' before committing." >&2
+    git status --short tests/golden/ || true
+    echo "build.sh: goldens regenerated; read 'git diff tests/golden/' before committing." >&2
     ;;
 bench) deps; build; bench/run.sh "${@:2}" ;;
 fuzz)

@@ -1,21 +1,21 @@
 # tests/lib.sh - helpers for tests/cases/*.sh (source it).
-# golden NAME FILE: compare FILE with golden/NAME; with UPDATE_GOLDEN=1 (release build
-# only), copy FILE to golden/NAME instead.
+# golden NAME FILE: compare FILE with tests/golden/NAME; with UPDATE_GOLDEN=1 (release build
+# only), copy FILE to tests/golden/NAME instead.
 set -u
 golden() {
     local name=$1 file=$2
     if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
-        mkdir -p "$(dirname "$ROOT/golden/$name")"
-        cp "$file" "$ROOT/golden/$name"
+        mkdir -p "$(dirname "$ROOT/tests/golden/$name")"
+        cp "$file" "$ROOT/tests/golden/$name"
         return 0
     fi
-    if [ ! -f "$ROOT/golden/$name" ]; then
-        echo "missing golden/$name (run ./build.sh golden and read the diff)"
+    if [ ! -f "$ROOT/tests/golden/$name" ]; then
+        echo "missing tests/golden/$name (run ./build.sh golden and read the diff)"
         return 1
     fi
-    if ! cmp -s "$file" "$ROOT/golden/$name"; then
-        echo "differs from golden/$name:"
-        diff -u "$ROOT/golden/$name" "$file" | head -40
+    if ! cmp -s "$file" "$ROOT/tests/golden/$name"; then
+        echo "differs from tests/golden/$name:"
+        diff -u "$ROOT/tests/golden/$name" "$file" | head -40
         return 1
     fi
 }

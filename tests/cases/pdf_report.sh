@@ -7,7 +7,7 @@ command -v qpdf >/dev/null && command -v pdftotext >/dev/null || { echo "no qpdf
 tr=$TRACES/kineto/hta_mi250_minitoy.json.gz
 [ -f "$tr" ] || { echo "missing $tr"; exit 77; }
 export TRACEDOC_DATA=$ROOT
-# options before the trace: main.c stops option parsing at the first file
+# options before the trace: cli/main.c stops option parsing at the first file
 if ! "$TD" report -o "$WORK/o" --format pdf,json "$tr" 2>"$WORK/err"; then
     if grep -q 'not implemented' "$WORK/err"; then
         echo "reader or analysis not implemented yet: $(head -1 "$WORK/err")"

@@ -1,5 +1,5 @@
 # Workbook from the renderer fixture (tests/unit/fixture.h) with every template and a
-# hostile template/summary: openpyxl dump compared with golden/xlsx/*.txt, names written
+# hostile template/summary: openpyxl dump compared with tests/golden/xlsx/*.txt, names written
 # as strings, frozen headers and autofilters, charts, number formats and values checked
 # against the fixture's own numbers, byte-identical runs (also under another TZ).
 . "$ROOT/tests/lib.sh"

@@ -2,7 +2,7 @@
 # same rows and values as summary.json of the same run (ns -> ms, shares, bytes, flags),
 # the key figures and the time breakdown match the summary, the regression sheet appears
 # with --baseline, two runs are byte-identical, and the layout of one trace matches
-# golden/xlsx/trace-hta_mi250_minitoy.txt (structure only: the analysis owns the numbers).
+# tests/golden/xlsx/trace-hta_mi250_minitoy.txt (structure only: the analysis owns the numbers).
 . "$ROOT/tests/lib.sh"
 need_traces
 export TRACEDOC_DATA=$ROOT

@@ -1,7 +1,7 @@
-/* The IBM AIU runtime ("flex") trace reader (read_aiu.c) on bytes in memory, then every
+/* The IBM AIU runtime ("flex") trace reader (read/aiu.c) on bytes in memory, then every
  * pass (the AIU pass included). */
 #include "fuzz.h"
-#include "read_aiu.h"
+#include "read/aiu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 /* summary.json as a baseline (diff, report --baseline): loading, then the comparison
  * against itself and the JSON writer. */
 #include "fuzz.h"
-#include "baseline.h"
+#include "compare/baseline.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

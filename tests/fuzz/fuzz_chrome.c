@@ -1,6 +1,6 @@
 /* The Chrome Trace Event / Kineto JSON scanner on bytes in memory, then every pass. */
 #include "fuzz.h"
-#include "read_chrome.h"
+#include "read/chrome.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,4 +1,4 @@
-/* The DeepRT compile log reader (read_complog.c: the Perf Summary table of ideal cycles
+/* The DeepRT compile log reader (read/complog.c: the Perf Summary table of ideal cycles
  * per kernel), then every pass over an empty AIU trace that the log's kernels join. */
 #include "fuzz.h"
 

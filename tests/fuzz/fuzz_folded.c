@@ -1,7 +1,7 @@
 /* Folded-stack input of `flame`, then the flamegraph layout and SVG. */
 #include "fuzz.h"
-#include "folded.h"
-#include "render.h"
+#include "read/folded.h"
+#include "render/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,8 +1,8 @@
-/* The HloProto decoder of nsys-jax's after-optimisation dumps (analyse_xla_hlo.c) on the
+/* The HloProto decoder of nsys-jax's after-optimisation dumps (analyse/xla/hlo.c) on the
  * serialized protobuf (the xz layer has its own harness, fuzz_xz): every instruction is
  * looked up by name and computation, and every stack frame rendered. */
 #include "fuzz.h"
-#include "analyse_xla.h"
+#include "analyse/xla/xla.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,8 +2,8 @@
  * every pass (detailed trace and lightweight profiling, with and without the buffer
  * flushes) and the Chrome export of what was read. */
 #include "fuzz.h"
-#include "read_ipu.h"
-#include "render_chrome.h"
+#include "read/ipu.h"
+#include "export/chrome.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

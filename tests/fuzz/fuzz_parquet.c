@@ -1,6 +1,6 @@
 /* The Parquet reader: footer, schema, then every column decoded. */
 #include "fuzz.h"
-#include "parquet.h"
+#include "io/parquet.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

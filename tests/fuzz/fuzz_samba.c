@@ -1,10 +1,10 @@
-/* SambaTune stack-tracing artifacts (read_samba.c): the input is a set of CSV artifacts
+/* SambaTune stack-tracing artifacts (read/samba.c): the input is a set of CSV artifacts
  * separated by form-feed lines ("\f\n"), each collected as one file, then joined into one
  * trace and analysed; the same bytes also go through the stack-trace report reader
- * (read_samba_report.c, Chrome JSON with layer args). */
+ * (read/samba_report.c, Chrome JSON with layer args). */
 #include "fuzz.h"
-#include "instream.h"
-#include "read_samba.h"
+#include "io/instream.h"
+#include "read/samba.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -3,7 +3,7 @@
  * state: the refusal path), the tables computed from the merged state and the
  * summary.json and .tds writers. */
 #include "fuzz.h"
-#include "partial.h"
+#include "partial/partial.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

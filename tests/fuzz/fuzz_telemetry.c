@@ -1,8 +1,8 @@
-/* Device-monitor telemetry (read_telemetry.c: aiu-smi / nvidia-smi dmon text, nvidia-smi
+/* Device-monitor telemetry (read/telemetry.c: aiu-smi / nvidia-smi dmon text, nvidia-smi
  * query CSV, any CSV with a timestamp column) and the wall-clock parser, then every pass
  * with a small Kineto trace whose time base the samples are aligned with. */
 #include "fuzz.h"
-#include "read_telemetry.h"
+#include "read/telemetry.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 /* Templates (.tdt): the parser and the {{key}} filling. */
 #include "fuzz.h"
-#include "template.h"
+#include "summary/template.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

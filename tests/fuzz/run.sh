@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/fuzz/run.sh BUILD SECONDS [HARNESS...]: runs each libFuzzer harness of BUILD (made
 # with make BUILD=... FUZZ=1 CC=clang fuzz) for SECONDS, one after the other, on seeds
-# made here from tests/data, examples/, templates/, golden/ and slices of
+# made here from tests/data, examples/, templates/, tests/golden/ and slices of
 # ../shared/traces, plus the kept inputs of tests/fuzz/corpus/HARNESS. Crashes, leaks
 # and timeouts are written to tests/fuzz/findings/HARNESS/; copy each one, once fixed,
 # into tests/fuzz/corpus/HARNESS/ so the normal test run replays it.
@@ -25,7 +25,7 @@ if [ -d "$TRACES" ]; then
     done
     NS=$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite
     if [ -f "$NS" ] && command -v sqlite3 >/dev/null; then
-        # the real export cut to 8 rows per table and the tables read_nsys.c reads (78 KB)
+        # the real export cut to 8 rows per table and the tables read/nsys.c reads (78 KB)
         head -c 65536 "$NS" >"$S/input/saxpy-64k.sqlite"
         cp "$NS" "$S/input/saxpy-small.sqlite" && chmod u+w "$S/input/saxpy-small.sqlite"
         keep=" StringIds ThreadNames ProcessStreams TARGET_INFO_SESSION_START_TIME TARGET_INFO_GPU TARGET_INFO_CUDA_STREAM CUPTI_ACTIVITY_KIND_MEMCPY CUPTI_ACTIVITY_KIND_MEMSET CUPTI_ACTIVITY_KIND_KERNEL CUPTI_ACTIVITY_KIND_RUNTIME NVTX_EVENTS OSRT_API "
@@ -67,7 +67,7 @@ cp tests/data/parquet/*.parquet "$S/parquet/"
 "$ROOT/build/tracedoc" fold examples/hta_nccl_data.json.gz 2>/dev/null | head -50 >"$S/folded/example.folded"
 printf 'a;b;c 10\na;b 5\nx 1\n' >"$S/folded/tiny.folded"
 cp templates/*.tdt "$S/template/"
-for f in golden/analyse/hta_nccl_data.summary.json golden/nsys/saxpy.summary.json; do
+for f in tests/golden/analyse/hta_nccl_data.summary.json tests/golden/nsys/saxpy.summary.json; do
     [ -f "$f" ] && cp "$f" "$S/baseline/"
 done
 printf 'tracedoc fuzz seed\n' | xz -c >"$S/xz/text.xz"

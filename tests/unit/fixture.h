@@ -3,7 +3,7 @@
  * Includes a hostile name in every table with text. */
 #ifndef TD_FIXTURE_H
 #define TD_FIXTURE_H
-#include "summary.h"
+#include "summary/summary.h"
 
 #define FIXTURE_HOSTILE "=cmd|' /C calc'!A0 <script>alert(\"x\")</script> & ]]> \n tab\there"
 

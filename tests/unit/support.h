@@ -1,7 +1,7 @@
 /* support.h - helpers shared by unit tests (static inline: a test uses what it needs). */
 #ifndef TD_TEST_SUPPORT_H
 #define TD_TEST_SUPPORT_H
-#include "summary.h"
+#include "summary/summary.h"
 #include <archive.h>
 #include <archive_entry.h>
 #include <stdio.h>

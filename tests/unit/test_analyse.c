@@ -1,6 +1,6 @@
 /* test_analyse.c - analysis passes on small synthetic trace sets with expectations
  * computed by hand (formats.md definitions). */
-#include "analyse_int.h"
+#include "analyse/internal.h"
 #include "unit.h"
 #include <math.h>
 #include <stdlib.h>

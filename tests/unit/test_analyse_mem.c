@@ -3,7 +3,7 @@
  * links, device totals by replaying the nesting, owners found from the launch) against
  * a tree the test builds itself, and the GPU timeline (merged in place, unions streamed)
  * against a per-nanosecond count on a small grid. */
-#include "analyse_int.h"
+#include "analyse/internal.h"
 #include "unit.h"
 #include <stdlib.h>
 

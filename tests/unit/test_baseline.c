@@ -1,7 +1,7 @@
 /* summary.json round trip (write -> load -> write gives the same bytes) and the
  * regression comparison on hand-made changes. */
 #define _POSIX_C_SOURCE 200809L
-#include "baseline.h"
+#include "compare/baseline.h"
 #include "fixture.h"
 #include "unit.h"
 #include "support.h"

@@ -2,8 +2,8 @@
  * below was worked out by hand from the stack values (x = value left of the frame within
  * its parent, plus the parent's x, over the total). */
 #define _POSIX_C_SOURCE 200809L
-#include "flame.h"
-#include "render.h"
+#include "summary/flame.h"
+#include "render/render.h"
 #include "unit.h"
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for the Nsight Systems SQLite reader (read_nsys.c).
+/* Unit tests for the Nsight Systems SQLite reader (read/nsys.c).
  * 1. A small database built here with hand-computed expectations: runtime dedup per
  *    process, correlation ids, NVTX domains, nesting and GPU projection, absent tables.
  * 2. The real sample (../shared/traces/nsys): counts and values checked against the
@@ -6,7 +6,7 @@
  * 3. Damaged copies of the sample (truncated, header and page bytes flipped): a clear
  *    TD_E_FORMAT error naming the file, or a successful read; never a crash. */
 #define _POSIX_C_SOURCE 200809L
-#include "read.h"
+#include "read/read.h"
 #include "unit.h"
 #include <sqlite3.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for the Parquet reader (parquet.c).
+/* Unit tests for the Parquet reader (io/parquet.c).
  * 1. Files written by an independent writer (tests/data/parquet/gen.py): every column
  *    decoded equals FILE.expected (v1/v2 pages, PLAIN/dictionary, RLE and bit-packed
  *    runs, uncompressed/snappy/gzip/zstd, nulls, several row groups and pages).
@@ -10,8 +10,8 @@
  * 4. Truncated and byte-flipped copies: OK or a TD_E_FORMAT error naming the file;
  *    never a crash (run under ASan/UBSan). */
 #define _POSIX_C_SOURCE 200809L /* open_memstream in support.h */
-#include "parquet.h"
-#include "read.h"
+#include "io/parquet.h"
+#include "read/read.h"
 #include "unit.h"
 #include "support.h"
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * forms, damage), event ordering and rank assignment. Expected values are written by
  * hand from the input text. */
 #define _POSIX_C_SOURCE 200809L
-#include "read.h"
-#include "read_chrome.h"
+#include "read/read.h"
+#include "read/chrome.h"
 #include "unit.h"
 #include <stdlib.h>
 

@@ -6,7 +6,7 @@
  * on a read error (message on stderr), like tracedoc. TD_PROBE_QUIET=1 prints one line
  * and skips the statistics (bench/run.sh times the reader with it). */
 #define _POSIX_C_SOURCE 200809L
-#include "read.h"
+#include "read/read.h"
 #include "unit.h"
 #include <stdlib.h>
 

@@ -5,8 +5,8 @@
  * long.pdf) for tests/cases/pdf_*.sh, which check them with poppler and qpdf. */
 #define _POSIX_C_SOURCE 200809L
 #include "fixture.h"
-#include "render.h"
-#include "template.h"
+#include "render/render.h"
+#include "summary/template.h"
 #include "unit.h"
 #include <dirent.h>
 #include <math.h>
@@ -69,7 +69,7 @@ static td_summary *long_summary(void)
         td_row_int(s, t, i, "wall_ns", k < 3 ? 900000000LL : 280000000LL + (k * 7919 % 97) * 300000LL);
         td_row_int(s, t, i, "warmup", k < 3);
     }
-    /* a regression against a baseline, as baseline.c lays it out */
+    /* a regression against a baseline, as compare/baseline.c lays it out */
     td_sum_set_str(s, "regression.baseline", "Baseline", "nightly-2023-11-13/summary.json");
     td_sum_set_f64(s, "regression.tolerance", "Tolerance", TD_T_SHARE, 0.05);
     td_sum_set_int(s, "regression.regressed", "Regressed metrics", TD_T_INT, 1);
@@ -187,7 +187,7 @@ static int render_hostile(const char *out, td_err *e)
     return st;
 }
 
-/* An XLA set as analyse_xla.c leaves it: no gpu_timeline, the runtime.* totals (busy
+/* An XLA set as analyse/xla/xla.c leaves it: no gpu_timeline, the runtime.* totals (busy
  * 900 ms + idle inside 100 ms + idle between 400 ms = wall 1400 ms over 2 devices), and
  * eight inputs whose names make a title longer than two lines. */
 static td_summary *xla_summary(void)

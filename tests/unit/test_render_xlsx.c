@@ -6,7 +6,7 @@
  * "--write DIR" to get the workbooks. */
 #define _POSIX_C_SOURCE 200809L
 #include "fixture.h"
-#include "render.h"
+#include "render/render.h"
 #include "unit.h"
 #include <dirent.h>
 #include <sys/stat.h>
@@ -123,7 +123,7 @@ static td_status render(td_summary *s, const char *tname, const char *tdt, const
     return st;
 }
 
-/* An XLA set as analyse_xla.c leaves it: no gpu_timeline, the runtime.* totals (busy
+/* An XLA set as analyse/xla/xla.c leaves it: no gpu_timeline, the runtime.* totals (busy
  * 900 ms + idle inside 100 ms + idle between 400 ms = wall 1400 ms). */
 static td_summary *xla_summary(void)
 {

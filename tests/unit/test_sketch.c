@@ -1,8 +1,8 @@
-/* Unit tests: the DDSketch (sketch.c) against exact quantiles of random samples (every
+/* Unit tests: the DDSketch (base/sketch.c) against exact quantiles of random samples (every
  * rank within the relative accuracy alpha), its exact merge (the merge of two sketches
  * has the counts of the sketch of the union, in any order), the even-count median, and
  * its text form; bad text is refused. */
-#include "sketch.h"
+#include "base/sketch.h"
 #include "unit.h"
 #include <math.h>
 #include <stdlib.h>

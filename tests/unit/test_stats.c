@@ -4,7 +4,7 @@
  *   tt NX NY x... y... P            Student t test (pooled), two-sided p
  *   ed N MAXP MINEFF x... K cp...   E-divisive change points */
 #define _POSIX_C_SOURCE 200809L
-#include "analyse_stats.h"
+#include "compare/stats.h"
 #include "unit.h"
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Unit tests: arena, interning, summary tables and JSON, templates. */
 #define _POSIX_C_SOURCE 200809L
-#include "summary.h"
-#include "template.h"
-#include "util.h"
+#include "summary/summary.h"
+#include "summary/template.h"
+#include "base/util.h"
 #include "unit.h"
 #include "support.h"
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Unit tests for the nsys-jax reader (read_nsysjax.c) and the XLA pass (analyse_xla.c).
+/* Unit tests for the nsys-jax reader (read/nsysjax.c) and the XLA pass (analyse/xla/xla.c).
  *
  * Without arguments:
  *  1. The real archive pax_fsdp4_4proc_proc0.zip: the acceptance numbers computed
@@ -18,8 +18,8 @@
  *   test_xla json [-wN] ZIP... summary.json of the XLA pass alone
  *   test_xla fold KIND ZIP...  folded stacks of flame KIND (compile, device) */
 #define _POSIX_C_SOURCE 200809L /* open_memstream in support.h */
-#include "analyse.h"
-#include "read.h"
+#include "analyse/analyse.h"
+#include "read/read.h"
 #include "unit.h"
 #include "support.h"
 #include <lzma.h>

@@ -1,0 +1,440 @@
+/* analyse/analyse.c - runs the analysis passes in order and fills the run-level parts of the
+ * summary: inputs table, inputs_label, date, tool.version, trace.* scalars.
+ *
+ * Order: nesting per trace (analyse/nest.c) -> steps and warm-up (analyse/steps.c) ->
+ * ops -> kernels -> GPU timeline -> XLA modules/collectives (td_analyse_xla, for sets
+ * with NVTX ranges) -> collectives and modules from Kineto kernels/steps (only when XLA
+ * made none) -> variability -> flames -> findings. */
+#include "analyse/internal.h"
+#include "analyse/ipu.h"
+#include "model/job.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+void td_opts_default(td_opts *o)
+{
+    memset(o, 0, sizeof *o); /* every option a later pass adds starts at 0 / NULL / off */
+    o->warmup = TD_WARMUP_AUTO;
+    o->step_pattern = NULL;
+    o->module_pattern = NULL;
+    o->threshold = 0.01;
+    o->minwidth = 0.001;
+    o->top = 15;
+    o->compile_passes = 0;
+}
+
+int64_t td_trailing_num(const char *name)
+{
+    size_t n = strlen(name), i = n;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    if (i == n || n - i > 18)
+        return -1;
+    return strtoll(name + i, NULL, 10);
+}
+
+const char *td_strip_num(td_summary *s, const char *name)
+{
+    size_t n = strlen(name), i = n;
+    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
+        i--;
+    if (i == n || i == 0)
+        return td_arena_strdup(s->a, name);
+    if (name[i - 1] == '#' || name[i - 1] == '_' || name[i - 1] == '-' || name[i - 1] == ' ')
+        i--;
+    if (i == 0)
+        return td_arena_strdup(s->a, name);
+    return td_arena_strndup(s->a, name, i);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+/* Distinct device ids with device work in one trace. */
+static size_t count_devices(const td_tctx *c)
+{
+    const td_trace *t = c->t;
+    if (!c->ndev)
+        return 0;
+    uint8_t *used = td_xcalloc(t->ntracks + 1, 1);
+    for (size_t i = 0; i < t->nev; i++)
+        if (td_kind_is_device(t->ev[i].kind) && t->ev[i].track < t->ntracks)
+            used[t->ev[i].track] = 1;
+    int *ids = td_xmalloc((t->ntracks + 1) * sizeof *ids);
+    size_t n = 0;
+    for (size_t k = 0; k < t->ntracks; k++)
+        if (used[k])
+            ids[n++] = t->tracks[k].device < 0 ? 0 : t->tracks[k].device;
+    qsort(ids, n, sizeof *ids, cmp_int);
+    size_t u = 0;
+    for (size_t k = 0; k < n; k++)
+        if (!u || ids[u - 1] != ids[k])
+            ids[u++] = ids[k];
+    free(used);
+    free(ids);
+    return u;
+}
+
+/* When the profile was captured, as wall-clock ns since the epoch, or 0 when the traces
+ * do not say: a time base the trace states (Kineto baseTimeNanoseconds, nsys session
+ * start) plus the first event, or a first event that is itself a plausible wall-clock
+ * time (Kineto writes epoch microseconds when it has no time base). Earliest input. */
+static int64_t capture_ns(const td_actx *a)
+{
+    int64_t best = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const td_tctx *c = &a->tc[i];
+        int64_t t = c->t->nev ? td_trace_wall_ns(c->t, c->t0) : 0;
+        if (t && (!best || t < best))
+            best = t;
+    }
+    return best;
+}
+
+/* Base name of a command-line input: a directory keeps a trailing '/'. */
+static void input_base(td_buf *b, const char *in)
+{
+    if (!in || !strcmp(in, "-")) {
+        td_buf_puts(b, "stdin");
+        return;
+    }
+    size_t n = strlen(in);
+    while (n > 1 && in[n - 1] == '/')
+        n--;
+    size_t i = n;
+    while (i > 0 && in[i - 1] != '/')
+        i--;
+    td_buf_put(b, in + i, n - i);
+    if (n < strlen(in))
+        td_buf_putc(b, '/');
+}
+
+/* The run's name for titles: one input by its base name; several by the archive or
+ * directory they came from ("param_dlrm_8ranks.tar.gz, 8 ranks"), else by the common
+ * part of the files' names ("pax_fsdp4_4proc_proc*.zip, 4 ranks") or the first name
+ * and a count. Never a comma list of every file. */
+static void run_label(const td_actx *a, td_buf *b)
+{
+    const char **in = td_xmalloc((a->n + 1) * sizeof *in), **path = td_xmalloc((a->n + 1) * sizeof *path);
+    for (size_t i = 0; i < a->n; i++) {
+        in[i] = a->tc[i].t->input ? a->tc[i].t->input : a->tc[i].t->path;
+        path[i] = a->tc[i].t->path;
+    }
+    td_run_label(b, in, path, a->n);
+    free(in);
+    free(path);
+}
+
+void td_run_label(td_buf *b, const char *const *input, const char *const *paths, size_t n)
+{
+    if (n == 1) {
+        td_buf_puts(b, base_name(paths[0]));
+        return;
+    }
+    const char **in = td_xmalloc(n * sizeof *in);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *x = input[i];
+        size_t j = 0;
+        while (j < k && strcmp(in[j], x))
+            j++;
+        if (j == k)
+            in[k++] = x;
+    }
+    if (k == 1)
+        input_base(b, in[0]);
+    else {
+        td_buf first = {0}, other = {0};
+        input_base(&first, in[0]);
+        const char *f = td_buf_cstr(&first);
+        size_t pre = strlen(f), suf = strlen(f);
+        for (size_t j = 1; j < k; j++) {
+            other.n = 0;
+            input_base(&other, in[j]);
+            const char *o = td_buf_cstr(&other);
+            size_t on = strlen(o), p = 0, q = 0;
+            while (p < pre && o[p] == f[p])
+                p++;
+            while (q < suf && q < on && q < strlen(f) && o[on - 1 - q] == f[strlen(f) - 1 - q])
+                q++;
+            pre = p;
+            suf = q;
+        }
+        size_t fn = strlen(f);
+        if (pre + suf > fn)
+            suf = fn - pre;
+        if (pre + suf >= 4)
+            td_buf_printf(b, "%.*s*%s", (int)pre, f, f + fn - suf);
+        else
+            td_buf_printf(b, "%s and %zu more", f, k - 1);
+        td_buf_free(&first);
+        td_buf_free(&other);
+    }
+    free(in);
+    td_buf_printf(b, ", %zu ranks", n);
+}
+
+static void run_scalars(td_actx *a)
+{
+    td_summary *s = a->s;
+    td_buf b = {0};
+    run_label(a, &b);
+    td_sum_set_str(s, "inputs_label", "Inputs", b.n ? td_buf_cstr(&b) : "");
+    td_buf_free(&b);
+    time_t ep = (time_t)td_source_date_epoch();
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    char date[32];
+    if (gmtime_r(&ep, &tm) && strftime(date, sizeof date, "%Y-%m-%d", &tm))
+        td_sum_set_str(s, "date", "Date", date);
+#ifdef TD_VERSION
+    td_sum_set_str(s, "tool.version", "tracedoc version", TD_VERSION);
+#endif
+    int64_t span = 0;
+    size_t ndev = 0;
+    int world = 0;
+    const char *devname = NULL;
+    for (size_t i = 0; i < a->n; i++) {
+        const td_tctx *c = &a->tc[i];
+        if (c->t->nev && c->t1 - c->t0 > span)
+            span = c->t1 - c->t0;
+        ndev += count_devices(c);
+        if (c->t->world_size > world)
+            world = c->t->world_size;
+        for (size_t d = 0; d < c->t->ndevices && !devname; d++)
+            if (c->t->devices[d].name)
+                devname = td_name(a, c->t->devices[d].name);
+    }
+    /* wall-clock capture time (see capture_ns) */
+    int64_t cap = capture_ns(a);
+    time_t ct = (time_t)(cap / 1000000000);
+    char capbuf[40];
+    if (cap > 0 && gmtime_r(&ct, &tm) && strftime(capbuf, sizeof capbuf, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        td_sum_set_str(s, "trace.captured", "Captured", capbuf);
+    td_sum_set_int(s, "trace.span_ns", "Traced time", TD_T_NS, span);
+    td_sum_set_int(s, "trace.ranks", "Ranks", TD_T_INT, (int64_t)a->n);
+    td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, (int64_t)ndev);
+    if (devname)
+        td_sum_set_str(s, "trace.device_name", "Device", devname);
+    td_sum_set_int(s, "trace.world_size", "World size", TD_T_INT,
+                   world ? world : (int64_t)a->n);
+
+    td_table *tb = td_sum_table(s, "inputs", "Inputs");
+    td_table_cols(tb, "path:text:Path", "format:text:Format", "bytes:bytes:Size",
+                  "sha256:text:SHA-256", "events:int:Events", "rank:int:Rank",
+                  "world_size:int:World size", "device_name:text:Device", NULL);
+    for (size_t i = 0; i < a->n; i++) {
+        const td_trace *t = a->tc[i].t;
+        size_t r = td_table_add_row(tb);
+        td_row_str(s, tb, r, "path", t->path);
+        td_row_str(s, tb, r, "format", td_format_name(t->format));
+        td_row_int(s, tb, r, "bytes", (int64_t)t->bytes);
+        td_row_str(s, tb, r, "sha256", t->sha256[0] ? t->sha256 : NULL);
+        td_row_int(s, tb, r, "events", (int64_t)t->nevents);
+        td_row_int(s, tb, r, "rank", t->rank);
+        td_row_int(s, tb, r, "world_size", t->world_size ? t->world_size : TD_NA);
+        td_row_str(s, tb, r, "device_name",
+                   t->ndevices && t->devices[0].name ? td_name(a, t->devices[0].name) : NULL);
+    }
+}
+
+static int by_rank(const void *x, const void *y)
+{
+    const td_tctx *a = x, *b = y;
+    if (a->t->rank != b->t->rank)
+        return a->t->rank < b->t->rank ? -1 : 1;
+    return strcmp(a->t->path, b->t->path);
+}
+
+static td_status compile_re(regex_t *re, int *has, const char *pat, const char *opt, td_err *e)
+{
+    if (!pat)
+        return TD_OK;
+    int rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
+    if (rc) {
+        char msg[256];
+        regerror(rc, re, msg, sizeof msg);
+        regfree(re);
+        return td_fail(e, TD_E_USAGE, "%s: bad regular expression '%s': %s", opt, pat, msg);
+    }
+    *has = 1;
+    return TD_OK;
+}
+
+td_table *td_modules_cut(td_summary *s, const char *title, double threshold,
+                         const int64_t *first_total, size_t stride, size_t n, int64_t sum,
+                         size_t *keep)
+{
+#define TOTAL(k) (*(const int64_t *)((const char *)first_total + (k) * stride))
+    size_t k = n;
+    int64_t cut = 0;
+    while (k > 0 && (double)(cut + TOTAL(k - 1)) < threshold * (double)sum) {
+        cut += TOTAL(k - 1);
+        k--;
+    }
+#undef TOTAL
+    *keep = k;
+    td_sum_set_f64(s, "module_cut.threshold", "Top-module cut-off", TD_T_F64, threshold);
+    td_sum_set_int(s, "module_cut.dropped_modules", "Modules below the cut-off", TD_T_INT,
+                   (int64_t)(n - k));
+    td_sum_set_int(s, "module_cut.dropped_ns", "Time below the cut-off", TD_T_NS, cut);
+    td_table *t = td_sum_table(s, "modules", title);
+    td_table_cols(t, "name:text:Module", "program_id:int:Program", "executions:int:Executions",
+                  "thunks_mean:f64:Thunks/exec", "thunks_std:f64:Thunks std",
+                  "mean_ns:ns:Mean", "std_ns:ns:Std dev", "total_ns:ns:Total",
+                  "share:share:Share", NULL);
+    t->note = "Mean and Total: device time of one execution, added over every execution on "
+              "every device, so Total can exceed the traced time. Share: of the Total of all "
+              "modules, those below the cut-off included.";
+    return t;
+}
+
+void td_modules_kineto(td_table *t)
+{
+    td_table_nodoc(t, "program_id");
+    td_table_nodoc(t, "thunks_mean");
+    td_table_nodoc(t, "thunks_std");
+    t->note = "A module is a step (or a --module-pattern range). Mean and Total: device time "
+              "of one execution, from the start of the first device activity it launched to "
+              "the end of the last, gaps included; added over every execution of every rank, "
+              "so Total can exceed the traced time, and ranges that nest or overlap each count "
+              "in full. Share: of the Total of all modules, those below the cut-off included.";
+}
+
+static void actx_free(td_actx *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        td_tctx *c = &a->tc[i];
+        free(c->isop);
+        free(c->parent);
+        free(c->launch);
+        free(c->iscomm);
+        free(c->steps);
+    }
+    free(a->tc);
+    if (a->has_step_re)
+        regfree(&a->step_re);
+    if (a->has_module_re)
+        regfree(&a->module_re);
+}
+
+/* Peak memory on large traces (a 1 GB JSON file has ~2.7 M events): the passes' arrays
+ * over all events or all device events are freed as soon as a pass ends, but glibc
+ * serves blocks up to 32 MiB from its heap once a large block has been freed (the
+ * dynamic mmap threshold), and heap memory stays resident after free, so the passes'
+ * arrays would add up. A fixed 1 MiB threshold keeps large arrays in their own
+ * mappings (returned on free, grown in place by mremap), and trim() gives back what the
+ * heap holds free between passes. */
+static void mem_setup(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+}
+
+static void trim(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
+static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_partial *part,
+                     td_err *e)
+{
+    td_actx a;
+    memset(&a, 0, sizeof a);
+    a.part = part;
+    a.set = set;
+    a.o = o;
+    a.s = s;
+    td_status st = compile_re(&a.step_re, &a.has_step_re, o->step_pattern, "--step-pattern", e);
+    if (st == TD_OK)
+        st = compile_re(&a.module_re, &a.has_module_re, o->module_pattern, "--module-pattern", e);
+    if (st != TD_OK) {
+        actx_free(&a);
+        return st;
+    }
+    mem_setup();
+    a.n = set->n;
+    a.tc = td_xcalloc(a.n + 1, sizeof *a.tc);
+    int xla = 0;
+    /* passes visit traces by rank (archive members come in any order) */
+    for (size_t i = 0; i < a.n; i++)
+        a.tc[i].t = set->tr[i];
+    qsort(a.tc, a.n, sizeof *a.tc, by_rank);
+    for (size_t i = 0; i < a.n; i++) {
+        td_an_nest(&a, &a.tc[i]);
+        if (a.tc[i].t->nranges || a.tc[i].t->ncompile)
+            xla = 1;
+    }
+    trim();
+    run_scalars(&a);
+    td_an_accel(&a);
+    st = td_an_steps(&a, e);
+    if (st == TD_OK) {
+        td_an_ops(&a);
+        trim();
+        td_an_kernels(&a);
+        td_an_nsys_stats(&a);
+        trim();
+        td_an_timeline(&a);
+        td_an_nsys_memcpy(&a);
+        trim();
+        /* XLA first: its modules/thunks/collectives tables win for sets with NVTX
+         * ranges; the Kineto passes then only fill tables it left absent */
+        if (xla)
+            td_analyse_xla_part(set, o, s, part);
+        td_analyse_ipu(set, o, s); /* IPU exports (no-op without) */
+        if (!td_sum_find_table(s, "collectives"))
+            td_an_coll(&a);
+        trim();
+        if (!td_sum_find_table(s, "modules") && !td_sum_find_table(s, "thunks"))
+            td_an_modules(&a);
+        trim();
+        td_an_var(&a);
+        td_an_flames(&a);
+        td_an_aiu(&a);
+        td_an_telemetry(&a);
+        td_analyse_samba(set, o, s);
+        td_an_findings(&a);
+        /* every warning (reader and passes) is in summary.json too */
+        for (size_t i = 0; i < set->warnings.n; i++)
+            td_sum_warning(s, set->warnings.msg[i]);
+    }
+    actx_free(&a);
+    return st;
+}
+
+td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *e)
+{
+    return run(set, o, s, NULL, e);
+}
+
+td_status td_analyse_partial(td_traceset *set, const td_opts *o, td_summary *s, td_partial *p,
+                             td_err *e)
+{
+    td_status st = run(set, o, s, p, e);
+    for (size_t i = 0; st == TD_OK && i < set->n; i++) { /* for the run's label */
+        const td_trace *t = set->tr[i];
+        td_buf kb = {0};
+        td_part_key(&kb, 2, t->path, t->input ? t->input : t->path);
+        int64_t rank = t->rank;
+        td_part_add(p, TD_R_INPUT, kb.p, kb.n, &rank);
+        td_buf_free(&kb);
+    }
+    return st; /* the caller adds --meta to s, then td_partial_from_summary */
+}

@@ -1,0 +1,290 @@
+/* analyse/findings.c - three to six plain sentences derived from the tables already in
+ * the summary (never from the traces directly, so they agree with the documents).
+ * With several ranks they speak of the job: the GPU timeline sentences use the
+ * job-wide rows (rank null, sums over ranks), and a straggler sentence names the
+ * slowest rank when its median step time is over 10% above the median rank's. */
+#include "analyse/internal.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STRAGGLER_RATIO 1.10
+
+/* Long kernel names (C++ templates) shortened for a sentence. */
+static const char *shorten(td_summary *s, const char *n)
+{
+    if (!n)
+        return "?";
+    size_t len = strcspn(n, "(<");
+    if (len == 0 || len > 80)
+        len = strlen(n) > 80 ? 80 : strlen(n);
+    return td_arena_strndup(s->a, n, len);
+}
+
+static int dbl_cmp(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Median of v[0..n-1], n > 0 (sorts v). */
+static double median_of(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, dbl_cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* The slowest rank by median kept step wall time, when that median is over
+ * STRAGGLER_RATIO x the median over ranks of the ranks' medians (2+ ranks with kept
+ * steps). Returns 1 and fills *rank, *ratio. */
+static int straggler(const td_table *st, int64_t *rank, double *ratio)
+{
+    size_t n = st->nrows, nr = 0;
+    int64_t *ranks = td_xmalloc((n + 1) * sizeof *ranks);
+    double *med = td_xmalloc((n + 1) * sizeof *med), *w = td_xmalloc((n + 1) * sizeof *w);
+    for (size_t r = 0; r < n; r++) {
+        int64_t x = td_row_get_int(st, r, "rank");
+        if (td_row_get_int(st, r, "warmup") || x == TD_NA)
+            continue;
+        size_t k = 0;
+        while (k < nr && ranks[k] != x)
+            k++;
+        if (k == nr)
+            ranks[nr++] = x;
+    }
+    int found = 0;
+    if (nr >= 2) {
+        size_t worst = 0;
+        for (size_t k = 0; k < nr; k++) {
+            size_t m = 0;
+            for (size_t r = 0; r < n; r++)
+                if (!td_row_get_int(st, r, "warmup") && td_row_get_int(st, r, "rank") == ranks[k])
+                    w[m++] = (double)td_row_get_int(st, r, "wall_ns");
+            med[k] = median_of(w, m);
+            if (med[k] > med[worst])
+                worst = k;
+        }
+        double slow = med[worst];
+        memcpy(w, med, nr * sizeof *w);
+        double mm = median_of(w, nr);
+        if (mm > 0 && slow > STRAGGLER_RATIO * mm) {
+            *rank = ranks[worst];
+            *ratio = slow / mm;
+            found = 1;
+        }
+    }
+    free(ranks);
+    free(med);
+    free(w);
+    return found;
+}
+
+/* XLA: idle time of the top modules, compile share of the profile, worst straggler */
+static void xla_findings(td_actx *a, size_t *nf)
+{
+    td_summary *s = a->s;
+    const td_kv *w = td_sum_get(s, "runtime.wall_ns"), *ii = td_sum_get(s, "runtime.idle_in_modules_ns"),
+                *ib = td_sum_get(s, "runtime.idle_between_modules_ns");
+    if (w && ii && ib && w->v.i > 0 && *nf < 6) {
+        td_sum_finding(s, "Over the top modules the GPU is idle %.0f%% of the time inside modules "
+                       "and %.0f%% between them.", 100.0 * (double)ii->v.i / (double)w->v.i,
+                       100.0 * (double)ib->v.i / (double)w->v.i);
+        (*nf)++;
+    }
+    const td_kv *ct = td_sum_get(s, "compile.total_ns"), *sp = td_sum_get(s, "trace.span_ns");
+    if (ct && sp && sp->v.i > 0 && ct->v.i > 0 && *nf < 6) {
+        size_t np = 0;
+        for (size_t i = 0; i < a->n; i++) np += a->tc ? a->tc[i].t->ncompile > 0 : 1;
+        /* (a merge of partial summaries has no traces: every rank counts) */
+        char buf[64];
+        td_fmt_ns(buf, sizeof buf, ct->v.i / (int64_t)(np ? np : 1));
+        td_sum_finding(s, "XLA compilation takes %s%s, %.0f%% of the profile's span.", buf,
+                       np > 1 ? " per process" : "",
+                       100.0 * (double)ct->v.i / (double)(np ? np : 1) / (double)sp->v.i);
+        (*nf)++;
+    }
+    const td_table *ti = td_sum_find_table(s, "collective_instances");
+    if (ti && ti->nrows && *nf < 6 && td_row_get_int(ti, 0, "wait_ns") != TD_NA && td_row_get_int(ti, 0, "wait_ns") > 0) {
+        char buf[64];
+        td_fmt_ns(buf, sizeof buf, td_row_get_int(ti, 0, "wait_ns"));
+        double m = td_row_get_f64(ti, 0, "wait_multiple");
+        td_sum_finding(s, "The worst straggler wait is %s on %s %s (program %lld), %.1fx its "
+                       "fastest device's time.", buf, td_row_get_str(ti, 0, "name"),
+                       shorten(s, td_row_get_str(ti, 0, "instruction")), (long long)td_row_get_int(ti, 0, "program_id"),
+                       isfinite(m) ? m : 0.0);
+        (*nf)++;
+    }
+}
+
+void td_an_findings(td_actx *a)
+{
+    td_summary *s = a->s;
+    size_t nf = 0;
+    const char *job = a->n > 1 ? td_arena_printf(s->a, " across %zu ranks", a->n) : "";
+    const td_table *tl = td_sum_find_table(s, "gpu_timeline");
+    if (tl && tl->nrows) {
+        /* the job-wide rows when there are any (2+ ranks), else the rank's "all" rows;
+         * the steady scope when some warm-up was dropped */
+        int steady = 0, jobrows = 0;
+        size_t nranks = 0;
+        for (size_t r = 0; r < tl->nrows; r++) {
+            if (td_row_get_int(tl, r, "device") != -1)
+                continue;
+            if (td_row_get_str(tl, r, "scope") && !strcmp(td_row_get_str(tl, r, "scope"), "steady"))
+                steady = 1;
+            if (td_row_get_int(tl, r, "rank") == TD_NA)
+                jobrows = 1;
+            else if (td_row_get_str(tl, r, "scope") && !strcmp(td_row_get_str(tl, r, "scope"), "trace"))
+                nranks++;
+        }
+        int64_t idle = 0, total = 0, xcomm = 0, comm = 0, mem = 0, xmem = 0;
+        for (size_t r = 0; r < tl->nrows; r++) {
+            if (td_row_get_int(tl, r, "device") != -1 || (td_row_get_int(tl, r, "rank") == TD_NA) != jobrows ||
+                !td_row_get_str(tl, r, "scope") || strcmp(td_row_get_str(tl, r, "scope"), steady ? "steady" : "trace"))
+                continue;
+            idle += td_row_get_int(tl, r, "idle_ns");
+            total += td_row_get_int(tl, r, "total_ns");
+            xcomm += td_row_get_int(tl, r, "exposed_comm_ns");
+            comm += td_row_get_int(tl, r, "total_comm_ns");
+            mem += td_row_get_int(tl, r, "total_memcpy_ns");
+            xmem += td_row_get_int(tl, r, "exposed_memcpy_ns");
+        }
+        /* the shares are of the device timeline (formats.md sec. 5: each device's first
+         * to last activity), not of the traced time: say so */
+        const char *of = nranks > 1
+            ? td_arena_printf(s->a, "the device timeline (first to last device activity, "
+                              "summed over %zu ranks)", nranks)
+            : "the device timeline (first to last device activity)";
+        if (total > 0) {
+            td_sum_finding(s, "%s idle %.0f%% of %s%s.", td_devword(a), 100.0 * (double)idle / (double)total,
+                           of, steady ? " after warm-up" : "");
+            nf++;
+            if (comm > 0) {
+                td_sum_finding(s, "Exposed communication (not overlapped with computation) is "
+                               "%.0f%% of the same timeline.",
+                               100.0 * (double)xcomm / (double)total);
+                nf++;
+            }
+            /* memory copies worth a look (the memcpy table, nsys, lists them) */
+            if (mem > 0 && (double)mem >= 0.10 * (double)total) {
+                td_sum_finding(s, "Memory copies take %.0f%% of the same timeline (%.0f%% not "
+                               "overlapped with computation or communication).",
+                               100.0 * (double)mem / (double)total,
+                               100.0 * (double)xmem / (double)total);
+                nf++;
+            }
+        }
+    }
+    const td_kv *hc = td_sum_get(s, "comm.host_ns"), *hs = td_sum_get(s, "comm.host_share");
+    if (hc && hs && hc->v.i > 0) {
+        td_sum_finding(s, "MPI/UCX/NCCL ranges take %.0f%% of the traced time on the host%s.",
+                       100.0 * hs->v.f, a->n > 1 ? " (summed over ranks)" : "");
+        nf++;
+    }
+    const td_table *tk = td_sum_find_table(s, "kernels");
+    if (tk && tk->nrows) {
+        td_sum_finding(s, "The top kernel (%s) is %.0f%% of all kernel time.",
+                       shorten(s, td_row_get_str(tk, 0, "name")), 100.0 * td_row_get_f64(tk, 0, "share"));
+        nf++;
+    }
+    const td_table *to = td_sum_find_table(s, "ops");
+    if (to && to->nrows) {
+        td_sum_finding(s, "The top op by self CPU time (%s) is %.0f%% of the self CPU time of all ops.",
+                       shorten(s, td_row_get_str(to, 0, "name")), 100.0 * td_row_get_f64(to, 0, "self_share"));
+        nf++;
+    }
+    /* XLA (modules with program ids, HLO op kinds): nsys-jax archives have no kernel,
+     * op or timeline tables, so these carry the findings */
+    const td_table *tm = td_sum_find_table(s, "modules"), *th = td_sum_find_table(s, "hlo_ops");
+    int xla = th != NULL;
+    for (size_t r = 0; tm && r < tm->nrows; r++)
+        if (td_row_get_int(tm, r, "program_id") != TD_NA)
+            xla = 1;
+    if (xla && tm && tm->nrows && nf < 6) {
+        char buf[64];
+        td_fmt_ns(buf, sizeof buf, td_row_get_int(tm, 0, "mean_ns"));
+        td_sum_finding(s, "The top module (%s) is %.0f%% of module time, %s per execution on "
+                       "average.", shorten(s, td_row_get_str(tm, 0, "name")), 100.0 * td_row_get_f64(tm, 0, "share"), buf);
+        nf++;
+    }
+    const td_table *toc = td_sum_find_table(s, "hlo_opcodes");
+    if (xla && toc && toc->nrows && nf < 6) {
+        /* the notebook's opcode view: the top opcode (not the idle row) */
+        for (size_t r = 0; r < toc->nrows; r++) {
+            const char *op = td_row_get_str(toc, r, "opcode");
+            if (!op || !strcmp(op, "GPU idle during modules"))
+                continue;
+            td_sum_finding(s, "The top HLO opcode (%s) is %.0f%% of the top modules' GPU time.",
+                           shorten(s, op), 100.0 * td_row_get_f64(toc, r, "share"));
+            nf++;
+            break;
+        }
+    } else if (xla && th && th->nrows && nf < 6) {
+        td_sum_finding(s, "The top HLO operation kind (%s) is %.0f%% of thunk time.",
+                       shorten(s, td_row_get_str(th, 0, "hlo_op")), 100.0 * td_row_get_f64(th, 0, "share"));
+        nf++;
+    }
+    xla_findings(a, &nf);
+    const td_table *st = td_sum_find_table(s, "steps");
+    int64_t srank;
+    double sratio;
+    if (st && st->nrows && nf < 6 && straggler(st, &srank, &sratio)) {
+        td_sum_finding(s, "Rank %lld's steps are %.0f%% slower than the median rank.",
+                       (long long)srank, 100.0 * (sratio - 1.0));
+        nf++;
+    }
+    const td_kv *wd = td_sum_get(s, "warmup.dropped");
+    if (wd && wd->v.i > 0 && nf < 6) {
+        /* XLA counts dropped module executions, Kineto dropped steps */
+        td_sum_finding(s, "%lld warm-up %s%s dropped from the statistics%s.", (long long)wd->v.i,
+                       xla ? "module execution" : "step", wd->v.i == 1 ? " was" : "s were", job);
+        nf++;
+    }
+    const td_table *ou = td_sum_find_table(s, "outlier_steps");
+    if (ou && ou->nrows && nf < 6) {
+        td_sum_finding(s, "%zu step%s took over 1.5x the median step time%s.", ou->nrows,
+                       ou->nrows == 1 ? "" : "s", a->n > 1 ? " of their rank" : "");
+        nf++;
+    }
+    if (st && st->nrows && nf < 6) {
+        int64_t sum = 0, n = 0;
+        for (size_t r = 0; r < st->nrows; r++)
+            if (!td_row_get_int(st, r, "warmup")) {
+                sum += td_row_get_int(st, r, "wall_ns");
+                n++;
+            }
+        if (n) {
+            char buf[64];
+            td_fmt_ns(buf, sizeof buf, sum / n);
+            td_sum_finding(s, "%lld step%s kept%s, %s per step on average.", (long long)n,
+                           n == 1 ? "" : "s", job, buf);
+            nf++;
+        }
+    }
+    /* IBM AIU: how busy the AIUs were (acelyzer's active share, per device) */
+    const td_table *ad = td_sum_find_table(s, "aiu_devices");
+    const td_kv *as = td_sum_get(s, "aiu.active_share");
+    if (ad && ad->nrows && as && as->type == TD_T_SHARE && nf < 6) {
+        size_t lo = 0;
+        for (size_t r = 1; r < ad->nrows; r++)
+            if (td_row_get_f64(ad, r, "active_share") < td_row_get_f64(ad, lo, "active_share"))
+                lo = r;
+        if (ad->nrows > 1)
+            td_sum_finding(s, "The AIUs run kernels %.0f%% of their kernel span (first kernel "
+                           "start to last kernel end) over %zu AIUs; the least busy, AIU %lld, "
+                           "%.0f%%.", 100.0 * as->v.f, ad->nrows,
+                           (long long)td_row_get_int(ad, lo, "device"), 100.0 * td_row_get_f64(ad, lo, "active_share"));
+        else
+            td_sum_finding(s, "The AIU runs kernels %.0f%% of its kernel span (first kernel "
+                           "start to last kernel end).", 100.0 * as->v.f);
+        nf++;
+    }
+    if (nf < 3) {
+        const td_kv *sp = td_sum_get(s, "trace.span_ns");
+        if (sp && sp->v.i > 0) { /* (IPU exports have no events: no span) */
+            char buf[64];
+            td_fmt_ns(buf, sizeof buf, sp->v.i);
+            td_sum_finding(s, "The trace spans %s over %zu rank%s.", buf, a->n, a->n == 1 ? "" : "s");
+        }
+    }
+}

@@ -1,0 +1,155 @@
+/* analyse/internal.h - state shared by the analysis passes (analyse_*.c), not exported.
+ *
+ * td_analyse builds one td_tctx per trace (nesting, correlation links, steps), then
+ * each pass reads them and writes its tables into the summary. Arrays in td_tctx are
+ * malloc'd and freed by td_actx_free. */
+#ifndef TD_ANALYSE_INT_H
+#define TD_ANALYSE_INT_H
+#include "analyse/analyse.h"
+#include "partial/partial.h"
+#include <regex.h>
+
+/* A half-open time interval [s, e) in ns. */
+typedef struct td_iv {
+    int64_t s, e;
+} td_iv;
+
+/* Sort by start and merge overlapping/touching intervals in place; returns the new
+ * count. Empty intervals (e <= s) are dropped. */
+size_t td_iv_merge(td_iv *v, size_t n);
+int64_t td_iv_len(const td_iv *v, size_t n);                 /* sum of lengths */
+/* |A n B| for two merged lists. */
+int64_t td_iv_overlap(const td_iv *a, size_t na, const td_iv *b, size_t nb);
+/* |[s,e) n A| for a merged list (binary search). */
+int64_t td_iv_overlap1(const td_iv *a, size_t na, int64_t s, int64_t e);
+/* A u B of two merged lists, malloc'd, merged; *n receives the count. */
+td_iv *td_iv_union(const td_iv *a, size_t na, const td_iv *b, size_t nb, size_t *n);
+
+/* formats.md sec.5 on raw (unmerged) interval lists; the lists are copied.
+ * out: computation, exposed_comm, exposed_memcpy, busy, idle, total, total_comm,
+ * total_memcpy (ns). total = last end - first start over all three lists. */
+enum { TL_COMP, TL_XCOMM, TL_XMEMCPY, TL_BUSY, TL_IDLE, TL_TOTAL, TL_COMM, TL_MEMCPY, TL__N };
+void td_timeline_compute(const td_iv *comp, size_t ncomp, const td_iv *comm, size_t ncomm,
+                         const td_iv *mcpy, size_t nmcpy, int64_t out[TL__N]);
+
+/* Summary statistics of a list of durations (sorted in place). */
+typedef struct td_stats {
+    size_t n;
+    int64_t total, min, max;
+    double mean, median, std;  /* median: mean of the two middle values for even n;
+                                  std: sample (n-1), 0 for n < 2 */
+} td_stats;
+void td_stats_of(int64_t *v, size_t n, td_stats *st);
+
+/* A step (ProfilerStep#N, iteration_N or --step-pattern range) of one trace. */
+typedef struct td_step {
+    int64_t start, end;
+    td_str name;
+    int64_t num;       /* trailing number in the name, or ordinal */
+    uint32_t track;
+    int warmup;        /* dropped by warm-up removal */
+    int window;        /* active window (1-based): a run of consecutive step numbers */
+} td_step;
+
+/* Per-trace derived data. */
+typedef struct td_tctx {
+    td_trace *t;
+    uint8_t *isop;      /* [nev] 1 = op (cpu_op, user_annotation, runtime, driver, NVTX range
+                           on a host track; see analyse/nest.c) */
+    int32_t *parent;    /* [nev] enclosing op on the same track, -1 none (ops only).
+                           An op's self time is its dur minus its children's dur (no
+                           array: passes add dur to the op and subtract it from the
+                           parent, which keeps peak memory down on large traces) */
+    int32_t *launch;    /* [ndev] k-th device event (td_kind_is_device, in event order)
+                           -> the runtime/driver event that launched it, -1 none;
+                           td_owner() gives the op that owns its device time */
+    uint8_t *iscomm;    /* [nev] device event is an NCCL/RCCL kernel */
+    td_step *steps; size_t nsteps;
+    size_t ndropped;    /* warm-up steps dropped (they are steps[0..ndropped-1]) */
+    int64_t t0, t1;     /* first event start, last event end */
+    int64_t steady0;    /* start of the first kept step when some were dropped, else INT64_MIN */
+    size_t ndev;        /* device events */
+} td_tctx;
+
+/* Device work launched by event r (c->launch[k], -1 none) -> the innermost op around
+ * the launch that is not itself a runtime/driver call (as torch's "Self CUDA"), or the
+ * launching call when there is none; -1 when r is -1. */
+static inline int32_t td_owner(const td_tctx *c, int32_t r)
+{
+    if (r < 0)
+        return -1;
+    int32_t p = c->parent[r];
+    while (p >= 0 && (c->t->ev[p].kind == TD_K_RUNTIME || c->t->ev[p].kind == TD_K_DRIVER))
+        p = c->parent[p];
+    return p >= 0 ? p : r;
+}
+
+typedef struct td_actx {
+    td_traceset *set;
+    const td_opts *o;
+    td_summary *s;
+    td_tctx *tc;
+    size_t n;
+    int any_device;     /* some trace has device work */
+    regex_t step_re, module_re;
+    int has_step_re, has_module_re;
+    const char *accel;   /* trace.accelerator (analyse/accel.c), NULL = none (CPU only) */
+    const char *devword; /* "GPU" for CUDA/ROCm, else accel; NULL = none */
+    td_partial *part;   /* `summarize`: the passes also record their additive state here */
+} td_actx;
+
+/* Passes, in the order td_analyse runs them. */
+void td_an_nest(td_actx *a, td_tctx *c);          /* analyse/nest.c: isop/parent/launch/iscomm */
+td_status td_an_steps(td_actx *a, td_err *e);     /* analyse/steps.c: steps + warm-up + table */
+void td_an_ops(td_actx *a);                       /* analyse/ops.c */
+void td_an_kernels(td_actx *a);                   /* analyse/device.c */
+void td_an_nsys_stats(td_actx *a);                /* analyse/nsys_stats.c */
+void td_an_nsys_memcpy(td_actx *a);               /* the memcpy table, after the timeline */
+void td_an_timeline(td_actx *a);                  /* analyse/timeline.c */
+void td_an_coll(td_actx *a);                      /* analyse/coll.c */
+void td_an_modules(td_actx *a);                   /* analyse/modules.c */
+void td_an_var(td_actx *a);                       /* analyse/var.c */
+void td_an_flames(td_actx *a);                    /* analyse/flame.c */
+void td_an_aiu(td_actx *a);
+void td_an_accel(td_actx *a);
+void td_an_telemetry(td_actx *a);                 /* analyse/telemetry.c */                     /* analyse/accel.c: accelerator naming */
+/* The device word for titles: a->devword, else the summary's (td_sum_device_word). */
+static inline const char *td_devword(const td_actx *a)
+{
+    return a->devword ? a->devword : td_sum_device_word(a->s);
+}                       /* analyse/aiu.c: IBM AIU flex traces */
+void td_an_findings(td_actx *a);                  /* analyse/findings.c */
+
+/* Partial-summary hooks (merge/merge.c), called by the passes when a->part is set. */
+/* Kernel durations of one name (device < 0) or one (device, name), sorted ascending. */
+void td_part_kernels(td_partial *p, int device, const char *name, const int64_t *dur, size_t n);
+/* The warm-up rule sentence of the Kineto steps pass (analyse/steps.c), for `total` steps
+ * of which `dropped` were dropped over `nranks` ranks. */
+const char *td_warmup_rule(td_summary *s, const td_opts *o, size_t total, size_t dropped,
+                           size_t nranks);
+/* nccl-tests bus bandwidth factor (analyse/coll.c); -1 for an unknown group size. */
+double td_bus_factor(const char *type, int n);
+
+/* The run's name for titles (analyse/analyse.c) from each trace's input (archive, directory or
+ * the file) and path, in rank order. */
+void td_run_label(td_buf *b, const char *const *input, const char *const *paths, size_t n);
+
+/* Helpers. */
+int td_is_comm_name(const char *name);           /* contains nccl/rccl (any case) */
+/* Trailing decimal number of a name ("ProfilerStep#12" -> 12), -1 if none. */
+int64_t td_trailing_num(const char *name);
+/* Name with a trailing "#N" / "_N" / digits removed, in the summary arena. */
+const char *td_strip_num(td_summary *s, const char *name);
+/* Append a frame name to a folded stack: ';' -> ':', newline/CR -> ' '. */
+void td_fold_put(td_buf *b, const char *name);
+static inline const char *td_name(const td_actx *a, td_str id)
+{
+    return td_strget(a->set->strs, id);
+}
+
+/* Flamegraph stacks are cut at this depth (frames below the thread); deeper frames are
+ * merged into one frame of this name, with a warning (README "Limits"). */
+#define TD_FLAME_MAX_DEPTH 512
+#define TD_FLAME_DEEPER "(deeper frames merged)"
+
+#endif

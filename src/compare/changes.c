@@ -1,0 +1,929 @@
+/* compare/changes.c - comparable metrics, comparability, and the `changes` table for two
+ * runs or a history of runs. See compare/changes.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "compare/changes.h"
+#include "compare/stats.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JUDGE_SHARE 0.01 /* table rows below 1% of their table's time are not judged */
+#define NEW_SHARE 0.001  /* new / vanished kernels: listed from 0.1% of the kernel time */
+
+void td_detect_opts_default(td_detect_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->min_effect = 0.05;
+    o->max_p = 0.01;
+    o->recent = 5;
+    o->confirm = 2;
+    o->trend_runs = 20;
+}
+
+/* ---- metrics of a summary ---- */
+static td_metric *add(td_metrics *ms, const char *name, double v)
+{
+    td_metric *m = TD_PUSH(ms->m, ms->n, ms->cap);
+    memset(m, 0, sizeof *m);
+    m->name = td_arena_strdup(ms->a, name);
+    m->unit = "ns";
+    m->value = v;
+    m->sd = NAN;
+    m->share = 1;
+    return m;
+}
+
+
+static double cell_num(const td_table *t, size_t r, int c)
+{
+    if (c < 0)
+        return NAN;
+    const td_col *col = &t->cols[c];
+    const td_cell *x = td_table_cell(t, r, c);
+    if (col->type == TD_T_SHARE || col->type == TD_T_F64 || col->type == TD_T_GBPS)
+        return x->f;
+    if (col->type == TD_T_TEXT)
+        return NAN;
+    return x->i == TD_NA ? NAN : (double)x->i;
+}
+
+static void steps_metric(td_metrics *ms, const td_summary *s)
+{
+    const td_table *t = td_sum_find_table(s, "steps");
+    if (!t)
+        return;
+    int cw = td_table_col(t, "wall_ns"), cu = td_table_col(t, "warmup");
+    if (cw < 0 || !t->nrows)
+        return;
+    double *v = td_arena_alloc(ms->a, t->nrows * sizeof *v);
+    size_t n = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (cu >= 0 && td_table_cell(t, r, cu)->i == 1)
+            continue;
+        double w = cell_num(t, r, cw);
+        if (!isnan(w))
+            v[n++] = w;
+    }
+    if (!n)
+        return;
+    double *tmp = td_xmalloc(n * sizeof *tmp);
+    memcpy(tmp, v, n * sizeof *tmp);
+    td_metric *m = add(ms, "step.median_ns", td_median(tmp, n));
+    free(tmp);
+    m->samples = v;
+    m->nsamples = n;
+}
+
+/* The GPU timeline row of the whole run: the job-wide row (rank null) or the first
+ * device-all row, scope "trace". */
+static void timeline_metrics(td_metrics *ms, const td_summary *s)
+{
+    const td_table *t = td_sum_find_table(s, "gpu_timeline");
+    if (!t)
+        return;
+    int cd = td_table_col(t, "device"), cs = td_table_col(t, "scope");
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *scope = cs >= 0 ? td_table_cell(t, r, cs)->s : NULL;
+        if (cd < 0 || td_table_cell(t, r, cd)->i != -1 || !scope || strcmp(scope, "trace"))
+            continue;
+        static const char *const parts[] = {"computation_ns", "exposed_comm_ns",
+                                            "exposed_memcpy_ns", "idle_ns"};
+        for (size_t k = 0; k < 4; k++) {
+            double v = cell_num(t, r, td_table_col(t, parts[k]));
+            if (!isnan(v)) {
+                char name[64];
+                snprintf(name, sizeof name, "gpu.%s", parts[k]);
+                add(ms, name, v);
+            }
+        }
+        return;
+    }
+}
+
+/* Per-name metrics of a table: total and mean; std and count when the table has them. */
+static int is_step_name(const td_summary *s, const char *nm)
+{
+    const td_table *st = td_sum_find_table(s, "steps");
+    int cn = st ? td_table_col(st, "name") : -1;
+    for (size_t r = 0; cn >= 0 && r < st->nrows; r++) {
+        const char *x = td_table_cell(st, r, cn)->s;
+        if (x && !strcmp(x, nm))
+            return 1;
+    }
+    return 0;
+}
+
+static void named_metrics(td_metrics *ms, const td_summary *s, const char *table,
+                          const char *prefix, const char *mean_col, const char *count_col,
+                          const char *share_col)
+{
+    const td_table *t = td_sum_find_table(s, table);
+    if (!t)
+        return;
+    int ops = strcmp(prefix, "op") == 0;
+    int cn = td_table_col(t, "name"), ct = td_table_col(t, "total_ns");
+    int cm = td_table_col(t, mean_col), csd = td_table_col(t, "std_ns");
+    int cc = count_col ? td_table_col(t, count_col) : -1;
+    int csh = share_col ? td_table_col(t, share_col) : -1;
+    int cb = strcmp(prefix, "collective") == 0 ? td_table_col(t, "bytes") : -1;
+    if (cn < 0 || ct < 0)
+        return;
+    double sum = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        double v = cell_num(t, r, ct);
+        if (!isnan(v))
+            sum += v;
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *nm = td_table_cell(t, r, cn)->s;
+        if (!nm || (ops && is_step_name(s, nm))) /* a numbered step range is not a metric */
+            continue;
+        char key[1200];
+        if (cb >= 0) {
+            double b = cell_num(t, r, cb);
+            snprintf(key, sizeof key, "%s@%.0f", nm, isnan(b) ? 0.0 : b);
+        } else
+            snprintf(key, sizeof key, "%s", nm);
+        char name[1300];
+        snprintf(name, sizeof name, "%s.total_ns:%s", prefix, key);
+        if (td_metrics_find(ms, name))
+            continue; /* the first row of a name wins (rows are by time) */
+        double tot = cell_num(t, r, ct);
+        double share = csh >= 0 ? cell_num(t, r, csh) : (sum > 0 ? tot / sum : NAN);
+        if (!isnan(tot)) {
+            td_metric *m = add(ms, name, tot);
+            m->share = share;
+            m->kernel = strcmp(prefix, "kernel") == 0;
+        }
+        double mean = cell_num(t, r, cm);
+        if (!isnan(mean)) {
+            snprintf(name, sizeof name, "%s.mean_ns:%s", prefix, key);
+            td_metric *m = add(ms, name, mean);
+            m->share = share;
+            m->sd = cell_num(t, r, csd);
+            m->count = cc >= 0 ? cell_num(t, r, cc) : 0;
+        }
+    }
+}
+
+
+static td_metric *add_unit(td_metrics *ms, const char *name, double v, const char *unit,
+                           int higher_better, double share)
+{
+    td_metric *m = add(ms, name, v);
+    m->unit = unit;
+    m->higher_better = higher_better;
+    m->share = share;
+    return m;
+}
+
+/* Graphcore IPU exports (analyse/ipu.c's tables and scalars): run cycles with per-run
+ * samples, per IPU cycles, tile balance and utilisation, step-type cycles and shares,
+ * lightweight-profiling blocks. */
+static void ipu_metrics(td_metrics *ms, const td_summary *s)
+{
+    char name[1400], key[64];
+    const td_table *t = td_sum_find_table(s, "ipu_runs");
+    int cc = t ? td_table_col(t, "cycles") : -1;
+    if (cc >= 0 && t->nrows) {
+        double *v = td_arena_alloc(ms->a, t->nrows * sizeof *v);
+        size_t n = 0;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (!isnan(cell_num(t, r, cc)))
+                v[n++] = cell_num(t, r, cc);
+        if (n) {
+            double *tmp = td_xmalloc(n * sizeof *tmp);
+            memcpy(tmp, v, n * sizeof *tmp);
+            td_metric *m = add_unit(ms, "ipu.run_cycles", td_median(tmp, n), "cycles", 0, 1);
+            free(tmp);
+            m->samples = v;
+            m->nsamples = n;
+        }
+    }
+    int64_t nipu = td_sum_int(s, "ipu.count");
+    for (int64_t i = 0; nipu != TD_NA && i < nipu && i < 4096; i++) {
+        static const char *const what[][3] = {{"cycles", "cycles", "0"},
+                                              {"tile_balance", "fraction", "1"},
+                                              {"tile_utilisation", "fraction", "1"}};
+        for (size_t k = 0; k < 3; k++) {
+            snprintf(key, sizeof key, "ipu.%lld.%s", (long long)i, what[k][0]);
+            double v = td_sum_num(s, key);
+            if (isnan(v))
+                continue;
+            snprintf(name, sizeof name, "ipu.%s:IPU %lld", what[k][0], (long long)i);
+            add_unit(ms, name, v, what[k][1], what[k][2][0] == '1', 1);
+        }
+    }
+    t = td_sum_find_table(s, "ipu_step_types");
+    int ci = t ? td_table_col(t, "ipu") : -1, ct = t ? td_table_col(t, "type") : -1,
+        cy = t ? td_table_col(t, "cycles") : -1, cs = t ? td_table_col(t, "share") : -1;
+    for (size_t r = 0; ci >= 0 && ct >= 0 && cy >= 0 && cs >= 0 && r < t->nrows; r++) {
+        const char *ty = td_table_cell(t, r, ct)->s;
+        double ipu = cell_num(t, r, ci), cyc = cell_num(t, r, cy), sh = cell_num(t, r, cs);
+        if (!ty || isnan(ipu))
+            continue;
+        char who[32]; /* the "all" rows (device -1) add the IPUs up */
+        if (ipu < 0)
+            snprintf(who, sizeof who, "all IPUs");
+        else
+            snprintf(who, sizeof who, "IPU %.0f", ipu);
+        snprintf(name, sizeof name, "ipu.step_type_cycles:%s/%s", who, ty);
+        if (!isnan(cyc) && !td_metrics_find(ms, name))
+            add_unit(ms, name, cyc, "cycles", 0, sh);
+        snprintf(name, sizeof name, "ipu.step_type_share:%s/%s", who, ty);
+        if (!isnan(sh) && !td_metrics_find(ms, name))
+            add_unit(ms, name, sh, "share", !strcmp(ty, "OnTileExecute"), sh);
+    }
+    t = td_sum_find_table(s, "lwp_blocks");
+    int cl = t ? td_table_col(t, "lane") : -1, cn = t ? td_table_col(t, "name") : -1,
+        cb = t ? td_table_col(t, "cycles") : -1, cm = t ? td_table_col(t, "mean_cycles") : -1,
+        cmeas = t ? td_table_col(t, "measured") : -1;
+    double sum = 0;
+    for (size_t r = 0; cb >= 0 && r < t->nrows; r++)
+        if (!isnan(cell_num(t, r, cb)))
+            sum += cell_num(t, r, cb);
+    for (size_t r = 0; cl >= 0 && cn >= 0 && cb >= 0 && r < t->nrows; r++) {
+        const char *lane = td_table_cell(t, r, cl)->s, *nm = td_table_cell(t, r, cn)->s;
+        double tot = cell_num(t, r, cb), mean = cell_num(t, r, cm);
+        if (!lane || !nm)
+            continue;
+        double sh = sum > 0 && !isnan(tot) ? tot / sum : NAN;
+        snprintf(name, sizeof name, "lwp.total_cycles:%s/%s", lane, nm);
+        if (!isnan(tot) && !td_metrics_find(ms, name))
+            add_unit(ms, name, tot, "cycles", 0, sh);
+        snprintf(name, sizeof name, "lwp.mean_cycles:%s/%s", lane, nm);
+        if (!isnan(mean) && !td_metrics_find(ms, name)) {
+            td_metric *m = add_unit(ms, name, mean, "cycles", 0, sh);
+            m->count = cmeas >= 0 ? cell_num(t, r, cmeas) : 0;
+        }
+    }
+}
+
+static int cmp_metric(const void *a, const void *b)
+{
+    return strcmp(((const td_metric *)a)->name, ((const td_metric *)b)->name);
+}
+
+td_metrics *td_metrics_of(const td_summary *s)
+{
+    td_metrics *ms = td_xcalloc(1, sizeof *ms);
+    ms->a = td_arena_new();
+    steps_metric(ms, s);
+    timeline_metrics(ms, s);
+    static const char *const totals[] = {"compile.total_ns", "runtime.thunks_ns",
+                                         "runtime.modules_ns", "runtime.wall_ns"};
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+        int64_t v = td_sum_int(s, totals[i]);
+        if (v != TD_NA)
+            add(ms, totals[i], (double)v);
+    }
+    named_metrics(ms, s, "kernels", "kernel", "mean_ns", "calls", "share");
+    named_metrics(ms, s, "ops", "op", "avg_ns", "calls", "total_share");
+    named_metrics(ms, s, "modules", "module", "mean_ns", "executions", "share");
+    named_metrics(ms, s, "collectives", "collective", "mean_ns", "calls", NULL);
+    ipu_metrics(ms, s);
+    if (ms->n)
+        qsort(ms->m, ms->n, sizeof *ms->m, cmp_metric);
+    return ms;
+}
+
+void td_metrics_free(td_metrics *ms)
+{
+    if (!ms)
+        return;
+    free(ms->m);
+    td_arena_free(ms->a);
+    free(ms);
+}
+
+const td_metric *td_metrics_find(const td_metrics *ms, const char *name)
+{
+    /* sorted after td_metrics_of; linear while it is being built */
+    for (size_t i = 0; i < ms->n; i++)
+        if (strcmp(ms->m[i].name, name) == 0)
+            return &ms->m[i];
+    return NULL;
+}
+
+static const td_metric *find_sorted(const td_metrics *ms, const char *name)
+{
+    td_metric key = {.name = name};
+    return ms->n ? bsearch(&key, ms->m, ms->n, sizeof *ms->m, cmp_metric) : NULL;
+}
+
+/* ---- comparability ---- */
+void td_runkey_of(const td_summary *s, td_runkey *k)
+{
+    memset(k, 0, sizeof *k);
+    const td_kv *kv = td_sum_get(s, "trace.device_name");
+    int64_t ndev = td_sum_int(s, "trace.devices");
+    if (kv && kv->type == TD_T_TEXT && kv->v.s && *kv->v.s)
+        snprintf(k->device, sizeof k->device, "%s", kv->v.s);
+    else
+        snprintf(k->device, sizeof k->device, "%s",
+                 ndev == 0 ? "none (CPU only)" : "unknown");
+    int64_t w = td_sum_int(s, "trace.world_size");
+    if (w == TD_NA)
+        w = td_sum_int(s, "trace.ranks");
+    snprintf(k->world, sizeof k->world, "%lld", (long long)(w == TD_NA ? 0 : w));
+    const td_table *in = td_sum_find_table(s, "inputs");
+    int cf = in ? td_table_col(in, "format") : -1;
+    for (size_t r = 0; cf >= 0 && r < in->nrows; r++) {
+        const char *f = td_table_cell(in, r, cf)->s;
+        if (f && !strstr(k->format, f)) {
+            size_t n = strlen(k->format);
+            snprintf(k->format + n, sizeof k->format - n, "%s%s", n ? "," : "", f);
+        }
+    }
+    kv = td_sum_get(s, "report.template");
+    if (kv && kv->type == TD_T_TEXT && kv->v.s)
+        snprintf(k->tmpl, sizeof k->tmpl, "%s", kv->v.s);
+    /* step definition: the step names with their numbers replaced by N */
+    const td_table *st = td_sum_find_table(s, "steps");
+    int cn = st ? td_table_col(st, "name") : -1;
+    for (size_t r = 0; cn >= 0 && r < st->nrows; r++) {
+        const char *nm = td_table_cell(st, r, cn)->s;
+        if (!nm)
+            continue;
+        char d[160];
+        size_t j = 0;
+        for (const char *p = nm; *p && j + 2 < sizeof d; p++) {
+            if (*p >= '0' && *p <= '9') {
+                if (!j || d[j - 1] != 'N')
+                    d[j++] = 'N';
+            } else
+                d[j++] = *p;
+        }
+        d[j] = 0;
+        if (!strstr(k->steps, d)) {
+            size_t n = strlen(k->steps);
+            snprintf(k->steps + n, sizeof k->steps - n, "%s%s", n ? "," : "", d);
+        }
+    }
+    if (!k->steps[0])
+        snprintf(k->steps, sizeof k->steps, "none");
+}
+
+/* Fill the `comparability` table; returns 1 when the runs are comparable. Template
+ * differences are said but do not stop the comparison (they change no number). */
+static int comparability(td_summary *cur, const td_runkey *b, const td_runkey *c, char *why,
+                         size_t cap)
+{
+    td_table *t = td_sum_table(cur, "comparability", "Comparability");
+    if (!t->ncols)
+        td_table_cols(t, "check:text:Check", "baseline:text:Baseline", "current:text:Current",
+                      "status:text:Status", NULL);
+    struct { const char *what, *x, *y; int hard; } ck[] = {
+        {"device type", b->device, c->device, 1},
+        {"world size", b->world, c->world, 1},
+        {"input format", b->format, c->format, 1},
+        {"step definition", b->steps, c->steps, 1},
+        {"template", b->tmpl, c->tmpl, 0}};
+    int ok = 1;
+    why[0] = 0;
+    for (size_t i = 0; i < sizeof ck / sizeof ck[0]; i++) {
+        int unknown = !ck[i].x[0] || !ck[i].y[0];
+        int same = unknown || strcmp(ck[i].x, ck[i].y) == 0;
+        size_t r = td_table_add_row(t);
+        td_row_str(cur, t, r, "check", ck[i].what);
+        td_row_str(cur, t, r, "baseline", ck[i].x[0] ? ck[i].x : "unknown");
+        td_row_str(cur, t, r, "current", ck[i].y[0] ? ck[i].y : "unknown");
+        td_row_str(cur, t, r, "status", unknown ? "unknown" : same ? "same"
+                                        : ck[i].hard ? "differs: not comparable"
+                                                     : "differs (numbers still compared)");
+        if (!same && ck[i].hard) {
+            size_t n = strlen(why);
+            snprintf(why + n, cap - n, "%s%s %s vs %s", n ? "; " : "", ck[i].what, ck[i].x,
+                     ck[i].y);
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+/* ---- the changes table ---- */
+typedef struct chg {
+    const char *metric, *dir, *rule, *since, *unit;
+    double before, after, change, noise, conf;
+} chg;
+
+typedef struct chgset {
+    chg *c;
+    size_t n, cap;
+    int same, notcmp;
+} chgset;
+
+static double min_effect_for(const td_detect_opts *o, const char *metric)
+{
+    double t = o->min_effect;
+    size_t best = 0;
+    for (size_t i = 0; i < o->ntols; i++) {
+        size_t n = strlen(o->tols[i].prefix);
+        if (n >= best && strncmp(metric, o->tols[i].prefix, n) == 0) {
+            best = n;
+            t = o->tols[i].tol;
+        }
+    }
+    return t;
+}
+
+static chg *push(chgset *cs, const char *metric, const char *dir, double before, double after,
+                 double noise, double conf, const char *rule, const char *since)
+{
+    chg *c = TD_PUSH(cs->c, cs->n, cs->cap);
+    c->unit = "ns";
+    c->metric = metric;
+    c->dir = dir;
+    c->before = before;
+    c->after = after;
+    c->change = before != 0 && !isnan(before) && !isnan(after) ? (after - before) / fabs(before)
+                                                                : NAN;
+    c->noise = noise;
+    c->conf = conf;
+    c->rule = rule;
+    c->since = since;
+    return c;
+}
+
+static int dir_rank(const char *d)
+{
+    return !strcmp(d, "regressed") ? 0 : !strcmp(d, "new") ? 1 : !strcmp(d, "vanished") ? 2
+           : !strcmp(d, "improved") ? 3 : 4;
+}
+
+static int cmp_chg(const void *a, const void *b)
+{
+    const chg *x = a, *y = b;
+    int dx = dir_rank(x->dir), dy = dir_rank(y->dir);
+    if (dx != dy)
+        return dx - dy;
+    double sx = isnan(x->change) ? 0 : fabs(x->change), sy = isnan(y->change) ? 0 : fabs(y->change);
+    if (sx != sy)
+        return sx > sy ? -1 : 1;
+    /* new/vanished: by the time involved */
+    double tx = isnan(x->after) ? x->before : x->after, ty = isnan(y->after) ? y->before : y->after;
+    if (tx != ty && !isnan(tx) && !isnan(ty))
+        return tx > ty ? -1 : 1;
+    return strcmp(x->metric, y->metric);
+}
+
+static void fmt_pct(char *dst, size_t cap, double f)
+{
+    snprintf(dst, cap, "%+.1f%%", 100 * f);
+}
+
+/* Writes the sorted changes, the counts and the verdict. Returns TD_CHG_*. */
+static int finish(td_summary *s, chgset *cs, const char *against, const char *rule_text,
+                  double min_effect)
+{
+    if (cs->n)
+        qsort(cs->c, cs->n, sizeof *cs->c, cmp_chg);
+    td_table *tc = td_sum_table(s, "changes", "Changes");
+    td_table *ta = td_sum_table(s, "comparisons", "Every judged metric");
+    td_table *tabs[2] = {tc, ta};
+    /* times (ns) show with their units; other units (IPU cycles, shares) as numbers,
+     * named by the unit column */
+    int all_ns = 1;
+    for (size_t i = 0; i < cs->n; i++)
+        all_ns &= !strcmp(cs->c[i].unit, "ns");
+    for (int k = 0; k < 2; k++)
+        if (!tabs[k]->ncols)
+            td_table_cols(tabs[k], "metric:text:Metric", "direction:text:Direction",
+                          all_ns ? "before:ns:Before" : "before:f64:Before",
+                          all_ns ? "after:ns:After" : "after:f64:After", "change:share:Change",
+                          "noise:share:Noise", "confidence:share:Confidence",
+                          "since:text:Since", "unit:text:Unit", "rule:text:Rule", NULL);
+    /* times: the documents' Before and After headers say the unit (ms, us) */
+    for (int k = 0; k < 2 && all_ns; k++)
+        td_table_nodoc(tabs[k], "unit");
+    int n[5] = {0};
+    for (size_t i = 0; i < cs->n * 2; i++) {
+        const chg *c = &cs->c[i % cs->n];
+        td_table *t = i < cs->n ? ta : tc;
+        if (i < cs->n)
+            n[dir_rank(c->dir)]++;
+        else if (dir_rank(c->dir) == 4)
+            continue; /* "same" rows: counted, listed only in comparisons */
+        size_t r = td_table_add_row(t);
+        td_row_str(s, t, r, "metric", c->metric);
+        td_row_str(s, t, r, "direction", c->dir);
+        if (t->cols[td_table_col(t, "before")].type == TD_T_NS) {
+            td_row_int(s, t, r, "before", isnan(c->before) ? TD_NA : (int64_t)llround(c->before));
+            td_row_int(s, t, r, "after", isnan(c->after) ? TD_NA : (int64_t)llround(c->after));
+        } else {
+            td_row_f64(s, t, r, "before", c->before);
+            td_row_f64(s, t, r, "after", c->after);
+        }
+        td_row_f64(s, t, r, "change", c->change);
+        td_row_f64(s, t, r, "noise", c->noise);
+        td_row_f64(s, t, r, "confidence", c->conf);
+        td_row_str(s, t, r, "since", c->since);
+        td_row_str(s, t, r, "unit", c->unit);
+        td_row_str(s, t, r, "rule", c->rule);
+    }
+    td_sum_set_int(s, "change_counts.regressed", "Regressed", TD_T_INT, n[0]);
+    td_sum_set_int(s, "change_counts.improved", "Improved", TD_T_INT, n[3]);
+    td_sum_set_int(s, "change_counts.new", "New kernels", TD_T_INT, n[1]);
+    td_sum_set_int(s, "change_counts.vanished", "Vanished kernels", TD_T_INT, n[2]);
+    cs->same = n[4];
+    td_sum_set_int(s, "change_counts.same", "Same", TD_T_INT, cs->same);
+    td_sum_set_int(s, "change_counts.not_judged", "Not judged (under 1% of time)", TD_T_INT,
+                   cs->notcmp);
+    td_sum_set_str(s, "change_rule", "Detection rule", rule_text);
+    td_sum_set_int(s, "regression.regressed", "Regressed metrics", TD_T_INT, n[0]);
+    td_sum_set_int(s, "regression.improved", "Improved metrics", TD_T_INT, n[3]);
+    td_sum_set_f64(s, "regression.tolerance", "Tolerance", TD_T_SHARE, min_effect);
+    char v[1024];
+    if (n[0]) {
+        const chg *w = &cs->c[0];
+        char pct[32];
+        fmt_pct(pct, sizeof pct, w->change);
+        snprintf(v, sizeof v, "REGRESSED: %d metric%s regressed against %s (worst %s %s since "
+                 "%s); %d improved, %d new, %d vanished, %d same.", n[0], n[0] == 1 ? "" : "s",
+                 against, w->metric, pct, w->since ? w->since : "?", n[3], n[1], n[2],
+                 cs->same);
+    } else
+        snprintf(v, sizeof v, "OK: no metric regressed against %s; %d improved, %d new, "
+                 "%d vanished, %d same.", against, n[3], n[1], n[2], cs->same);
+    td_sum_set_str(s, "verdict", "Verdict", v);
+    td_sum_compare_finding(s, "%s", v);
+    free(cs->c);
+    return n[0] ? TD_CHG_REGRESSED : TD_CHG_OK;
+}
+
+static int not_comparable(td_summary *s, const char *against, const char *why)
+{
+    char v[1024];
+    snprintf(v, sizeof v, "NOT COMPARABLE: %s differs from this run (%s); nothing was compared.",
+             against, why);
+    td_sum_set_str(s, "verdict", "Verdict", v);
+    td_sum_compare_finding(s, "%s", v);
+    return TD_CHG_NOT_COMPARABLE;
+}
+
+const char *td_run_since(const td_summary *s)
+{
+    const td_kv *kv = td_sum_get(s, "meta.commit");
+    if (kv && kv->type == TD_T_TEXT && kv->v.s && *kv->v.s)
+        return kv->v.s;
+    kv = td_sum_get(s, "trace.captured");
+    if (kv && kv->type == TD_T_TEXT && kv->v.s && *kv->v.s)
+        return kv->v.s;
+    kv = td_sum_get(s, "date");
+    return kv && kv->type == TD_T_TEXT && kv->v.s ? kv->v.s : "this run";
+}
+
+static double cov(const double *v, size_t n)
+{
+    if (n < 2)
+        return NAN;
+    double m = 0, q = 0;
+    for (size_t i = 0; i < n; i++)
+        m += v[i];
+    m /= (double)n;
+    for (size_t i = 0; i < n; i++)
+        q += (v[i] - m) * (v[i] - m);
+    return m != 0 ? sqrt(q / (double)(n - 1)) / fabs(m) : NAN;
+}
+
+int td_changes_two(const td_summary *base, const char *base_label, td_summary *cur,
+                   const td_detect_opts *o)
+{
+    td_runkey kb, kc;
+    td_runkey_of(base, &kb);
+    td_runkey_of(cur, &kc);
+    char why[800];
+    char against[600];
+    const char *bl = td_run_since(base);
+    snprintf(against, sizeof against, "the baseline %s (%s)", base_label, bl);
+    td_sum_set_str(cur, "regression.baseline", "Baseline", base_label);
+    td_sum_set_str(cur, "regression.baseline_run", "Baseline run", bl);
+    if (!comparability(cur, &kb, &kc, why, sizeof why))
+        return not_comparable(cur, against, why);
+    td_metrics *mb = td_metrics_of(base), *mc = td_metrics_of(cur);
+    const char *since = td_arena_strdup(cur->a, td_run_since(cur));
+    /* the per-step noise of the two runs: the larger step CoV */
+    const td_metric *sb = find_sorted(mb, "step.median_ns"), *sc = find_sorted(mc, "step.median_ns");
+    if (!sb && !sc) { /* IPU exports: the run-to-run spread of the run cycles */
+        sb = find_sorted(mb, "ipu.run_cycles");
+        sc = find_sorted(mc, "ipu.run_cycles");
+    }
+    double step_noise = NAN;
+    if (sb && sc) {
+        double a = cov(sb->samples, sb->nsamples), b = cov(sc->samples, sc->nsamples);
+        step_noise = isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+    }
+    chgset cs = {0};
+    char rule[256];
+    for (size_t i = 0; i < mc->n; i++) {
+        const td_metric *c = &mc->m[i];
+        const td_metric *b = find_sorted(mb, c->name);
+        const char *metric = td_arena_strdup(cur->a, c->name);
+        double eff = min_effect_for(o, c->name);
+        if (!b) {
+            if (c->kernel && c->share >= NEW_SHARE)
+                push(&cs, metric, "new", NAN, c->value, NAN, NAN, "kernel absent from the "
+                     "baseline", since);
+            else
+                cs.notcmp++;
+            continue;
+        }
+        if (!(b->share >= JUDGE_SHARE || c->share >= JUDGE_SHARE)) {
+            cs.notcmp++;
+            continue;
+        }
+        /* per-name metrics need their own noise: per-call std (Welch on the mean); a
+         * per-name total or an op (no per-call spread) is judged only in a history. IPU
+         * metrics (cycles, shares: sums over every run) go against the run-to-run noise. */
+        int per_name = strchr(c->name, ':') != NULL && !strcmp(c->unit, "ns");
+        if (per_name && (strstr(c->name, ".total_ns:") || isnan(b->sd) || isnan(c->sd) ||
+                         b->count < 2 || c->count < 2)) {
+            cs.notcmp++;
+            continue;
+        }
+        double ch = b->value != 0 ? (c->value - b->value) / fabs(b->value) : NAN;
+        double p = NAN, noise = NAN;
+        const char *how;
+        if (b->nsamples >= 2 && c->nsamples >= 2) {
+            double u;
+            p = td_mannwhitney(b->samples, b->nsamples, c->samples, c->nsamples, &u);
+            noise = step_noise;
+            snprintf(rule, sizeof rule, "Mann-Whitney U=%.1f on %zu+%zu steps, p=%.2g", u,
+                     b->nsamples, c->nsamples, p);
+            how = rule;
+        } else if (!isnan(b->sd) && !isnan(c->sd) && b->count >= 2 && c->count >= 2) {
+            p = td_welch(b->value, b->sd, b->count, c->value, c->sd, c->count);
+            noise = b->value > 0 ? b->sd / b->value / sqrt(b->count) : NAN;
+            snprintf(rule, sizeof rule, "Welch t test on %.0f+%.0f calls, p=%.2g", b->count,
+                     c->count, p);
+            how = rule;
+        } else {
+            /* no samples: the change against the runs' per-step noise (normal approx.) */
+            noise = step_noise;
+            if (!isnan(noise) && noise > 0 && !isnan(ch))
+                p = erfc(fabs(ch) / noise / sqrt(2.0));
+            snprintf(rule, sizeof rule, "change vs per-step noise, p=%.2g", p);
+            how = rule;
+        }
+        int sig = !isnan(p) ? p < o->max_p : 0;
+        if (isnan(p) && isnan(noise))
+            sig = 1; /* nothing to judge the noise by: the minimum effect alone */
+        char full[400];
+        snprintf(full, sizeof full, "%s < %.2g and |change| >= %.1f%%", how, o->max_p, 100 * eff);
+        if (isnan(p) && isnan(noise))
+            snprintf(full, sizeof full, "no noise estimate: |change| >= %.1f%%", 100 * eff);
+        int hit = sig && !isnan(ch) && fabs(ch) >= eff;
+        push(&cs, metric, !hit ? "same" : (ch > 0) != c->higher_better ? "regressed" : "improved",
+             b->value, c->value, noise, isnan(p) ? NAN : 1 - p, td_arena_strdup(cur->a, full),
+             since)->unit = c->unit;
+    }
+    for (size_t i = 0; i < mb->n; i++) {
+        const td_metric *b = &mb->m[i];
+        if (b->kernel && b->share >= NEW_SHARE && !find_sorted(mc, b->name))
+            push(&cs, td_arena_strdup(cur->a, b->name), "vanished", b->value, NAN, NAN, NAN,
+                 "kernel absent from this run", since);
+    }
+    td_metrics_free(mb);
+    td_metrics_free(mc);
+    char rt[400];
+    snprintf(rt, sizeof rt, "two runs: per-step times by Mann-Whitney U, per-call means of "
+             "kernels/modules/collectives by Welch's t test, run totals against the per-step "
+             "noise (CoV %.1f%%); significant at p < %.2g and at least %.1f%% (template "
+             "tolerances per metric); ops and per-name totals (no per-call spread) and metrics "
+             "under 1%% of their table's time are not judged", 100 * (isnan(step_noise) ? 0 : step_noise),
+             o->max_p, 100 * o->min_effect);
+    return finish(cur, &cs, against, rt, o->min_effect);
+}
+
+/* ---- series ---- */
+static const td_hist_metric *hist_find(const td_hist *h, const char *name)
+{
+    size_t lo = 0, hi = h->nmet;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(h->met[mid].name, name);
+        if (!c)
+            return &h->met[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static int is_key_metric(const char *name)
+{
+    return !strcmp(name, "step.median_ns") || !strncmp(name, "gpu.", 4) ||
+           !strcmp(name, "compile.total_ns") || !strcmp(name, "runtime.wall_ns");
+}
+
+static void trend_rows(td_summary *s, td_table *t, const td_hist *h, const char *metric,
+                       const double *x, const size_t *idx, size_t n, size_t npts,
+                       const char *cur_label)
+{
+    size_t from = n > npts ? n - npts : 0;
+    for (size_t k = from; k < n; k++) {
+        size_t r = td_table_add_row(t);
+        td_row_str(s, t, r, "metric", metric);
+        td_row_int(s, t, r, "run", (int64_t)(k - from + 1));
+        td_row_str(s, t, r, "label", idx[k] < h->nruns ? h->label[idx[k]] : cur_label);
+        td_row_int(s, t, r, "value_ns", (int64_t)llround(x[k]));
+    }
+}
+
+/* A metric's place among the trend charts: the key metrics first (step time, device
+ * breakdown, compile, runtime), then the changed metrics in the order of `changes`
+ * (most severe first). */
+static size_t trend_rank(const td_table *ch, const char *m)
+{
+    static const char *const key[] = {"step.median_ns", "gpu.", "compile.total_ns",
+                                      "runtime.wall_ns"};
+    for (size_t k = 0; m && k < sizeof key / sizeof *key; k++)
+        if (!strncmp(m, key[k], strlen(key[k])))
+            return k;
+    int cm = ch ? td_table_col(ch, "metric") : -1;
+    for (size_t r = 0; m && cm >= 0 && r < ch->nrows; r++)
+        if (td_table_cell(ch, r, cm)->s && !strcmp(td_table_cell(ch, r, cm)->s, m))
+            return 16 + r;
+    return SIZE_MAX;
+}
+
+typedef struct tgroup {
+    size_t r0, r1, rank;
+} tgroup;
+
+static int cmp_tgroup(const void *a, const void *b)
+{
+    const tgroup *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return (x->r0 > y->r0) - (x->r0 < y->r0);
+}
+
+/* The trends table's metric groups in trend_rank order (rows of one metric together). */
+static void order_trends(td_summary *s)
+{
+    td_table *t = td_sum_find_table(s, "trends");
+    int cm = t ? td_table_col(t, "metric") : -1;
+    if (!t || cm < 0 || t->nrows < 2)
+        return;
+    const td_table *ch = td_sum_find_table(s, "changes");
+    tgroup *g = NULL;
+    size_t ng = 0, gcap = 0;
+    for (size_t r0 = 0; r0 < t->nrows;) {
+        const char *m = td_table_cell(t, r0, cm)->s;
+        size_t r1 = r0 + 1;
+        while (r1 < t->nrows && m && td_table_cell(t, r1, cm)->s &&
+               !strcmp(td_table_cell(t, r1, cm)->s, m))
+            r1++;
+        *TD_PUSH(g, ng, gcap) = (tgroup){r0, r1, trend_rank(ch, m)};
+        r0 = r1;
+    }
+    qsort(g, ng, sizeof *g, cmp_tgroup);
+    size_t nc = (size_t)t->ncols;
+    td_cell *cells = td_xmalloc(t->nrows * nc * sizeof *cells);
+    size_t at = 0;
+    for (size_t k = 0; k < ng; k++)
+        for (size_t r = g[k].r0; r < g[k].r1; r++)
+            memcpy(cells + (at++) * nc, t->cells + r * nc, nc * sizeof *cells);
+    memcpy(t->cells, cells, t->nrows * nc * sizeof *cells);
+    free(cells);
+    free(g);
+}
+
+int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
+                      const td_detect_opts *o)
+{
+    char against[700];
+    snprintf(against, sizeof against, "the history %s (%zu comparable run%s)", db_label,
+             h->nruns, h->nruns == 1 ? "" : "s");
+    td_sum_set_str(cur, "regression.baseline", "Baseline", db_label);
+    if (h->nruns == 0) {
+        char v[1024];
+        if (h->nother) {
+            snprintf(v, sizeof v, "NOT COMPARABLE: none of the %zu runs in %s is comparable "
+                     "with this run (%s); nothing was compared.", h->nother, db_label,
+                     h->other_why ? h->other_why : "");
+            td_sum_set_str(cur, "verdict", "Verdict", v);
+            td_sum_compare_finding(cur, "%s", v);
+            return TD_CHG_NOT_COMPARABLE;
+        }
+        snprintf(v, sizeof v, "FIRST RUN: %s has no earlier run; this run starts the history.",
+                 db_label);
+        td_sum_set_str(cur, "verdict", "Verdict", v);
+        td_sum_compare_finding(cur, "%s", v);
+        return TD_CHG_FIRST;
+    }
+    td_metrics *mc = td_metrics_of(cur);
+    const char *cur_label = td_arena_strdup(cur->a, td_run_since(cur));
+    size_t N = h->nruns + 1;
+    double *x = td_xmalloc(N * sizeof *x);
+    size_t *idx = td_xmalloc(N * sizeof *idx);
+    size_t cp[64];
+    double pv[64];
+    chgset cs = {0};
+    td_table *tr = td_sum_table(cur, "trends", "Trends");
+    if (!tr->ncols)
+        td_table_cols(tr, "metric:text:Metric", "run:int:Run", "label:text:Label",
+                      "value_ns:ns:Value", NULL);
+    for (size_t i = 0; i < mc->n; i++) {
+        const td_metric *c = &mc->m[i];
+        const td_hist_metric *hm = hist_find(h, c->name);
+        const char *metric = td_arena_strdup(cur->a, c->name);
+        /* the series: the runs that have the metric, then this run */
+        size_t n = 0;
+        for (size_t r = 0; hm && r < h->nruns; r++)
+            if (!isnan(hm->v[r])) {
+                idx[n] = r;
+                x[n++] = hm->v[r];
+            }
+        int in_last = hm && !isnan(hm->v[h->nruns - 1]);
+        if (!n || !in_last) {
+            /* new: absent from the previous run */
+            if (c->kernel && c->share >= NEW_SHARE)
+                push(&cs, metric, "new", NAN, c->value, NAN, NAN, "kernel absent from the "
+                     "previous run", cur_label);
+            else
+                cs.notcmp++;
+            continue;
+        }
+        idx[n] = h->nruns;
+        x[n++] = c->value;
+        if (c->share < JUDGE_SHARE && !is_key_metric(c->name)) {
+            cs.notcmp++;
+            continue;
+        }
+        double eff = min_effect_for(o, c->name);
+        size_t k = td_edivisive(x, n, o->max_p, eff, cp, pv, 64);
+        int reported = 0;
+        /* the latest change point, when recent and confirmed by o->confirm runs (a single
+         * slow night is an outlier, not yet a change) */
+        size_t conf = o->confirm > 1 ? (size_t)o->confirm : 1;
+        while (k && cp[k - 1] + conf > n)
+            k--;
+        if (k && cp[k - 1] + (size_t)o->recent >= n) {
+            size_t at = cp[k - 1], lo = k >= 2 ? cp[k - 2] : 0;
+            double before = 0, after = 0;
+            for (size_t j = lo; j < at; j++)
+                before += x[j];
+            before /= (double)(at - lo);
+            for (size_t j = at; j < n; j++)
+                after += x[j];
+            after /= (double)(n - at);
+            double noise = cov(x + lo, at - lo);
+            char rule[300];
+            snprintf(rule, sizeof rule, "E-divisive change point, t test p=%.2g < %.2g and "
+                     "|change| >= %.1f%%", pv[k - 1], o->max_p, 100 * eff);
+            push(&cs, metric, (after > before) != c->higher_better ? "regressed" : "improved",
+                 before, after, noise, 1 - pv[k - 1], td_arena_strdup(cur->a, rule),
+                 idx[at] < h->nruns ? h->label[idx[at]] : cur_label)->unit = c->unit;
+            reported = 1;
+        } else {
+            size_t lo = k ? cp[k - 1] : 0;
+            if (lo >= n - 1)
+                lo = 0;
+            double before = 0;
+            for (size_t j = lo; j < n - 1; j++)
+                before += x[j];
+            before /= (double)(n - 1 - lo);
+            char rule[200];
+            snprintf(rule, sizeof rule, "no recent E-divisive change point (p < %.2g, "
+                     "|change| >= %.1f%%)", o->max_p, 100 * eff);
+            push(&cs, metric, "same", before, x[n - 1], cov(x + lo, n - 1 - lo), NAN,
+                 td_arena_strdup(cur->a, rule), cur_label)->unit = c->unit;
+        }
+        if ((reported || is_key_metric(c->name)) && !strcmp(c->unit, "ns")) /* trends: times */
+            trend_rows(cur, tr, h, metric, x, idx, n, (size_t)o->trend_runs, cur_label);
+    }
+    /* vanished: kernels of the previous run (at least NEW_SHARE of its kernel time)
+     * missing now */
+    double ktot = 0;
+    for (size_t m = 0; m < h->nmet; m++)
+        if (!strncmp(h->met[m].name, "kernel.total_ns:", 16) && !isnan(h->met[m].v[h->nruns - 1]))
+            ktot += h->met[m].v[h->nruns - 1];
+    for (size_t m = 0; m < h->nmet; m++) {
+        const td_hist_metric *hm = &h->met[m];
+        if (strncmp(hm->name, "kernel.total_ns:", 16) || isnan(hm->v[h->nruns - 1]) ||
+            find_sorted(mc, hm->name))
+            continue;
+        if (!(hm->v[h->nruns - 1] >= NEW_SHARE * ktot)) {
+            cs.notcmp++;
+            continue;
+        }
+        push(&cs, td_arena_strdup(cur->a, hm->name), "vanished", hm->v[h->nruns - 1], NAN, NAN,
+             NAN, "kernel absent from this run", cur_label);
+    }
+    free(x);
+    free(idx);
+    td_metrics_free(mc);
+    char rt[400];
+    snprintf(rt, sizeof rt, "history: each metric's series (%zu earlier comparable runs and "
+             "this one) by E-divisive means with a Student t test, p < %.2g and at least "
+             "%.1f%% (template tolerances per metric); change points in the last %d runs are "
+             "reported; metrics under 1%% of their table's time are not judged", h->nruns,
+             o->max_p, 100 * o->min_effect, o->recent);
+    int verdict = finish(cur, &cs, against, rt, o->min_effect);
+    order_trends(cur);
+    return verdict;
+}

@@ -1,0 +1,319 @@
+/* compare/stats.c - rank test, t tests and E-divisive change points. See compare/stats.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "compare/stats.h"
+#include "base/util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double td_median(double *v, size_t n)
+{
+    if (!n)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- Mann-Whitney U ---- */
+typedef struct { double v; int from_x; } mw_item;
+
+static int cmp_item(const void *a, const void *b)
+{
+    return cmp_dbl(&((const mw_item *)a)->v, &((const mw_item *)b)->v);
+}
+
+/* P(U >= u) for sample sizes m, n without ties: the number of arrangements with U = k
+ * is the coefficient of q^k in the Gaussian binomial [m+n choose m]_q, built as the
+ * product over i = 1..m of (1 - q^(n+i)) / (1 - q^i) (each division is exact). */
+static double mw_exact_sf(size_t m, size_t n, double u)
+{
+    if (m > n) {
+        size_t t = m;
+        m = n;
+        n = t;
+    }
+    size_t deg = m * n;
+    double *c = td_xcalloc(deg + 1, sizeof *c);
+    c[0] = 1;
+    for (size_t i = 1; i <= m; i++) {
+        for (size_t j = deg; j >= n + i && j <= deg; j--) /* times (1 - q^(n+i)) */
+            c[j] -= c[j - (n + i)];
+        for (size_t j = i; j <= deg; j++) /* divided by (1 - q^i) */
+            c[j] += c[j - i];
+    }
+    double tot = 0, tail = 0;
+    for (size_t k = 0; k <= deg; k++) {
+        tot += c[k];
+        if ((double)k >= u - 1e-9)
+            tail += c[k];
+    }
+    free(c);
+    return tot > 0 ? tail / tot : NAN;
+}
+
+double td_mannwhitney(const double *x, size_t nx, const double *y, size_t ny, double *u)
+{
+    if (!nx || !ny)
+        return NAN;
+    size_t n = nx + ny;
+    mw_item *it = td_xmalloc(n * sizeof *it);
+    for (size_t i = 0; i < nx; i++)
+        it[i] = (mw_item){x[i], 1};
+    for (size_t i = 0; i < ny; i++)
+        it[nx + i] = (mw_item){y[i], 0};
+    qsort(it, n, sizeof *it, cmp_item);
+    /* average ranks over ties; tie term sum(t^3 - t) */
+    double r1 = 0, tie = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && it[j].v == it[i].v)
+            j++;
+        double rank = ((double)i + 1 + (double)j) / 2; /* ranks i+1 .. j */
+        double t = (double)(j - i);
+        tie += t * t * t - t;
+        for (size_t k = i; k < j; k++)
+            if (it[k].from_x)
+                r1 += rank;
+        i = j;
+    }
+    free(it);
+    double n1 = (double)nx, n2 = (double)ny;
+    double u1 = r1 - n1 * (n1 + 1) / 2, u2 = n1 * n2 - u1;
+    double um = u1 > u2 ? u1 : u2;
+    if (u)
+        *u = u1;
+    double p;
+    if ((nx > 8 && ny > 8) || tie > 0) {
+        double nn = n1 + n2;
+        double s = sqrt(n1 * n2 / 12 * ((nn + 1) - tie / (nn * (nn - 1))));
+        if (!(s > 0))
+            return 1.0; /* every value equal */
+        double z = (um - n1 * n2 / 2 - 0.5) / s;
+        p = erfc(z / sqrt(2.0)); /* 2 * normal survival */
+    } else {
+        p = 2 * mw_exact_sf(nx, ny, um);
+    }
+    return p > 1 ? 1 : p;
+}
+
+/* ---- t distribution ---- */
+#define LENTZ_TINY 1e-300
+
+/* One term aa of a modified Lentz evaluation: updates c and d, returns the factor d c. */
+static double lentz_step(double aa, double *c, double *d)
+{
+    *d = 1 + aa * *d;
+    if (fabs(*d) < LENTZ_TINY)
+        *d = LENTZ_TINY;
+    *c = 1 + aa / *c;
+    if (fabs(*c) < LENTZ_TINY)
+        *c = LENTZ_TINY;
+    *d = 1 / *d;
+    return *d * *c;
+}
+
+/* Continued fraction of the regularized incomplete beta function (modified Lentz): the
+ * even and odd terms of each step. */
+static double beta_cf(double a, double b, double x)
+{
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    if (fabs(d) < LENTZ_TINY)
+        d = LENTZ_TINY;
+    d = 1 / d;
+    double h = d;
+    for (int m = 1; m <= 300; m++) {
+        double m2 = 2.0 * m;
+        h *= lentz_step(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+        double del = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)), &c, &d);
+        h *= del;
+        if (fabs(del - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+
+static double inc_beta(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+    if (x < (a + 1) / (a + b + 2))
+        return exp(lbt) * beta_cf(a, b, x) / a;
+    return 1 - exp(lbt) * beta_cf(b, a, 1 - x) / b;
+}
+
+double td_t_pvalue(double t, double df)
+{
+    if (!(df > 0) || isnan(t))
+        return NAN;
+    if (isinf(t))
+        return 0;
+    return inc_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+static void mean_var(const double *x, size_t n, double *m, double *ss)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    *m = n ? s / (double)n : NAN;
+    double q = 0;
+    for (size_t i = 0; i < n; i++)
+        q += (x[i] - *m) * (x[i] - *m);
+    *ss = q; /* sum of squared deviations */
+}
+
+double td_ttest(const double *x, size_t nx, const double *y, size_t ny)
+{
+    if (nx < 1 || ny < 1 || nx + ny < 3)
+        return NAN;
+    double mx, sx, my, sy;
+    mean_var(x, nx, &mx, &sx);
+    mean_var(y, ny, &my, &sy);
+    double df = (double)(nx + ny - 2);
+    double sp2 = (sx + sy) / df;
+    double se = sqrt(sp2 * (1.0 / (double)nx + 1.0 / (double)ny));
+    if (!(se > 0))
+        return mx == my ? 1.0 : 0.0;
+    return td_t_pvalue((my - mx) / se, df);
+}
+
+double td_welch(double m1, double s1, double n1, double m2, double s2, double n2)
+{
+    if (!(n1 >= 2 && n2 >= 2) || isnan(m1) || isnan(m2) || isnan(s1) || isnan(s2))
+        return NAN;
+    double v1 = s1 * s1 / n1, v2 = s2 * s2 / n2;
+    if (!(v1 + v2 > 0))
+        return m1 == m2 ? NAN : 0.0;
+    double t = (m2 - m1) / sqrt(v1 + v2);
+    double df = (v1 + v2) * (v1 + v2) / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
+    return td_t_pvalue(t, df);
+}
+
+/* ---- E-divisive means ---- */
+/* Energy statistic Q of splitting x[a..b) at t (alpha = 1):
+ * Q = m k / (m + k) * (2/(m k) sum|x-y| - sum_{i<j}|x_i-x_j| / C(m,2) - sum_{i<j}|y_i-y_j| / C(k,2)) */
+static double energy_q(const double *x, size_t a, size_t t, size_t b)
+{
+    double m = (double)(t - a), k = (double)(b - t);
+    double between = 0, wx = 0, wy = 0;
+    for (size_t i = a; i < t; i++)
+        for (size_t j = t; j < b; j++)
+            between += fabs(x[i] - x[j]);
+    for (size_t i = a; i < t; i++)
+        for (size_t j = i + 1; j < t; j++)
+            wx += fabs(x[i] - x[j]);
+    for (size_t i = t; i < b; i++)
+        for (size_t j = i + 1; j < b; j++)
+            wy += fabs(x[i] - x[j]);
+    double e = 2 * between / (m * k);
+    if (m > 1)
+        e -= wx / (m * (m - 1) / 2);
+    if (k > 1)
+        e -= wy / (k * (k - 1) / 2);
+    return m * k / (m + k) * e;
+}
+
+static double seg_mean(const double *x, size_t a, size_t b)
+{
+    double s = 0;
+    for (size_t i = a; i < b; i++)
+        s += x[i];
+    return s / (double)(b - a);
+}
+
+/* Does splitting [a,b) at t pass the significance and effect rules? */
+static int split_ok(const double *x, size_t a, size_t t, size_t b, double max_p, double min_eff,
+                    double *p)
+{
+    *p = td_ttest(x + a, t - a, x + t, b - t);
+    if (!(*p < max_p))
+        return 0;
+    double m1 = seg_mean(x, a, t), m2 = seg_mean(x, t, b);
+    double eff = m1 != 0 ? fabs(m2 - m1) / fabs(m1) : (m2 != 0 ? INFINITY : 0);
+    return eff >= min_eff;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t td_edivisive(const double *x, size_t n, double max_p, double min_effect, size_t *cp,
+                    double *pv, size_t cap)
+{
+    if (n < 3 || !cap)
+        return 0;
+    /* bounds[0..nb) sorted: segment k is [bounds[k], bounds[k+1]) */
+    size_t *bounds = td_xmalloc((n + 2) * sizeof *bounds);
+    unsigned char *done = td_xcalloc(n + 2, 1); /* per segment start: no split found */
+    size_t nb = 2;
+    bounds[0] = 0;
+    bounds[1] = n;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t k = 0; k + 1 < nb; k++) {
+            size_t a = bounds[k], b = bounds[k + 1];
+            if (done[a] || b - a < 3)
+                continue;
+            size_t best = 0;
+            double bq = -INFINITY;
+            for (size_t t = a + 1; t < b; t++) {
+                double q = energy_q(x, a, t, b);
+                if (!best || q > bq + 1e-12 * fabs(bq)) {
+                    bq = q;
+                    best = t;
+                }
+            }
+            double p;
+            if (best && split_ok(x, a, best, b, max_p, min_effect, &p)) {
+                memmove(bounds + k + 2, bounds + k + 1, (nb - k - 1) * sizeof *bounds);
+                bounds[k + 1] = best;
+                nb++;
+                changed = 1;
+                k++; /* the right half is looked at in the next round */
+            } else {
+                done[a] = 1;
+            }
+        }
+    }
+    /* weak change points: test each against its neighbours again, drop the weakest
+     * failing one, repeat */
+    for (;;) {
+        size_t worst = 0;
+        double wp = -1;
+        for (size_t k = 1; k + 1 < nb; k++) {
+            double p;
+            if (!split_ok(x, bounds[k - 1], bounds[k], bounds[k + 1], max_p, min_effect, &p)) {
+                double key = isnan(p) ? 2 : p;
+                if (key > wp) {
+                    wp = key;
+                    worst = k;
+                }
+            }
+        }
+        if (!worst)
+            break;
+        memmove(bounds + worst, bounds + worst + 1, (nb - worst - 1) * sizeof *bounds);
+        nb--;
+    }
+    qsort(bounds, nb, sizeof *bounds, cmp_size);
+    size_t m = 0;
+    for (size_t k = 1; k + 1 < nb && m < cap; k++) {
+        if (pv)
+            split_ok(x, bounds[k - 1], bounds[k], bounds[k + 1], max_p, min_effect, &pv[m]);
+        cp[m++] = bounds[k];
+    }
+    free(bounds);
+    free(done);
+    return m;
+}

@@ -1,0 +1,174 @@
+/* model/model.c - see model/model.h. */
+#include "model/model.h"
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *td_format_name(td_format f)
+{
+    switch (f) {
+    case TD_FMT_CHROME_JSON: return "chrome-json";
+    case TD_FMT_NSYS_SQLITE: return "nsys-sqlite";
+    case TD_FMT_NSYS_JAX: return "nsys-jax";
+    case TD_FMT_AIU_FLEX: return "aiu-flex";
+    case TD_FMT_SAMBA: return "samba-artifacts";
+    case TD_FMT_IPU: return "ipu-json";
+    default: return "unknown";
+    }
+}
+
+td_traceset *td_traceset_new(void)
+{
+    td_traceset *s = td_xcalloc(1, sizeof *s);
+    s->strs = td_strtab_new();
+    s->arena = td_arena_new();
+    return s;
+}
+
+static void trace_free(td_trace *t)
+{
+    free(t->ev);
+    free(t->aux);
+    free(t->tracks);
+    free(t->cats);
+    free(t->flows);
+    free(t->counters);
+    free(t->ranges);
+    free(t->compile);
+    free(t->devices);
+    free(t->aiu);
+    td_ipu_free(t->ipu);
+}
+
+void td_traceset_free(td_traceset *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++)
+        trace_free(s->tr[i]);
+    free(s->tr);
+    td_warnings_free(&s->warnings);
+    free(s->ideal);
+    free(s->tf);
+    free(s->tm);
+    free(s->ts);
+    td_strtab_free(s->strs);
+    td_arena_free(s->arena);
+    free(s);
+}
+
+void td_traceset_drop_last(td_traceset *s)
+{
+    if (s->n)
+        trace_free(s->tr[--s->n]); /* the record itself lives in the arena */
+}
+
+td_trace *td_traceset_add(td_traceset *s, const char *path)
+{
+    td_trace *t = td_arena_alloc(s->arena, sizeof *t);
+    t->path = td_arena_strdup(s->arena, path);
+    t->rank = (int)s->n;
+    *TD_PUSH(s->tr, s->n, s->cap) = t;
+    TD_PUSH(t->aux, t->naux, t->aux_cap);   /* aux id 0 = none */
+    *TD_PUSH(t->cats, t->ncats, t->cats_cap) = 0;
+    return t;
+}
+
+uint32_t td_trace_track(td_trace *t, int64_t pid, int64_t tid)
+{
+    /* Traces have few tracks (tens to a few thousand); a linear scan from the end
+     * finds the common case (same track as the last event) first. */
+    for (size_t i = t->ntracks; i-- > 0;)
+        if (t->tracks[i].pid == pid && t->tracks[i].tid == tid)
+            return (uint32_t)i;
+    td_track *k = TD_PUSH(t->tracks, t->ntracks, t->tracks_cap);
+    memset(k, 0, sizeof *k);
+    k->pid = pid;
+    k->tid = tid;
+    k->device = -1;
+    k->stream = -1;
+    return (uint32_t)(t->ntracks - 1);
+}
+
+uint16_t td_trace_cat(td_trace *t, td_str cat)
+{
+    for (size_t i = 0; i < t->ncats; i++)
+        if (t->cats[i] == cat)
+            return (uint16_t)i;
+    if (t->ncats >= 65535)
+        return 0;
+    *TD_PUSH(t->cats, t->ncats, t->cats_cap) = cat;
+    return (uint16_t)(t->ncats - 1);
+}
+
+td_event *td_trace_push_event(td_trace *t)
+{
+    td_event *e = TD_PUSH(t->ev, t->nev, t->ev_cap);
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+uint32_t td_trace_push_aux(td_trace *t, td_aux **out)
+{
+    td_aux *a = TD_PUSH(t->aux, t->naux, t->aux_cap);
+    memset(a, 0, sizeof *a);
+    a->bytes = -1;
+    a->in_nelems = -1;
+    a->out_nelems = -1;
+    *out = a;
+    return (uint32_t)(t->naux - 1);
+}
+
+td_device *td_trace_device(td_trace *t, int32_t id)
+{
+    for (size_t i = 0; i < t->ndevices; i++)
+        if (t->devices[i].id == id)
+            return &t->devices[i];
+    td_device *d = TD_PUSH(t->devices, t->ndevices, t->devices_cap);
+    memset(d, 0, sizeof *d);
+    d->id = id;
+    return d;
+}
+
+static int eq(const char *s, size_t n, const char *lit)
+{
+    size_t m = strlen(lit);
+    return n == m && strncasecmp(s, lit, n) == 0;
+}
+
+static int prefix(const char *s, size_t n, const char *lit)
+{
+    size_t m = strlen(lit);
+    return n >= m && strncasecmp(s, lit, m) == 0;
+}
+
+td_kind td_kind_from_cat(const char *c, size_t n)
+{
+    if (eq(c, n, "cpu_op") || eq(c, n, "operator"))
+        return TD_K_CPU_OP;
+    if (eq(c, n, "user_annotation"))
+        return TD_K_USER_ANNOT;
+    if (eq(c, n, "python_function"))
+        return TD_K_PYTHON;
+    if (eq(c, n, "cuda_runtime") || eq(c, n, "runtime") || eq(c, n, "privateuse1_runtime") ||
+        eq(c, n, "mtia_runtime") || eq(c, n, "xpu_runtime") || eq(c, n, "hip_runtime"))
+        return TD_K_RUNTIME;
+    if (eq(c, n, "cuda_driver") || eq(c, n, "privateuse1_driver") || eq(c, n, "xpu_driver") ||
+        eq(c, n, "driver"))
+        return TD_K_DRIVER;
+    if (eq(c, n, "overhead") || eq(c, n, "trace"))
+        return TD_K_OVERHEAD;
+    if (eq(c, n, "kernel") || eq(c, n, "mtia_ccp_events") || eq(c, n, "xpu_kernel"))
+        return TD_K_KERNEL;
+    if (eq(c, n, "gpu_memcpy") || eq(c, n, "memcpy") || eq(c, n, "xpu_memcpy"))
+        return TD_K_MEMCPY;
+    if (eq(c, n, "gpu_memset") || eq(c, n, "memset") || eq(c, n, "xpu_memset"))
+        return TD_K_MEMSET;
+    if (eq(c, n, "gpu_user_annotation"))
+        return TD_K_GPU_ANNOT;
+    if (eq(c, n, "hpu_op") || prefix(c, n, "mtia_") || eq(c, n, "privateuse1_kernel"))
+        return TD_K_DEVICE_OTHER;
+    if (eq(c, n, "nvtx")) /* NVTX ranges (how `tracedoc export` writes nsys's) */
+        return TD_K_RANGE;
+    return TD_K_OTHER;
+}

@@ -1,0 +1,674 @@
+/* read/aiu.c - IBM AIU runtime "flex" traces (see read/aiu.h).
+ *
+ * The file is scanned in memory with a small JSON scanner made for its shape (an array of
+ * flat objects with one nested "attr"/"args" object); other values are skipped whatever
+ * they hold (nesting bounded). A truncated tail keeps the events read before it, with a
+ * warning; any other damage is an error naming the byte offset. */
+#include "read/aiu.h"
+#include "read/chrome.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 64
+#define PAIR_LOOKBACK 4096 /* open B events searched for an E (hostile inputs stay linear) */
+
+typedef struct {
+    const char *p, *end, *base;
+    const char *name;
+    td_err *e;
+    td_buf sb; /* unescaped string */
+} scan;
+
+static td_status bad(scan *s, const char *what)
+{
+    if (s->p >= s->end)
+        return td_fail(s->e, TD_E_FORMAT, "%s: byte %zu: unexpected end of file, expected %s",
+                       s->name, (size_t)(s->end - s->base), what);
+    return td_fail(s->e, TD_E_FORMAT, "%s: byte %zu: expected %s", s->name,
+                   (size_t)(s->p - s->base), what);
+}
+
+static void ws(scan *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
+        s->p++;
+}
+
+static void put_utf8(td_buf *b, unsigned c)
+{
+    char u[4];
+    if (c < 0x80) {
+        u[0] = (char)c;
+        td_buf_put(b, u, 1);
+    } else if (c < 0x800) {
+        u[0] = (char)(0xC0 | c >> 6);
+        u[1] = (char)(0x80 | (c & 63));
+        td_buf_put(b, u, 2);
+    } else if (c < 0x10000) {
+        u[0] = (char)(0xE0 | c >> 12);
+        u[1] = (char)(0x80 | ((c >> 6) & 63));
+        u[2] = (char)(0x80 | (c & 63));
+        td_buf_put(b, u, 3);
+    } else {
+        u[0] = (char)(0xF0 | c >> 18);
+        u[1] = (char)(0x80 | ((c >> 12) & 63));
+        u[2] = (char)(0x80 | ((c >> 6) & 63));
+        u[3] = (char)(0x80 | (c & 63));
+        td_buf_put(b, u, 4);
+    }
+}
+
+static int hex4(const char *p, const char *end, unsigned *out)
+{
+    if (end - p < 4)
+        return 0;
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
+        else return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* A JSON string at s->p into s->sb (unescaped, NUL-terminated by td_buf_cstr). */
+static td_status str(scan *s)
+{
+    s->sb.n = 0;
+    if (s->p >= s->end || *s->p != '"')
+        return bad(s, "a string");
+    s->p++;
+    for (;;) {
+        const char *q = s->p;
+        while (q < s->end && *q != '"' && *q != '\\')
+            q++;
+        td_buf_put(&s->sb, s->p, (size_t)(q - s->p));
+        s->p = q;
+        if (q >= s->end)
+            return bad(s, "the end of a string");
+        if (*q == '"') {
+            s->p++;
+            td_buf_cstr(&s->sb);
+            return TD_OK;
+        }
+        if (q + 1 >= s->end)
+            return bad(s, "an escape");
+        char c = q[1];
+        s->p = q + 2;
+        switch (c) {
+        case '"': case '\\': case '/': td_buf_putc(&s->sb, c); break;
+        case 'b': td_buf_putc(&s->sb, '\b'); break;
+        case 'f': td_buf_putc(&s->sb, '\f'); break;
+        case 'n': td_buf_putc(&s->sb, '\n'); break;
+        case 'r': td_buf_putc(&s->sb, '\r'); break;
+        case 't': td_buf_putc(&s->sb, '\t'); break;
+        case 'u': {
+            unsigned u, lo;
+            if (!hex4(s->p, s->end, &u))
+                return bad(s, "four hex digits after \\u");
+            s->p += 4;
+            if (u >= 0xD800 && u < 0xDC00 && s->end - s->p >= 6 && s->p[0] == '\\' &&
+                s->p[1] == 'u' && hex4(s->p + 2, s->end, &lo) && lo >= 0xDC00 && lo < 0xE000) {
+                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                s->p += 6;
+            } else if (u >= 0xD800 && u < 0xE000) {
+                u = 0xFFFD; /* lone surrogate */
+            }
+            put_utf8(&s->sb, u);
+            break;
+        }
+        default:
+            s->p = q + 1;
+            return bad(s, "a valid escape");
+        }
+    }
+}
+
+/* A member's key string and its ':' (the key stays in s->sb). */
+static td_status key_colon(scan *s)
+{
+    td_status st = str(s);
+    if (st != TD_OK)
+        return st;
+    ws(s);
+    if (s->p >= s->end || *s->p != ':')
+        return bad(s, "':'");
+    s->p++;
+    return TD_OK;
+}
+
+/* Skip any JSON value (strings, numbers, literals, nested arrays/objects). */
+static td_status skip(scan *s)
+{
+    char stack[MAX_DEPTH];
+    int depth = 0;
+    for (;;) {
+        ws(s);
+        if (s->p >= s->end)
+            return bad(s, "a value");
+        char c = *s->p;
+        if (c == '"') {
+            td_status st = str(s);
+            if (st != TD_OK)
+                return st;
+        } else if (c == '{' || c == '[') {
+            if (depth == MAX_DEPTH)
+                return td_fail(s->e, TD_E_FORMAT, "%s: byte %zu: nesting deeper than %d",
+                               s->name, (size_t)(s->p - s->base), MAX_DEPTH);
+            stack[depth++] = c == '{' ? '}' : ']';
+            s->p++;
+            ws(s);
+            if (s->p < s->end && *s->p == stack[depth - 1]) {
+                s->p++;
+                depth--;
+                goto after;
+            }
+            if (c == '{' && key_colon(s) != TD_OK)
+                return s->e->code;
+            continue;
+        } else if (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n') {
+            while (s->p < s->end && !strchr(",]} \n\r\t", *s->p))
+                s->p++;
+        } else {
+            return bad(s, "a value");
+        }
+    after:
+        for (;;) {
+            if (!depth)
+                return TD_OK;
+            ws(s);
+            if (s->p >= s->end)
+                return bad(s, "',' or a closing bracket");
+            if (*s->p == stack[depth - 1]) {
+                s->p++;
+                depth--;
+                continue;
+            }
+            if (*s->p != ',')
+                return bad(s, "',' or a closing bracket");
+            s->p++;
+            if (stack[depth - 1] == '}') {
+                ws(s);
+                if (key_colon(s) != TD_OK)
+                    return s->e->code;
+            }
+            break;
+        }
+    }
+}
+
+/* Digits of an unsigned number ("0x..." hex or decimal) -> *out; 0 when not a number or
+ * out of range. */
+static int parse_u64(const char *p, const char *end, uint64_t *out)
+{
+    int base = 10;
+    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+    }
+    if (p >= end)
+        return 0;
+    uint64_t v = 0;
+    for (; p < end; p++) {
+        unsigned d;
+        char c = *p;
+        if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
+        else if (base == 16 && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
+        else if (base == 16 && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
+        else return 0;
+        if (v > (UINT64_MAX - d) / (unsigned)base)
+            return 0;
+        v = v * (unsigned)base + d;
+    }
+    *out = v;
+    return 1;
+}
+
+/* The text of a number value at s->p (bounded by the next delimiter). */
+static const char *num_end(const scan *s)
+{
+    const char *q = s->p;
+    while (q < s->end && !strchr(",]} \n\r\t", *q))
+        q++;
+    return q;
+}
+
+/* One event as in the file. */
+typedef struct {
+    int64_t ts, dur, pid, bytes;
+    int64_t cyc[5];
+    uint64_t tid;
+    td_str name, coll;
+    char ph;
+    uint8_t ncyc;     /* bit i set: TS(i+1) present */
+    uint8_t has_ts, has_dur;
+} raw_ev;
+
+/* An unsigned attr value: a string ("0x..." or decimal) or a bare number. */
+static td_status attr_uint(scan *s, const char *key, uint64_t *v, int *ok)
+{
+    *ok = 0;
+    if (*s->p == '"') {
+        td_status st = str(s);
+        if (st != TD_OK)
+            return st;
+        *ok = parse_u64(s->sb.p, s->sb.p + s->sb.n, v);
+        (void)key;
+        return TD_OK;
+    }
+    const char *q = num_end(s);
+    *ok = parse_u64(s->p, q, v);
+    if (!*ok)
+        return skip(s);
+    s->p = q;
+    return TD_OK;
+}
+
+/* The members of the JSON object at s->p (its '{' checked by the caller): call with
+ * *first = 1, then once per member. *more = 1: the member's key is in key (cut to cap - 1
+ * bytes, "" when longer) and s->p is at its value; *more = 0: the object has ended. */
+static td_status obj_member(scan *s, int *first, char *key, size_t cap, int *more)
+{
+    *more = 0;
+    ws(s);
+    if (*first) {
+        *first = 0;
+        s->p++;
+        ws(s);
+        if (s->p < s->end && *s->p == '}') {
+            s->p++;
+            return TD_OK;
+        }
+    } else if (s->p < s->end && *s->p == ',') {
+        s->p++;
+        ws(s);
+    } else if (s->p < s->end && *s->p == '}') {
+        s->p++;
+        return TD_OK;
+    } else {
+        return bad(s, "',' or '}'");
+    }
+    td_status st = key_colon(s);
+    if (st != TD_OK)
+        return st;
+    snprintf(key, cap, "%s", s->sb.n < cap ? s->sb.p : "");
+    ws(s);
+    if (s->p >= s->end)
+        return bad(s, "a value");
+    *more = 1;
+    return TD_OK;
+}
+
+static td_status parse_attr(scan *s, td_traceset *set, raw_ev *r)
+{
+    if (*s->p != '{')
+        return skip(s);
+    int first = 1, more;
+    char key[16];
+    td_status st;
+    while ((st = obj_member(s, &first, key, sizeof key, &more)) == TD_OK && more) {
+        if (key[0] == 'T' && key[1] == 'S' && key[2] >= '1' && key[2] <= '5' && !key[3]) {
+            uint64_t v;
+            int ok;
+            if ((st = attr_uint(s, key, &v, &ok)) != TD_OK)
+                return st;
+            if (ok && v <= (uint64_t)INT64_MAX / 4) {
+                r->cyc[key[2] - '1'] = (int64_t)v;
+                r->ncyc |= (uint8_t)(1u << (key[2] - '1'));
+            }
+        } else if (!strcmp(key, "Bytes")) {
+            uint64_t v;
+            int ok;
+            if ((st = attr_uint(s, key, &v, &ok)) != TD_OK)
+                return st;
+            if (ok && v <= (uint64_t)INT64_MAX)
+                r->bytes = (int64_t)v;
+        } else if (!strcmp(key, "CollGroup") && *s->p == '"') {
+            if ((st = str(s)) != TD_OK)
+                return st;
+            r->coll = td_intern(set->strs, s->sb.p, s->sb.n);
+        } else if ((st = skip(s)) != TD_OK) {
+            return st;
+        }
+    }
+    return st;
+}
+
+static td_status parse_event(scan *s, td_traceset *set, raw_ev *r)
+{
+    memset(r, 0, sizeof *r);
+    r->bytes = -1;
+    if (s->p >= s->end || *s->p != '{')
+        return bad(s, "'{' (an event)");
+    int first = 1, more;
+    char key[8];
+    td_status st;
+    while ((st = obj_member(s, &first, key, sizeof key, &more)) == TD_OK && more) {
+        const char *at = s->p;
+        if (!strcmp(key, "name") && *s->p == '"') {
+            if ((st = str(s)) != TD_OK)
+                return st;
+            r->name = td_intern(set->strs, s->sb.p, s->sb.n);
+        } else if (!strcmp(key, "ph") && *s->p == '"') {
+            if ((st = str(s)) != TD_OK)
+                return st;
+            r->ph = s->sb.n == 1 ? s->sb.p[0] : '?';
+        } else if (!strcmp(key, "ts") || !strcmp(key, "dur")) {
+            int64_t v;
+            const char *q = td_chrome_parse_scaled(s->p, s->end, 3, &v);
+            if (!q)
+                return bad(s, "a number of microseconds");
+            s->p = q;
+            if (key[0] == 't') {
+                r->ts = v;
+                r->has_ts = 1;
+            } else {
+                r->dur = v;
+                r->has_dur = 1;
+            }
+        } else if (!strcmp(key, "pid") || !strcmp(key, "tid")) {
+            uint64_t v = 0;
+            int ok;
+            if (*s->p == '"') {
+                if ((st = str(s)) != TD_OK)
+                    return st;
+                ok = parse_u64(s->sb.p, s->sb.p + s->sb.n, &v);
+                if (!ok) /* a name: hashed to an id */
+                    v = td_hash64(s->sb.p, s->sb.n) >> 33, ok = 1;
+            } else {
+                const char *q = num_end(s);
+                ok = parse_u64(s->p, q, &v);
+                s->p = q;
+            }
+            if (!ok) {
+                s->p = at;
+                return bad(s, "a non-negative integer id");
+            }
+            if (key[0] == 'p') {
+                if (v > INT32_MAX) {
+                    s->p = at;
+                    return bad(s, "a pid below 2^31 (the AIU)");
+                }
+                r->pid = (int64_t)v;
+            } else {
+                r->tid = v;
+            }
+        } else if (!strcmp(key, "attr") || !strcmp(key, "args")) {
+            if ((st = parse_attr(s, set, r)) != TD_OK)
+                return st;
+        } else if ((st = skip(s)) != TD_OK) {
+            return st;
+        }
+    }
+    return st;
+}
+
+static td_aiu_type type_of(const char *name)
+{
+    size_t n = strlen(name);
+#define ENDS(sfx) (n >= sizeof(sfx) - 1 && !memcmp(name + n - (sizeof(sfx) - 1), sfx, sizeof(sfx) - 1))
+    if (ENDS(" Cmpt Exec"))
+        return TD_AIU_EXEC;
+    if (ENDS(" Cmpt Prep"))
+        return TD_AIU_PREP;
+    if (ENDS(" DmaI"))
+        return TD_AIU_DMAI;
+    if (ENDS(" DmaO"))
+        return TD_AIU_DMAO;
+#undef ENDS
+    return TD_AIU_OTHER;
+}
+
+/* "[524288B]" in a name -> 524288; -1 none. */
+static int64_t bytes_in_name(const char *name)
+{
+    for (const char *p = strchr(name, '['); p; p = strchr(p + 1, '[')) {
+        const char *q = p + 1;
+        int64_t v = 0;
+        while (*q >= '0' && *q <= '9' && v < INT64_MAX / 10 - 10)
+            v = v * 10 + (*q++ - '0');
+        if (q > p + 1 && q[0] == 'B' && q[1] == ']')
+            return v;
+    }
+    return -1;
+}
+
+static void make_instr(td_traceset *set, td_trace *t, const raw_ev *b, int64_t host_e)
+{
+    td_aiu_instr *in = TD_PUSH(t->aiu, t->naiu, t->aiu_cap);
+    memset(in, 0, sizeof *in);
+    in->host_b = b->ts;
+    in->host_e = host_e < b->ts ? b->ts : host_e;
+    in->tid = b->tid;
+    in->name = b->name;
+    in->coll = b->coll;
+    in->device = (int32_t)b->pid;
+    const char *nm = td_strget(set->strs, b->name);
+    in->type = (uint8_t)type_of(nm);
+    in->bytes = b->bytes >= 0 ? b->bytes : bytes_in_name(nm);
+    in->has_ts = b->ncyc == 0x1f;
+    if (in->has_ts) {
+        /* a counter lower than the one before it wrapped: add 2^32 (within one event) */
+        int64_t prev = 0, add = 0;
+        for (int i = 0; i < 5; i++) {
+            int64_t c = b->cyc[i] + add;
+            if (i && c < prev) {
+                add += (int64_t)1 << 32;
+                c += (int64_t)1 << 32;
+            }
+            in->cyc[i] = c;
+            prev = c;
+        }
+    }
+}
+
+static int cmp_instr(const void *x, const void *y)
+{
+    const td_aiu_instr *a = x, *b = y;
+#define CMP(f) if (a->f != b->f) return a->f < b->f ? -1 : 1
+    CMP(device);
+    CMP(host_b);
+    CMP(host_e);
+    CMP(tid);
+    CMP(name);
+    CMP(type);
+    CMP(bytes);
+    CMP(coll);
+    CMP(has_ts);
+    for (int i = 0; i < 5; i++)
+        CMP(cyc[i]);
+#undef CMP
+    return 0;
+}
+
+td_status td_read_aiu(td_traceset *set, td_trace *t, const char *name, const char *data,
+                      size_t n, td_err *e)
+{
+    scan s = {data, data + n, data, name, e, {0}};
+    t->format = TD_FMT_AIU_FLEX;
+    raw_ev *open = NULL;
+    size_t nopen = 0, ocap = 0;
+    size_t unmatched_e = 0, skipped = 0, neg = 0;
+    td_status st = TD_OK;
+    int truncated = 0;
+    ws(&s);
+    if (s.p < s.end && *s.p == '{') {
+        st = td_fail(e, TD_E_FORMAT, "%s: byte %zu: expected a bare JSON array of flex events",
+                     name, (size_t)(s.p - data));
+        goto out;
+    }
+    if (s.p >= s.end || *s.p != '[') {
+        st = bad(&s, "'['");
+        goto out;
+    }
+    s.p++;
+    ws(&s);
+    if (s.p < s.end && *s.p == ']') {
+        s.p++;
+    } else {
+        for (;;) {
+            ws(&s);
+            raw_ev r;
+            const char *at = s.p;
+            st = parse_event(&s, set, &r);
+            if (st != TD_OK) {
+                if (s.p >= s.end) { /* a truncated tail: keep what was read */
+                    truncated = 1;
+                    s.p = at;
+                    st = TD_OK;
+                    e->code = TD_OK;
+                    break;
+                }
+                goto out;
+            }
+            t->nevents++;
+            if (r.ph == 'B' && r.has_ts && r.name) {
+                *TD_PUSH(open, nopen, ocap) = r;
+            } else if (r.ph == 'E' && r.has_ts) {
+                size_t lim = nopen > PAIR_LOOKBACK ? nopen - PAIR_LOOKBACK : 0, k = nopen;
+                while (k > lim && !(open[k - 1].pid == r.pid && open[k - 1].tid == r.tid &&
+                                    (open[k - 1].name == r.name || !r.name)))
+                    k--;
+                if (k == lim) {
+                    unmatched_e++;
+                } else {
+                    if (r.ts < open[k - 1].ts)
+                        neg++;
+                    make_instr(set, t, &open[k - 1], r.ts);
+                    memmove(open + k - 1, open + k, (nopen - k) * sizeof *open);
+                    nopen--;
+                }
+            } else if (r.ph == 'X' && r.has_ts && r.name) {
+                make_instr(set, t, &r, r.ts + (r.has_dur && r.dur > 0 ? r.dur : 0));
+            } else {
+                skipped++; /* metadata, counters, other phases */
+            }
+            ws(&s);
+            if (s.p >= s.end) {
+                truncated = 1;
+                break;
+            }
+            if (*s.p == ',') {
+                s.p++;
+                continue;
+            }
+            if (*s.p == ']') {
+                s.p++;
+                break;
+            }
+            st = bad(&s, "',' or ']'");
+            goto out;
+        }
+    }
+    if (!truncated) {
+        ws(&s);
+        if (s.p < s.end) {
+            st = bad(&s, "the end of the file after ']'");
+            goto out;
+        }
+    }
+    if (truncated)
+        td_warn(&set->warnings, "%s: byte %zu: the file ends inside the event array (truncated); "
+                "%llu events before it were read", name, (size_t)(s.p - data),
+                (unsigned long long)t->nevents);
+    if (!t->naiu) {
+        st = td_fail(e, TD_E_FORMAT, "%s: no complete B/E instruction pairs in this flex trace",
+                     name);
+        goto out;
+    }
+    if (nopen)
+        td_warn(&set->warnings, "%s: %zu B events without their E event (dropped)", name, nopen);
+    if (unmatched_e)
+        td_warn(&set->warnings, "%s: %zu E events without a B event (dropped)", name,
+                unmatched_e);
+    if (neg)
+        td_warn(&set->warnings, "%s: %zu pairs end before they begin (duration 0 used)", name,
+                neg);
+    (void)skipped;
+    /* exact duplicates (same stream, name, host times and counters) are one instruction */
+    qsort(t->aiu, t->naiu, sizeof *t->aiu, cmp_instr);
+    size_t w = 0, dups = 0;
+    for (size_t i = 0; i < t->naiu; i++) {
+        if (w && !cmp_instr(&t->aiu[w - 1], &t->aiu[i])) {
+            dups++;
+            continue;
+        }
+        t->aiu[w++] = t->aiu[i];
+    }
+    t->naiu = w;
+    if (dups)
+        td_warn(&set->warnings, "%s: %zu duplicated B/E pairs (same stream, name, times and "
+                "counters) counted once", name, dups);
+    static const char *const tname[] = {"AIU other", "AIU DmaI", "AIU Cmpt Prep",
+                                        "AIU Cmpt Exec", "AIU DmaO"};
+    uint16_t cats[5];
+    for (int i = 0; i < 5; i++)
+        cats[i] = td_trace_cat(t, td_intern_cstr(set->strs, tname[i]));
+    td_str devname = td_intern_cstr(set->strs, "IBM AIU");
+    static const char *const sname[] = {"instruction stream", "DmaI stream", "Cmpt Prep stream",
+                                        "Cmpt Exec stream", "DmaO stream"};
+    td_str streams[5], mixed = td_intern_cstr(set->strs, sname[0]);
+    for (int i = 0; i < 5; i++)
+        streams[i] = td_intern_cstr(set->strs, sname[i]);
+    for (size_t i = 0; i < t->naiu; i++) {
+        const td_aiu_instr *in = &t->aiu[i];
+        td_device *d = td_trace_device(t, in->device);
+        d->name = devname;
+        uint32_t tr = td_trace_track(t, in->device, (int64_t)in->tid);
+        td_track *k = &t->tracks[tr];
+        k->device = in->device;
+        /* name the stream by the instructions it carries (tids are 64-bit hashes) */
+        td_str sn = streams[in->type];
+        if (!k->thread_name)
+            k->thread_name = sn;
+        else if (k->thread_name != sn)
+            k->thread_name = mixed;
+        td_event *ev = td_trace_push_event(t);
+        ev->ts = in->host_b;
+        ev->dur = in->host_e - in->host_b;
+        ev->name = in->name;
+        ev->track = tr;
+        ev->cat = cats[in->type];
+        ev->kind = TD_K_OTHER;
+        ev->ph = 'X';
+    }
+out:
+    free(open);
+    td_buf_free(&s.sb);
+    return st;
+}
+
+static const void *find(const unsigned char *p, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (p[i] == (unsigned char)needle[0] && !memcmp(p + i, needle, k))
+            return p + i;
+    return NULL;
+}
+
+int td_aiu_looks_flex(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    if (n >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+        i = 3;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+        i++;
+    if (i >= n || p[i] != '[')
+        return 0;
+    const unsigned char *a = find(p + i, n - i, "\"attr\"");
+    if (!a)
+        return 0;
+    size_t rest = n - (size_t)(a - p);
+    return find(a, rest, "\"TS1\"") || find(a, rest, "\"TS3\"") || find(a, rest, "\"TS4\"");
+}
+
+int td_aiu_looks_complog(const unsigned char *p, size_t n)
+{
+    return find(p, n, "[DeepRT]") || find(p, n, "====== Perf Summary ======") ||
+           find(p, n, " Ideal/Total Cycles ");
+}

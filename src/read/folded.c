@@ -1,0 +1,239 @@
+/* read/folded.c - see read/folded.h. The file is streamed line by line into a flamegraph tree
+ * (summary/flame.h): memory grows with the distinct frames, never with the number of lines.
+ *
+ * Counts follow FlameGraph's flamegraph.pl: a line is "STACK COUNT" or, as difffolded.pl
+ * writes, "STACK COUNT1 COUNT2" (the second count is drawn, the first is the baseline:
+ * the flame becomes differential, coloured by the change as flamegraph.pl does), the
+ * count separated by spaces or tabs, an integer or a decimal ("1.25", as
+ * stackcollapse-chrome-tracing.py writes durations). Decimal counts are kept to 1/1000
+ * (the flame's unit becomes 1000). A line with a negative count, which flamegraph.pl
+ * ignores as invalid, is skipped and counted in a warning; zero counts add nothing. */
+#define _POSIX_C_SOURCE 200809L
+#include "read/folded.h"
+#include "summary/flame.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FRAC 1000 /* fixed-point unit of decimal counts */
+
+/* A count token [p, p+n): -1 bad, 0 integer, 1 decimal, 2 negative (well formed). */
+static int count_kind(const char *p, size_t n)
+{
+    int neg = 0, dot = 0;
+    size_t i = 0, digits = 0;
+    if (i < n && p[i] == '-')
+        neg = 1, i++;
+    for (; i < n; i++) {
+        if (p[i] >= '0' && p[i] <= '9')
+            digits++;
+        else if (p[i] == '.' && !dot && digits)
+            dot = 1;
+        else
+            return -1;
+    }
+    if (!digits)
+        return -1;
+    return neg ? 2 : dot;
+}
+
+static size_t token_start(const char *l, size_t end)
+{
+    size_t j = end;
+    while (j > 0 && l[j - 1] != ' ' && l[j - 1] != '\t')
+        j--;
+    return j;
+}
+
+static int looks_folded(const char *p, size_t n)
+{
+    /* first non-blank line: some text, blanks, a count */
+    size_t i = 0;
+    while (i < n && (p[i] == '\n' || p[i] == '\r'))
+        i++;
+    if (i >= n)
+        return 0;
+    unsigned char c0 = (unsigned char)p[i];
+    if (c0 == '{' || c0 == 0x1f || c0 < 0x09)
+        return 0;
+    if (c0 == '[') {
+        /* a JSON array ([{..., [] ...), or a stack whose first frame is bracketed, as
+         * XLA's "[GPU active];..." and perf's "[unknown];..." are */
+        size_t k = i + 1;
+        while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\n' || p[k] == '\r'))
+            k++;
+        if (k >= n || strchr("{[]\"-0123456789", p[k]))
+            return 0;
+    }
+    const char *nl = memchr(p + i, '\n', n - i);
+    size_t end = nl ? (size_t)(nl - p) : n;
+    if (end > i && p[end - 1] == '\r')
+        end--;
+    size_t j = token_start(p, end);
+    return j < end && j > i + 1 && count_kind(p + j, end - j) >= 0;
+}
+
+/* Value of a count token in units of 1/unit (unit 1 or FRAC); 0 on overflow. */
+static int count_value(const char *p, size_t n, int64_t unit, int64_t *v)
+{
+    int64_t x = 0;
+    size_t i = 0;
+    for (; i < n && p[i] != '.'; i++) {
+        if (x > (INT64_MAX - 9) / 10)
+            return 0;
+        x = x * 10 + (p[i] - '0');
+    }
+    if (x > INT64_MAX / unit)
+        return 0;
+    x *= unit;
+    int64_t f = 0, scale = unit;
+    int round = 0;
+    for (i++; i < n; i++) {
+        if (scale > 1) {
+            scale /= 10;
+            f += (p[i] - '0') * scale;
+        } else {
+            round = p[i] >= '5';
+            break;
+        }
+    }
+    if (unit > 1)
+        x += f + round;
+    *v = x;
+    return x >= 0;
+}
+
+typedef struct fstate {
+    const char *name;
+    td_flame *fl;
+    size_t line, negative;
+} fstate;
+
+/* One line (no newline). */
+static td_status parse_line(fstate *st, const char *l, size_t len, td_err *e)
+{
+    if (len && l[len - 1] == '\r')
+        len--;
+    if (!len)
+        return TD_OK;
+    size_t j = token_start(l, len);
+    int k = j < len ? count_kind(l + j, len - j) : -1;
+    size_t stack_end = j, j1 = 0, b1 = 0;
+    int k1 = -1;
+    if (k >= 0) {
+        /* difffolded: "STACK COUNT1 COUNT2": the stack ends before the first count */
+        size_t b = stack_end;
+        while (b > 0 && (l[b - 1] == ' ' || l[b - 1] == '\t'))
+            b--;
+        j1 = token_start(l, b);
+        if (j1 > 0 && j1 < b && (k1 = count_kind(l + j1, b - j1)) >= 0) {
+            stack_end = j1;
+            b1 = b;
+        }
+    }
+    while (stack_end > 0 && (l[stack_end - 1] == ' ' || l[stack_end - 1] == '\t'))
+        stack_end--;
+    if (k < 0 || stack_end == 0)
+        return td_fail(e, TD_E_FORMAT, "%s: line %zu: expected 'frame;frame;... COUNT'",
+                       st->name, st->line);
+    if (k == 2 || k1 == 2) {
+        st->negative++;
+        return TD_OK;
+    }
+    td_flame *fl = st->fl;
+    if ((k == 1 || k1 == 1) && fl->unit != FRAC) {
+        td_flametree_scale(fl->tree, FRAC);
+        fl->unit = FRAC;
+    }
+    int64_t v, bv = 0;
+    if (k1 >= 0 && !fl->diff) { /* the first count is the baseline's: a differential flame */
+        fl->diff = 1;
+        fl->base_label = "(first count of each line)";
+    }
+    if (!count_value(l + j, len - j, fl->unit ? fl->unit : 1, &v) ||
+        (k1 >= 0 && !count_value(l + j1, b1 - j1, fl->unit ? fl->unit : 1, &bv)) ||
+        !td_flametree_add2(fl->tree, l, stack_end, v, bv))
+        return td_fail(e, TD_E_FORMAT, "%s: line %zu: count too large (the counts add up to "
+                       "more than 2^63%s)", st->name, st->line,
+                       fl->unit == FRAC ? " thousandths" : "");
+    return TD_OK;
+}
+
+static void finish(fstate *st, td_summary *s)
+{
+    if (st->negative) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s: %zu line%s with a negative count skipped (flamegraph.pl "
+                 "ignores them too)", st->name, st->negative, st->negative == 1 ? "" : "s");
+        td_sum_warning(s, msg);
+    }
+}
+
+td_status td_folded_parse(const char *name, const char *text, size_t n, td_summary *s,
+                          td_flame *fl, td_err *e)
+{
+    if (!fl->tree)
+        fl->tree = td_flametree_new();
+    fstate st = {name, fl, 0, 0};
+    size_t i = 0;
+    while (i < n) {
+        st.line++;
+        const char *nl = memchr(text + i, '\n', n - i);
+        size_t end = nl ? (size_t)(nl - text) : n;
+        td_status rc = parse_line(&st, text + i, end - i, e);
+        if (rc != TD_OK)
+            return rc;
+        i = end + 1;
+    }
+    finish(&st, s);
+    return TD_OK;
+}
+
+td_status td_folded_try_read(const char *path, const char *kind, td_summary **s, td_flame **fl,
+                             td_err *e)
+{
+    *s = NULL;
+    *fl = NULL;
+    if (strcmp(path, "-") == 0)
+        return TD_OK; /* stdin is read as a trace */
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return td_fail(e, TD_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    char head[4096];
+    size_t k = fread(head, 1, sizeof head, f);
+    if (!looks_folded(head, k)) {
+        fclose(f);
+        return TD_OK;
+    }
+    rewind(f);
+    td_summary *sum = td_summary_new();
+    td_flame *flame = td_sum_flame(sum, kind, path);
+    flame->cycles = strcmp(kind, "ipu") == 0; /* IPU stacks count cycles */
+    flame->tree = td_flametree_new();
+    fstate st = {path, flame, 0, 0};
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    td_status rc = TD_OK;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        st.line++;
+        if (len && line[len - 1] == '\n')
+            len--;
+        if ((rc = parse_line(&st, line, (size_t)len, e)) != TD_OK)
+            break;
+    }
+    if (rc == TD_OK && ferror(f))
+        rc = td_fail(e, TD_E_IO, "%s: read error: %s", path, strerror(errno));
+    free(line);
+    fclose(f);
+    if (rc != TD_OK) {
+        td_summary_free(sum);
+        return rc;
+    }
+    finish(&st, sum);
+    td_sum_set_str(sum, "inputs_label", "Input", path);
+    *s = sum;
+    *fl = flame;
+    return TD_OK;
+}

@@ -1,0 +1,578 @@
+/* read/nsysjax.c - nsys-jax archive reader (.zip written by NVIDIA JAX-Toolbox nsys-jax).
+ *
+ * Members are read in memory with libarchive (never extracted to disk by their paths),
+ * each bounded in size:
+ *   nvtx_gpu_proj_trace/trace.parquet  GPU-projected NVTX ranges  -> t->ranges
+ *   report_nvtx_pushpop_trace.csv.xz   CPU push/pop NVTX ranges   -> t->compile
+ *                                      (and TD_K_RANGE events, for time span / CPU view)
+ *   thread-metadata.parquet            thread names; XlaLauncher:#global=G,local=L,
+ *                                      process=P,...# threads give devices
+ *   device-metadata.parquet            GPU names (optional)
+ *   dump/module_NNNN.*_gpu_after_optimizations.hlo.pb.xz
+ *                                      kept compressed in t->hlo; analyse/xla/xla.c decodes
+ *                                      the programs that communicate (message sizes)
+ * Both trace.parquet layouts are read: nsys-jax's (Name, Projected Start, ...) and the
+ * nsys 2024.5+ one (Text, Start, End, Range ID, ...).
+ * Row order is kept as in the files: nsys-jax numbers module executions in that order.
+ * One archive = one process = one td_trace; its rank is the launcher threads' process. */
+#include "read/read.h"
+#include "io/parquet.h"
+#include <archive.h>
+#include <archive_entry.h>
+#include <csv.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_MEMBER ((size_t)1 << 30)   /* bound on any decompressed member */
+
+/* Read one archive member fully into a malloc'd buffer, at most MAX_MEMBER bytes. */
+static td_status read_member(struct archive *ar, const char *name, const char *member,
+                             uint8_t **out, size_t *outn, td_err *e)
+{
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *b = td_xmalloc(cap);
+    for (;;) {
+        if (n == cap) {
+            if (cap >= MAX_MEMBER) {
+                free(b);
+                return td_fail(e, TD_E_FORMAT, "%s: member %s: larger than %zu MiB", name,
+                               member, MAX_MEMBER >> 20);
+            }
+            cap *= 2;
+            b = td_xrealloc(b, cap);
+        }
+        la_ssize_t r = archive_read_data(ar, b + n, cap - n);
+        if (r < 0) {
+            td_status st = td_fail(e, TD_E_FORMAT, "%s: member %s: %s", name, member,
+                                   archive_error_string(ar) ? archive_error_string(ar)
+                                                            : "corrupt zip data");
+            free(b);
+            return st;
+        }
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    *out = b;
+    *outn = n;
+    return TD_OK;
+}
+
+static td_status unxz(const char *name, const char *member, const uint8_t *in, size_t n,
+                      uint8_t **out, size_t *outn, td_err *e)
+{
+    size_t at = 0;
+    switch (td_unxz(in, n, n * 8 + 4096, MAX_MEMBER, out, outn, &at)) {
+    case 0:
+        return TD_OK;
+    case TD_XZ_TOO_BIG:
+        return td_fail(e, TD_E_FORMAT, "%s: member %s: decompresses to more than %zu MiB", name,
+                       member, MAX_MEMBER >> 20);
+    case TD_XZ_CORRUPT:
+        return td_fail(e, TD_E_FORMAT, "%s: member %s: byte %zu: corrupt xz data", name,
+                       member, at);
+    case TD_XZ_TRUNCATED:
+        return td_fail(e, TD_E_FORMAT, "%s: member %s: truncated xz data", name, member);
+    default:
+        return td_fail(e, TD_E_INTERNAL, "%s: member %s: cannot start xz decoder", name,
+                       member);
+    }
+}
+
+/* ---- push/pop CSV --------------------------------------------------------------- */
+
+enum { C_START, C_END, C_NAME, C_PID, C_TID, C_LVL, C_NCHILD, C_RID, C_PARENT, C__N };
+static const char *const csv_cols[C__N] = { "Start (ns)", "End (ns)", "Name", "PID", "TID",
+                                            "Lvl", "NumChild", "RangeId", "ParentId" };
+
+typedef struct csvctx {
+    td_traceset *set;
+    td_trace *t;
+    const char *name;
+    int map[64];          /* field index -> C_* or -1 */
+    int nfields;
+    size_t line;
+    int header_done;
+    const char *val[C__N];
+    size_t len[C__N];
+    char *store;          /* copies of the current row's fields */
+    size_t store_n, store_cap;
+    size_t off[C__N];
+    int have[C__N];
+    td_status st;
+    td_err *e;
+} csvctx;
+
+static int parse_i64(const char *s, size_t n, int64_t *v)
+{
+    if (!n) return 0;
+    int neg = 0;
+    size_t i = 0;
+    if (s[0] == '-') { neg = 1; i = 1; }
+    if (i == n) return 0;
+    uint64_t x = 0;
+    for (; i < n; i++) {
+        if (s[i] == '.') {     /* "123.0": accept a zero fraction only */
+            for (size_t j = i + 1; j < n; j++) if (s[j] != '0') return 0;
+            break;
+        }
+        if (s[i] < '0' || s[i] > '9' || x > (UINT64_MAX - 9) / 10) return 0;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (x > (uint64_t)INT64_MAX) return 0;
+    *v = neg ? -(int64_t)x : (int64_t)x;
+    return 1;
+}
+
+static void csv_field(void *s, size_t n, void *data)
+{
+    csvctx *c = data;
+    int idx = c->nfields++;
+    if (c->st) return;
+    if (!c->header_done) {
+        if (idx < 64) {
+            c->map[idx] = -1;
+            for (int k = 0; k < C__N; k++)
+                if (strlen(csv_cols[k]) == n && !memcmp(s, csv_cols[k], n)) c->map[idx] = k;
+        }
+        return;
+    }
+    if (idx >= 64 || c->map[idx] < 0) return;
+    int k = c->map[idx];
+    if (c->store_n + n + 1 > c->store_cap) {
+        c->store_cap = (c->store_n + n + 1) * 2;
+        c->store = td_xrealloc(c->store, c->store_cap);
+    }
+    memcpy(c->store + c->store_n, s, n);
+    c->off[k] = c->store_n;
+    c->len[k] = n;
+    c->have[k] = 1;
+    c->store_n += n;
+    c->store[c->store_n++] = 0;
+}
+
+static void csv_row(int ch, void *data)
+{
+    (void)ch;
+    csvctx *c = data;
+    c->line++;
+    int nf = c->nfields;
+    c->nfields = 0;
+    if (c->st) return;
+    if (!c->header_done) {
+        c->header_done = 1;
+        int seen[C__N] = {0};
+        for (int i = 0; i < nf && i < 64; i++) if (c->map[i] >= 0) seen[c->map[i]] = 1;
+        for (int k = 0; k < C__N; k++)
+            if (!seen[k] && k != C_LVL && k != C_NCHILD) {
+                c->st = td_fail(c->e, TD_E_FORMAT, "%s: report_nvtx_pushpop_trace.csv: line 1:"
+                                " missing column '%s'", c->name, csv_cols[k]);
+                return;
+            }
+        return;
+    }
+    int64_t v[C__N] = {0};
+    for (int k = 0; k < C__N; k++) {
+        c->val[k] = c->have[k] ? c->store + c->off[k] : "";
+        if (!c->have[k]) c->len[k] = 0;
+    }
+    for (int k = 0; k < C__N; k++) {
+        if (k == C_NAME) continue;
+        if (!c->len[k] && (k == C_PARENT || k == C_LVL || k == C_NCHILD)) { v[k] = -1; continue; }
+        if (!parse_i64(c->val[k], c->len[k], &v[k])) {
+            c->st = td_fail(c->e, TD_E_FORMAT, "%s: report_nvtx_pushpop_trace.csv: line %zu: "
+                            "column '%s': expected an integer", c->name, c->line, csv_cols[k]);
+            return;
+        }
+    }
+    if (v[C_END] < v[C_START]) {
+        c->st = td_fail(c->e, TD_E_FORMAT, "%s: report_nvtx_pushpop_trace.csv: line %zu: "
+                        "range ends before it starts", c->name, c->line);
+        return;
+    }
+    td_trace *t = c->t;
+    td_range *r = TD_PUSH(t->compile, t->ncompile, t->compile_cap);
+    memset(r, 0, sizeof *r);
+    r->start = v[C_START];
+    r->end = v[C_END];
+    r->gpu_start = -1;
+    r->gpu_end = -1;
+    r->name = td_intern(c->set->strs, c->val[C_NAME], c->len[C_NAME]);
+    r->track = td_trace_track(t, v[C_PID], v[C_TID]);
+    r->device = -1;
+    r->level = (int32_t)v[C_LVL];
+    r->range_id = v[C_RID];
+    r->parent_id = v[C_PARENT];
+    r->num_gpu_ops = 0;
+    r->num_child = (int32_t)v[C_NCHILD];
+    td_event *ev = td_trace_push_event(t);
+    ev->ts = r->start;
+    ev->dur = r->end - r->start;
+    ev->name = r->name;
+    ev->track = r->track;
+    ev->kind = TD_K_RANGE;
+    ev->ph = 'X';
+    memset(c->have, 0, sizeof c->have);
+    c->store_n = 0;
+}
+
+static td_status read_pushpop(td_traceset *set, td_trace *t, const char *name,
+                              const uint8_t *d, size_t n, td_err *e)
+{
+    struct csv_parser p;
+    if (csv_init(&p, CSV_APPEND_NULL) != 0)
+        return td_fail(e, TD_E_INTERNAL, "%s: cannot start CSV parser", name);
+    csvctx c;
+    memset(&c, 0, sizeof c);
+    c.set = set; c.t = t; c.name = name; c.e = e;
+    for (int i = 0; i < 64; i++) c.map[i] = -1;
+    size_t done = csv_parse(&p, d, n, csv_field, csv_row, &c);
+    if (!c.st && done != n)
+        c.st = td_fail(e, TD_E_FORMAT, "%s: report_nvtx_pushpop_trace.csv: line %zu: %s",
+                       name, c.line + 1, csv_strerror(csv_error(&p)));
+    if (!c.st) csv_fini(&p, csv_field, csv_row, &c);
+    csv_free(&p);
+    free(c.store);
+    if (!c.st && !c.header_done)
+        c.st = td_fail(e, TD_E_FORMAT, "%s: report_nvtx_pushpop_trace.csv is empty", name);
+    return c.st;
+}
+
+/* ---- Parquet members ---------------------------------------------------------------- */
+
+/* Column by name, NULL (and an error) when absent and required. */
+static td_status pq_col(td_pq_file *f, const char *name, const char *member, const char *col,
+                        int required, const td_pq_col **out, td_err *e)
+{
+    *out = NULL;
+    int i = td_pq_find(f, col);
+    if (i < 0)
+        return required ? td_fail(e, TD_E_FORMAT, "%s: member %s: no column '%s'", name,
+                                  member, col) : TD_OK;
+    return td_pq_read(f, i, out, e);
+}
+
+/* Numeric cell as int64 (INT32/INT64 or DOUBLE written by pandas for nullable ints). */
+static int pq_int(const td_pq_col *c, size_t i, int64_t *v)
+{
+    if (!c || (c->valid && !c->valid[i])) return 0;
+    if (c->i64) { *v = c->i64[i]; return 1; }
+    if (c->f64) {
+        double x = c->f64[i];
+        if (!(x >= -9.2e18 && x <= 9.2e18)) return 0;
+        *v = (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+        return 1;
+    }
+    return 0;
+}
+
+static td_status read_gpu_proj(td_traceset *set, td_trace *t, const char *name,
+                               const uint8_t *d, size_t n, td_err *e)
+{
+    static const char *member = "nvtx_gpu_proj_trace/trace.parquet";
+    char *mname = td_arena_printf(set->arena, "%s:%s", name, member);
+    td_pq_file *f;
+    td_status st = td_pq_open(mname, d, n, &f, e);
+    if (st) return st;
+    const td_pq_col *cn, *cps, *cpd, *cos, *cod, *cpid, *ctid, *cops, *clvl, *cnc, *crid, *cpar;
+    /* nsys 2024.5+ writes another layout (Text, Start, End, Range ID, ...), with no
+     * projection columns of its own: its Start/End are already GPU-projected */
+    int alt = td_pq_find(f, "Name") < 0 && td_pq_find(f, "Text") >= 0;
+    const td_pq_col *cend = NULL;
+    cos = cod = cops = NULL;
+    if (alt) {
+        if ((st = pq_col(f, name, member, "Text", 1, &cn, e))
+            || (st = pq_col(f, name, member, "Start", 1, &cps, e))
+            || (st = pq_col(f, name, member, "End", 1, &cend, e))
+            || (st = pq_col(f, name, member, "PID", 1, &cpid, e))
+            || (st = pq_col(f, name, member, "TID", 1, &ctid, e))
+            || (st = pq_col(f, name, member, "Stack Level", 0, &clvl, e))
+            || (st = pq_col(f, name, member, "Children Count", 0, &cnc, e))
+            || (st = pq_col(f, name, member, "Range ID", 1, &crid, e))
+            || (st = pq_col(f, name, member, "Parent ID", 1, &cpar, e)))
+            goto out;
+        cpd = NULL;
+    } else if ((st = pq_col(f, name, member, "Name", 1, &cn, e))
+        || (st = pq_col(f, name, member, "Projected Start", 1, &cps, e))
+        || (st = pq_col(f, name, member, "Projected Duration", 1, &cpd, e))
+        || (st = pq_col(f, name, member, "Orig Start", 0, &cos, e))
+        || (st = pq_col(f, name, member, "Orig Duration", 0, &cod, e))
+        || (st = pq_col(f, name, member, "PID", 1, &cpid, e))
+        || (st = pq_col(f, name, member, "TID", 1, &ctid, e))
+        || (st = pq_col(f, name, member, "NumGPUOps", 0, &cops, e))
+        || (st = pq_col(f, name, member, "Lvl", 0, &clvl, e))
+        || (st = pq_col(f, name, member, "NumChild", 0, &cnc, e))
+        || (st = pq_col(f, name, member, "RangeId", 1, &crid, e))
+        || (st = pq_col(f, name, member, "ParentId", 1, &cpar, e)))
+        goto out;
+    if (!cn->str) {
+        st = td_fail(e, TD_E_FORMAT, "%s: column 'Name' is not a string column", mname);
+        goto out;
+    }
+    size_t rows = td_pq_nrows(f);
+    for (size_t i = 0; i < rows; i++) {
+        int64_t rid, ps, pd, pid, tid, v;
+        if (!pq_int(crid, i, &rid)) continue;      /* nsys-jax drops rows without RangeId */
+        int64_t pe;
+        if (alt && pq_int(cend, i, &pe) && pq_int(cps, i, &ps)) pd = pe - ps;
+        else if (alt) pd = -1;
+        if (!pq_int(cps, i, &ps) || (!alt && !pq_int(cpd, i, &pd)) || !pq_int(cpid, i, &pid)
+            || !pq_int(ctid, i, &tid) || pd < 0) {
+            st = td_fail(e, TD_E_FORMAT, "%s: row %zu: missing or invalid projected time, "
+                         "PID or TID", mname, i);
+            goto out;
+        }
+        td_range *r = TD_PUSH(t->ranges, t->nranges, t->ranges_cap);
+        memset(r, 0, sizeof *r);
+        r->gpu_start = ps;
+        r->gpu_end = ps + pd;
+        int64_t os, od;
+        if (pq_int(cos, i, &os) && pq_int(cod, i, &od) && od >= 0) {
+            r->start = os; r->end = os + od;
+        } else {
+            r->start = ps; r->end = ps + pd;
+        }
+        r->name = td_intern(set->strs, cn->str[i], cn->len[i]);
+        r->track = td_trace_track(t, pid, tid);
+        r->device = -1;
+        r->level = pq_int(clvl, i, &v) ? (int32_t)v : -1;
+        r->range_id = rid;
+        r->parent_id = pq_int(cpar, i, &v) ? v : -1;
+        r->num_gpu_ops = pq_int(cops, i, &v) ? (int32_t)v : -1;
+        r->num_child = pq_int(cnc, i, &v) ? (int32_t)v : 0;
+    }
+out:
+    td_pq_close(f);
+    return st;
+}
+
+/* Parse "XlaLauncher:#global=G,local=L,process=P,..." (digits only). */
+static int launcher(const char *s, size_t n, int *g, int *p)
+{
+    static const char pre[] = "XlaLauncher:#";
+    if (n < sizeof pre || memcmp(s, pre, sizeof pre - 1) || s[n - 1] != '#') return 0;
+    *g = -1; *p = -1;
+    const char *q = s + sizeof pre - 1, *end = s + n - 1;
+    while (q < end) {
+        const char *eq = memchr(q, '=', (size_t)(end - q));
+        if (!eq) return 0;
+        const char *v = eq + 1, *ve = v;
+        long x = 0;
+        while (ve < end && *ve >= '0' && *ve <= '9' && x < 1000000) x = x * 10 + (*ve++ - '0');
+        if (ve == v || (ve < end && *ve != ',')) return 0;
+        if (eq - q == 6 && !memcmp(q, "global", 6)) *g = (int)x;
+        if (eq - q == 7 && !memcmp(q, "process", 7)) *p = (int)x;
+        q = ve < end ? ve + 1 : ve;
+    }
+    return *g >= 0;
+}
+
+static td_status read_threads(td_traceset *set, td_trace *t, const char *name,
+                              const uint8_t *d, size_t n, td_err *e)
+{
+    static const char *member = "thread-metadata.parquet";
+    char *mname = td_arena_printf(set->arena, "%s:%s", name, member);
+    td_pq_file *f;
+    td_status st = td_pq_open(mname, d, n, &f, e);
+    if (st) return st;
+    const td_pq_col *cn, *cpid, *ctid;
+    if ((st = pq_col(f, name, member, "Name", 1, &cn, e))
+        || (st = pq_col(f, name, member, "PID", 1, &cpid, e))
+        || (st = pq_col(f, name, member, "TID", 1, &ctid, e)))
+        goto out;
+    if (!cn->str) {
+        st = td_fail(e, TD_E_FORMAT, "%s: column 'Name' is not a string column", mname);
+        goto out;
+    }
+    size_t ntracks = t->ntracks;   /* name only tracks that have ranges */
+    int proc = -1;
+    for (size_t i = 0; i < td_pq_nrows(f); i++) {
+        int64_t pid, tid;
+        if (!pq_int(cpid, i, &pid) || !pq_int(ctid, i, &tid) || (cn->valid && !cn->valid[i]))
+            continue;
+        int g, p;
+        int isl = launcher(cn->str[i], cn->len[i], &g, &p);
+        for (size_t k = 0; k < ntracks; k++) {
+            td_track *tk = &t->tracks[k];
+            if (tk->pid != pid || tk->tid != tid) continue;
+            tk->thread_name = td_intern(set->strs, cn->str[i], cn->len[i]);
+            if (isl) tk->device = g;
+        }
+        if (isl) {
+            /* launcher threads without ranges still tell the devices and process */
+            uint32_t k = td_trace_track(t, pid, tid);
+            t->tracks[k].thread_name = td_intern(set->strs, cn->str[i], cn->len[i]);
+            t->tracks[k].device = g;
+            td_trace_device(t, g);
+            if (p >= 0 && (proc < 0 || p < proc)) proc = p;
+        }
+    }
+    if (proc >= 0) t->rank = proc;
+out:
+    td_pq_close(f);
+    return st;
+}
+
+static void read_devices(td_traceset *set, td_trace *t, const char *name,
+                         const uint8_t *d, size_t n)
+{
+    /* Optional: only the GPU name is used; any problem just leaves it unknown. */
+    td_err e2;
+    td_pq_file *f;
+    char *mname = td_arena_printf(set->arena, "%s:device-metadata.parquet", name);
+    if (td_pq_open(mname, d, n, &f, &e2)) {
+        td_warn(&set->warnings, "%s", e2.msg);
+        return;
+    }
+    int in = td_pq_find(f, "('TARGET_INFO_GPU', 'name')");
+    int ii = td_pq_find(f, "('TARGET_INFO_GPU', 'id')");
+    const td_pq_col *cn = NULL, *ci = NULL;
+    if (in >= 0 && !td_pq_read(f, in, &cn, &e2) && cn->str && ii >= 0
+        && !td_pq_read(f, ii, &ci, &e2)) {
+        for (size_t i = 0; i < cn->n; i++) {
+            int64_t id;
+            if (!pq_int(ci, i, &id) || id < 0 || id > 1 << 20 || (cn->valid && !cn->valid[i]))
+                continue;
+            /* nsys device ids are local; with one device per process map it onto the
+             * launcher's global id */
+            td_device *dv = t->ndevices == 1 ? &t->devices[0] : td_trace_device(t, (int32_t)id);
+            dv->name = td_intern(set->strs, cn->str[i], cn->len[i]);
+        }
+    }
+    td_pq_close(f);
+}
+
+/* Program id of an after-optimization HLO dump member
+ * ("dump/module_0040.NAME.sm_8.0_gpu_after_optimizations.hlo.pb.xz"), or -1. */
+static int64_t hlo_member(const char *p)
+{
+    static const char suf[] = "_gpu_after_optimizations.hlo.pb.xz";
+    const char *b = strrchr(p, '/');
+    b = b ? b + 1 : p;
+    size_t l = strlen(b);
+    if (strncmp(b, "module_", 7) || l < sizeof suf || strcmp(b + l - (sizeof suf - 1), suf))
+        return -1;
+    int64_t v = 0;
+    const char *q = b + 7;
+    if (*q < '0' || *q > '9') return -1;
+    while (*q >= '0' && *q <= '9' && v < 1000000000) v = v * 10 + (*q++ - '0');
+    return *q == '.' ? v : -1;
+}
+
+td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
+                           const void *data, size_t n, td_err *e)
+{
+    struct archive *ar = archive_read_new();
+    /* seekable: reads the central directory, so a truncated archive is an error */
+    archive_read_support_format_zip_seekable(ar);
+    if (archive_read_open_memory(ar, data, n) != ARCHIVE_OK) {
+        td_status st = td_fail(e, TD_E_FORMAT, "%s: not a readable zip archive (%s)", name,
+                               archive_error_string(ar) ? archive_error_string(ar) : "?");
+        archive_read_free(ar);
+        return st;
+    }
+    enum { M_PROJ, M_CSV, M_THREADS, M_DEVICES, M__N };
+    static const char *const want[M__N] = { "nvtx_gpu_proj_trace/trace.parquet",
+                                            "report_nvtx_pushpop_trace.csv.xz",
+                                            "thread-metadata.parquet",
+                                            "device-metadata.parquet" };
+    uint8_t *buf[M__N] = {0};
+    int combined = 0;
+    td_hlo_dump *hlo = NULL;
+    size_t nhlo = 0, hlocap = 0;
+    size_t len[M__N] = {0};
+    td_status st = TD_OK;
+    struct archive_entry *en;
+    int rc;
+    while ((rc = archive_read_next_header(ar, &en)) == ARCHIVE_OK
+           || rc == ARCHIVE_WARN) {
+        const char *p = archive_entry_pathname(en);
+        if (!p) continue;
+        if (strstr(p, "nvtx_gpu_proj_trace/trace.parquet/")) combined = 1;
+        int64_t prog = hlo_member(p);
+        if (prog >= 0) {   /* kept compressed; analyse/xla/xla.c decodes what it needs */
+            uint8_t *b;
+            size_t bn;
+            if ((st = read_member(ar, name, p, &b, &bn, e))) goto out;
+            td_hlo_dump *h = TD_PUSH(hlo, nhlo, hlocap);
+            h->program = prog;
+            uint8_t *copy = td_arena_alloc(set->arena, bn ? bn : 1);
+            memcpy(copy, b, bn);
+            h->xz = copy;
+            h->n = bn;
+            free(b);
+            continue;
+        }
+        /* archives made by nsys-jax may sit under one top directory */
+        for (int m = 0; m < M__N; m++) {
+            size_t pl = strlen(p), wl = strlen(want[m]);
+            if (pl < wl || strcmp(p + pl - wl, want[m]) || (pl > wl && p[pl - wl - 1] != '/'))
+                continue;
+            if (buf[m]) break;
+            if ((st = read_member(ar, name, p, &buf[m], &len[m], e))) goto out;
+            break;
+        }
+    }
+    if (rc != ARCHIVE_EOF) {
+        st = td_fail(e, TD_E_FORMAT, "%s: corrupt zip archive (%s)", name,
+                     archive_error_string(ar) ? archive_error_string(ar) : "?");
+        goto out;
+    }
+    if (combined && !buf[M_PROJ]) {
+        st = td_fail(e, TD_E_FORMAT, "%s: an nsys-jax-combine archive (one folder of Parquet "
+                     "files per process) is not supported: give the per-process nsys-jax "
+                     "archives instead", name);
+        goto out;
+    }
+    if (!buf[M_PROJ] && !buf[M_CSV]) {
+        st = td_fail(e, TD_E_FORMAT, "%s: zip archive without %s or %s: not an nsys-jax "
+                     "report", name, want[M_PROJ], want[M_CSV]);
+        goto out;
+    }
+    t->format = TD_FMT_NSYS_JAX;
+    if (buf[M_CSV]) {
+        uint8_t *csv = NULL;
+        size_t csvn = 0;
+        if ((st = unxz(name, want[M_CSV], buf[M_CSV], len[M_CSV], &csv, &csvn, e))) goto out;
+        st = read_pushpop(set, t, name, csv, csvn, e);
+        free(csv);
+        if (st) goto out;
+    } else
+        td_warn(&set->warnings, "%s: no %s: no compile statistics", name, want[M_CSV]);
+    if (buf[M_PROJ]) {
+        if ((st = read_gpu_proj(set, t, name, buf[M_PROJ], len[M_PROJ], e))) goto out;
+    } else
+        td_warn(&set->warnings, "%s: no %s: no module statistics", name, want[M_PROJ]);
+    if (buf[M_THREADS]) {
+        if ((st = read_threads(set, t, name, buf[M_THREADS], len[M_THREADS], e))) goto out;
+    } else {
+        /* archives of nsys-jax before thread-metadata.parquet (mid-2024): each thread
+         * launching modules stands for one device, numbered in order of appearance */
+        int32_t next = 0;
+        for (size_t i = 0; i < t->nranges; i++) {
+            td_track *tk = &t->tracks[t->ranges[i].track];
+            const char *nm = td_strget(set->strs, t->ranges[i].name);
+            if (tk->device >= 0 || (strncmp(nm, "TSL:XlaModule:", 14) && strncmp(nm, "XlaModule:", 10)))
+                continue;
+            tk->device = next++;
+            td_trace_device(t, tk->device);
+        }
+        td_warn(&set->warnings, "%s: no %s (an archive of nsys-jax before mid-2024): each "
+                "thread launching modules is taken as its own device (%d)", name,
+                want[M_THREADS], (int)next);
+    }
+    if (buf[M_DEVICES]) read_devices(set, t, name, buf[M_DEVICES], len[M_DEVICES]);
+    /* device of each projected range = its launching thread's device (the main thread
+     * case is resolved by analyse/xla/xla.c, as nsys-jax does) */
+    for (size_t i = 0; i < t->nranges; i++) t->ranges[i].device = t->tracks[t->ranges[i].track].device;
+    t->nevents = t->ncompile + t->nranges;
+    if (nhlo) {
+        t->hlo = td_arena_alloc(set->arena, nhlo * sizeof *hlo);
+        memcpy(t->hlo, hlo, nhlo * sizeof *hlo);
+        t->nhlo = nhlo;
+    }
+out:
+    free(hlo);
+    for (int m = 0; m < M__N; m++) free(buf[m]);
+    archive_read_free(ar);
+    return st;
+}

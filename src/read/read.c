@@ -1,0 +1,532 @@
+/* read/read.c - input dispatch: files, stdin, directories and tar archives; format detection
+ * from content; rank assignment and event ordering once every input is read.
+ *
+ * Detection looks at the first bytes only: gzip magic (then again at the decompressed
+ * bytes), "SQLite format 3", a zip local header, a ustar header, or JSON ('{' / '['
+ * after whitespace and a BOM). Archives are read as streams by libarchive (tar format
+ * only; gzip is undone by our own ISA-L layer underneath), and their members are never
+ * written to disk. */
+#define _POSIX_C_SOURCE 200809L
+#include "read/read.h"
+#include "io/instream.h"
+#include "read/chrome.h"
+#include "read/aiu.h"
+#include "read/samba.h"
+#include "read/ipu.h"
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PEEK 1024
+/* Formats read whole into memory (SQLite, zip) are refused beyond this size when they
+ * come out of a decompressor (a small file must not expand into all of memory). */
+#define WHOLE_LIMIT_COMPRESSED ((size_t)4 << 30)
+#define WHOLE_LIMIT_PLAIN ((size_t)64 << 30)
+
+enum { C_UNKNOWN, C_JSON, C_SQLITE, C_ZIP, C_TAR, C_EMPTY, C_AIU, C_SAMBA_REPORT };
+
+static int classify(const unsigned char *p, size_t n)
+{
+    if (n == 0)
+        return C_EMPTY;
+    if (n >= 16 && memcmp(p, "SQLite format 3", 16) == 0)
+        return C_SQLITE;
+    if (n >= 4 && memcmp(p, "PK\3\4", 4) == 0)
+        return C_ZIP;
+    if (n >= 262 && memcmp(p + 257, "ustar", 5) == 0)
+        return C_TAR;
+    size_t i = 0;
+    if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        i = 3;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+        i++;
+    if (i < n && (p[i] == '{' || p[i] == '['))
+        return C_JSON;
+    return C_UNKNOWN;
+}
+
+
+typedef struct {
+    td_in *in;
+    td_err *e;
+    unsigned char buf[64 << 10];
+    int failed;
+} arctx;
+
+static la_ssize_t ar_read(struct archive *a, void *ud, const void **out)
+{
+    arctx *x = ud;
+    ptrdiff_t n = td_in_read(x->in, x->buf, sizeof x->buf, x->e);
+    if (n < 0) {
+        x->failed = 1;
+        archive_set_error(a, EIO, "%s", x->e->msg);
+        return -1;
+    }
+    *out = x->buf;
+    return n;
+}
+
+static td_status read_stream(td_traceset *set, td_in *in, const char *name, int quiet,
+                             int depth, int *found, td_err *e);
+
+/* Each regular member of a tar stream that is a trace becomes one trace. */
+static td_status read_tar(td_traceset *set, td_in *in, const char *name, int depth,
+                          int *found, td_err *e)
+{
+    if (depth > 0) {
+        td_warn(&set->warnings, "%s: archive inside an archive skipped", name);
+        return TD_OK;
+    }
+    struct archive *a = archive_read_new();
+    archive_read_support_format_tar(a);
+    arctx *x = td_xcalloc(1, sizeof *x);
+    x->in = in;
+    x->e = e;
+    td_status st = TD_OK;
+    if (archive_read_open(a, x, NULL, ar_read, NULL) != ARCHIVE_OK) {
+        st = x->failed ? e->code
+                       : td_fail(e, TD_E_FORMAT, "%s: byte 0: %s", name, archive_error_string(a));
+        goto out;
+    }
+    int nfound = 0;
+    for (;;) {
+        struct archive_entry *ent;
+        int r = archive_read_next_header(a, &ent);
+        if (r == ARCHIVE_EOF)
+            break;
+        if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+            long long at = (long long)archive_filter_bytes(a, 0);
+            if (nfound && !x->failed) { /* a truncated archive: keep the members read */
+                td_warn(&set->warnings, "%s: byte %lld: archive damaged after %d traces (%s)",
+                        name, at, nfound, archive_error_string(a));
+                break;
+            }
+            st = x->failed ? e->code
+                           : td_fail(e, TD_E_FORMAT, "%s: byte %lld: %s", name, at,
+                                     archive_error_string(a));
+            goto out;
+        }
+        if (archive_entry_filetype(ent) != AE_IFREG)
+            continue;
+        const char *mp = archive_entry_pathname(ent);
+        char *mname = td_arena_printf(set->arena, "%s:%s", name, mp ? mp : "?");
+        td_in *m = td_in_open_archive_member(a, mname);
+        int f = 0;
+        st = read_stream(set, m, mname, 1, depth + 1, &f, e);
+        td_in_close(m);
+        if (st != TD_OK)
+            goto out;
+        nfound += f;
+    }
+    if (!nfound)
+        st = td_fail(e, TD_E_FORMAT, "%s: no traces in the archive", name);
+    *found += nfound;
+out:
+    archive_read_free(a);
+    free(x);
+    return st;
+}
+
+static td_status read_whole(td_traceset *set, td_in *in, const char *name, int cls,
+                            int *found, td_err *e)
+{
+    unsigned char *data;
+    size_t n;
+    size_t lim = td_in_is_gzip(in) ? WHOLE_LIMIT_COMPRESSED : WHOLE_LIMIT_PLAIN;
+    td_status st = td_in_read_all(in, lim, &data, &n, e);
+    if (st != TD_OK)
+        return st;
+    td_trace *t = td_traceset_add(set, name);
+    t->rank = -1;
+    t->gzip = td_in_is_gzip(in);
+    /* everything was read: size and hash are known before the reader runs (a reader
+     * that splits one file into several traces copies them) */
+    st = td_in_finish(in, &t->bytes, t->sha256, e);
+    if (st != TD_OK) {
+        free(data);
+        return st;
+    }
+    if (cls == C_SQLITE) {
+        t->format = TD_FMT_NSYS_SQLITE;
+        st = td_read_nsys_sqlite(set, t, name, data, n, e);
+    } else if (cls == C_AIU) {
+        st = td_read_aiu(set, t, name, (const char *)data, n, e);
+    } else if (cls == C_SAMBA_REPORT) {
+        st = td_samba_read_report(set, t, name, data, n, e);
+    } else {
+        t->format = TD_FMT_NSYS_JAX;
+        st = td_read_nsys_jax(set, t, name, data, n, e);
+    }
+    free(data);
+    if (st == TD_OK)
+        (*found)++;
+    return st;
+}
+
+/* A DeepRT compile log given among the inputs: its ideal-cycle tables join the set. */
+static td_status read_complog(td_traceset *set, td_in *in, const char *name, td_err *e)
+{
+    unsigned char *data;
+    size_t n;
+    td_status st = td_in_read_all(in, (size_t)1 << 30, &data, &n, e);
+    if (st != TD_OK)
+        return st;
+    st = td_read_complog(set, name, (const char *)data, n, e);
+    free(data);
+    return st;
+}
+
+/* Detect and read one stream. quiet: content that is not a trace is skipped (inside a
+ * directory or an archive) instead of being an error. */
+static td_status read_stream(td_traceset *set, td_in *in, const char *name, int quiet,
+                             int depth, int *found, td_err *e)
+{
+    const unsigned char *p;
+    ptrdiff_t n = td_in_peek(in, PEEK, &p, e);
+    if (n < 0)
+        return e->code;
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
+        td_in_gunzip(in);
+        n = td_in_peek(in, PEEK, &p, e);
+        if (n < 0)
+            return e->code;
+    }
+    int cls = classify(p, (size_t)n);
+    switch (cls) {
+    case C_TAR:
+        return read_tar(set, in, name, depth, found, e);
+    case C_SQLITE:
+    case C_ZIP:
+        return read_whole(set, in, name, cls, found, e);
+    case C_JSON: {
+        if (td_aiu_looks_flex(p, (size_t)n)) /* IBM AIU flex trace, read whole */
+            return read_whole(set, in, name, C_AIU, found, e);
+        if (td_aiu_looks_complog(p, (size_t)n)) /* "[DeepRT] ..." starts like JSON */
+            return read_complog(set, in, name, e);
+        if (td_ipu_sniff(p, (size_t)n)) {
+            td_trace *t = td_traceset_add(set, name);
+            t->rank = -1;
+            t->gzip = td_in_is_gzip(in);
+            td_status st = td_read_ipu(set, t, in, e);
+            if (st == TD_OK)
+                st = td_in_finish(in, &t->bytes, t->sha256, e);
+            if (st == TD_OK)
+                (*found)++;
+            return st;
+        }
+        if (td_samba_is_report(p, (size_t)n)) /* tracedoc's stack-trace report */
+            return read_whole(set, in, name, C_SAMBA_REPORT, found, e);
+        td_trace *t = td_traceset_add(set, name);
+        t->rank = -1;
+        t->gzip = td_in_is_gzip(in);
+        int no_events = 0;
+        td_status st = td_read_chrome_ex(set, t, in, &no_events, e);
+        if (st != TD_OK) {
+            if (quiet && no_events) {
+                td_traceset_drop_last(set); /* a JSON file in a directory that is not a trace */
+                e->code = TD_OK;
+                e->msg[0] = 0;
+                return TD_OK;
+            }
+            return st;
+        }
+        st = td_in_finish(in, &t->bytes, t->sha256, e);
+        if (st == TD_OK)
+            (*found)++;
+        return st;
+    }
+    case C_EMPTY:
+        if (quiet)
+            return TD_OK;
+        return td_fail(e, TD_E_FORMAT, "%s: empty file", name);
+    default:
+        if (td_aiu_looks_complog(p, (size_t)n))
+            return read_complog(set, in, name, e);
+        if (td_samba_sniff(p, (size_t)n)) { /* a stack-tracing artifact (CSV) */
+            td_status st = td_samba_collect(set, in, name, e);
+            if (st == TD_OK)
+                (*found)++;
+            return st;
+        }
+        if (quiet)
+            return TD_OK;
+        return td_fail(e, TD_E_FORMAT,
+                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)", name);
+    }
+}
+
+static td_status read_file(td_traceset *set, const char *path, const char *name, int quiet,
+                           int *found, td_err *e)
+{
+    td_in *in = td_in_open_file(path, name, e);
+    if (!in)
+        return e->code;
+    td_status st = read_stream(set, in, name, quiet, 0, found, e);
+    td_in_close(in);
+    return st;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static td_status read_dir(td_traceset *set, const char *dir, td_err *e)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return td_fail(e, TD_E_IO, "%s: cannot open directory: %s", dir, strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        *TD_PUSH(names, n, cap) = td_xstrdup(de->d_name);
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
+    td_status st = TD_OK;
+    int found = 0;
+    size_t dl = strlen(dir);
+    for (size_t i = 0; i < n && st == TD_OK; i++) {
+        char *path = td_arena_printf(set->arena, "%s%s%s", dir,
+                                     dl && dir[dl - 1] == '/' ? "" : "/", names[i]);
+        struct stat sb;
+        if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+            continue;
+        st = read_file(set, path, path, 1, &found, e);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (st == TD_OK && !found)
+        st = td_fail(e, TD_E_FORMAT, "%s: no traces in this directory", dir);
+    return st;
+}
+
+static td_status read_input(td_traceset *set, const char *arg, td_err *e)
+{
+    int found = 0;
+    if (strcmp(arg, "-") == 0)
+        return read_file(set, "-", "stdin", 0, &found, e);
+    struct stat sb;
+    if (stat(arg, &sb) != 0)
+        return td_fail(e, TD_E_IO, "%s: cannot open: %s", arg, strerror(errno));
+    if (S_ISDIR(sb.st_mode))
+        return read_dir(set, arg, e);
+    return read_file(set, arg, arg, 0, &found, e);
+}
+
+td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
+{
+    size_t before = set->n;
+    /* stack-tracing artifacts met while reading arg become one trace */
+    td_status st = td_samba_input_done(set, arg, read_input(set, arg, e), e);
+    const char *in = td_arena_strdup(set->arena, arg);
+    for (size_t i = before; i < set->n; i++)
+        set->tr[i]->input = in;
+    return st;
+}
+
+/* ---- after reading ---- */
+
+static int ev_before(const td_event *a, const td_event *b)
+{
+    return a->ts < b->ts || (a->ts == b->ts && a->dur > b->dur);
+}
+
+static void reverse(td_event *v, size_t a, size_t b)
+{
+    while (a + 1 < b) {
+        td_event x = v[a];
+        v[a++] = v[--b];
+        v[b] = x;
+    }
+}
+
+/* Merge sorted v[lo..mid) and v[mid..hi) stably, with a temporary buffer of tcap events.
+ * A left run larger than the buffer is split (SymMerge style): its middle element's
+ * place in the right run is found by binary search, the two blocks in between swap
+ * places by rotation, and two smaller merges remain. Memory stays at tcap whatever the
+ * run sizes. */
+static void merge(td_event *v, size_t lo, size_t mid, size_t hi, td_event *tmp, size_t tcap)
+{
+    for (;;) {
+        if (lo == mid || mid == hi || !ev_before(&v[mid], &v[mid - 1]))
+            return;
+        size_t ln = mid - lo;
+        if (ln <= tcap) {
+            memcpy(tmp, v + lo, ln * sizeof *tmp);
+            size_t a = 0, b = mid, o = lo;
+            while (a < ln && b < hi) {
+                if (ev_before(&v[b], &tmp[a]))
+                    v[o++] = v[b++];
+                else
+                    v[o++] = tmp[a++];
+            }
+            while (a < ln)
+                v[o++] = tmp[a++];
+            return;
+        }
+        size_t a = lo + ln / 2, l = mid, r = hi;
+        while (l < r) { /* first right element not before v[a] */
+            size_t m = l + (r - l) / 2;
+            if (ev_before(&v[m], &v[a]))
+                l = m + 1;
+            else
+                r = m;
+        }
+        size_t b = l;
+        reverse(v, a, mid);
+        reverse(v, mid, b);
+        reverse(v, a, b);
+        size_t m2 = a + (b - mid); /* v[a..mid) now starts here */
+        merge(v, lo, a, m2, tmp, tcap);
+        lo = m2;
+        mid = m2 + (mid - a);
+    }
+}
+
+/* Stable bottom-up merge sort over natural runs: an already sorted trace costs one
+ * scan. (Kineto files have short runs - about 7 events on average - as activity types
+ * are written one after the other.) */
+static void sort_run(td_event *v, size_t n, size_t tcap)
+{
+    if (n < 2)
+        return;
+    size_t i = 1;
+    while (i < n && !ev_before(&v[i], &v[i - 1]))
+        i++;
+    if (i == n)
+        return; /* already in order */
+    size_t *runs = NULL, nr = 0, rc = 0;
+    *TD_PUSH(runs, nr, rc) = 0;
+    for (i = 1; i < n; i++)
+        if (ev_before(&v[i], &v[i - 1]))
+            *TD_PUSH(runs, nr, rc) = i;
+    *TD_PUSH(runs, nr, rc) = n;
+    if (tcap > n / 2 + 1)
+        tcap = n / 2 + 1;
+    td_event *tmp = td_xmalloc(tcap * sizeof *tmp);
+    while (nr > 2) {
+        size_t w = 0, k;
+        for (k = 0; k + 2 < nr; k += 2) {
+            merge(v, runs[k], runs[k + 1], runs[k + 2], tmp, tcap);
+            runs[w++] = runs[k];
+        }
+        if (k + 1 < nr) /* odd run left over */
+            runs[w++] = runs[k];
+        runs[w++] = n;
+        nr = w;
+    }
+    free(tmp);
+    free(runs);
+}
+
+typedef struct {
+    td_event *v;
+    size_t lo, mid, hi, tcap;
+    int whole; /* 1: sort v[lo..hi); 0: merge at mid */
+} sort_job;
+
+static void *sort_job_run(void *arg)
+{
+    sort_job *j = arg;
+    if (j->whole) {
+        sort_run(j->v + j->lo, j->hi - j->lo, j->tcap);
+    } else {
+        td_event *tmp = td_xmalloc((j->tcap ? j->tcap : 1) * sizeof *tmp);
+        merge(j->v, j->lo, j->mid, j->hi, tmp, j->tcap);
+        free(tmp);
+    }
+    return NULL;
+}
+
+/* Run two jobs, the second on a thread when one can be made. */
+static void run2(sort_job *a, sort_job *b)
+{
+    pthread_t th;
+    int threaded = pthread_create(&th, NULL, sort_job_run, b) == 0;
+    sort_job_run(a);
+    if (threaded)
+        pthread_join(th, NULL);
+    else
+        sort_job_run(b);
+}
+
+/* Large traces use both cores: the halves are sorted on two threads, then the final
+ * merge is split in two independent merges (one rotation), again on two threads. The
+ * temporary buffers hold an eighth of the events each, so the sort adds a quarter of the
+ * event array at most. TD_SORT_TMP (events) shrinks them for tests. */
+static void sort_events(td_event *v, size_t n)
+{
+    size_t i = 1;
+    while (i < n && !ev_before(&v[i], &v[i - 1]))
+        i++;
+    if (i >= n)
+        return;
+    size_t tcap = n / 8 > 65536 ? n / 8 : 65536;
+    const char *tt = getenv("TD_SORT_TMP");
+    if (tt && atol(tt) > 0)
+        tcap = (size_t)atol(tt);
+    if (n < (1u << 20)) {
+        sort_run(v, n, tcap);
+        return;
+    }
+    size_t mid = n / 2;
+    sort_job a = {v, 0, 0, mid, tcap, 1}, b = {v, mid, 0, n, tcap, 1};
+    run2(&a, &b);
+    if (!ev_before(&v[mid], &v[mid - 1]))
+        return;
+    /* split the final merge like merge() does, then do the two parts in parallel */
+    size_t x = mid / 2, l = mid, r = n;
+    while (l < r) {
+        size_t m = l + (r - l) / 2;
+        if (ev_before(&v[m], &v[x]))
+            l = m + 1;
+        else
+            r = m;
+    }
+    reverse(v, x, mid);
+    reverse(v, mid, l);
+    reverse(v, x, l);
+    size_t m2 = x + (l - mid);
+    sort_job c = {v, 0, x, m2, tcap, 0}, d = {v, m2, m2 + (mid - x), n, tcap, 0};
+    run2(&c, &d);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+void td_read_finish(td_traceset *set)
+{
+    int distinct = set->n > 0;
+    int *r = td_xmalloc((set->n + 1) * sizeof *r);
+    for (size_t i = 0; i < set->n; i++) {
+        r[i] = set->tr[i]->rank;
+        if (r[i] < 0)
+            distinct = 0;
+    }
+    if (distinct) {
+        qsort(r, set->n, sizeof *r, cmp_int);
+        for (size_t i = 1; i < set->n; i++)
+            if (r[i] == r[i - 1])
+                distinct = 0;
+    }
+    free(r);
+    if (!distinct)
+        for (size_t i = 0; i < set->n; i++)
+            set->tr[i]->rank = (int)i;
+    for (size_t i = 0; i < set->n; i++)
+        sort_events(set->tr[i]->ev, set->tr[i]->nev);
+}

@@ -1,0 +1,25 @@
+/* read/read.h - input readers. The format is detected from content, never the file name.
+ *
+ * td_read_input takes one command-line argument: a file, "-" (stdin), a directory (every
+ * regular file in it, sorted by name, that looks like a trace) or a .tar/.tar.gz of traces
+ * (each member a trace, kept in member order). Each trace found becomes one td_trace in
+ * the set (one rank). Errors name the file and the byte offset (or line/member). */
+#ifndef TD_READ_H
+#define TD_READ_H
+#include "model/model.h"
+
+td_status td_read_input(td_traceset *set, const char *arg, td_err *e);
+
+/* After every input is read: assign ranks (distributedInfo rank when every trace has a
+ * distinct one, else file order), sort each trace's events by (ts, -dur). */
+void td_read_finish(td_traceset *set);
+
+/* Format readers, on bytes already in memory or a stream (see read_*.c). They fill t
+ * (format, events, tracks...) and add warnings to set->warnings. `name` is the path shown
+ * in messages. */
+td_status td_read_nsys_sqlite(td_traceset *set, td_trace *t, const char *name,
+                              const void *data, size_t n, td_err *e);
+td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
+                           const void *data, size_t n, td_err *e);
+
+#endif

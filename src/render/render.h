@@ -1,0 +1,33 @@
+/* render/render.h - documents from a summary. Renderers compute no statistics: every number
+ * comes from the summary. Each writes to a temporary name and renames on success. */
+#ifndef TD_RENDER_H
+#define TD_RENDER_H
+#include "summary/summary.h"
+#include "summary/template.h"
+
+typedef struct td_render_opts {
+    const char *paper;     /* "a4" (default) or "letter" */
+    int64_t epoch;         /* SOURCE_DATE_EPOCH or 0: the date shown and stored */
+    double minwidth;       /* flamegraph pruning (fraction of total) */
+    int icicle;            /* SVG top-down */
+    const char *version;   /* tracedoc version string */
+    const char *fontdir;   /* directory with the project's fonts (fonts/) */
+} td_render_opts;
+
+/* Interactive SVG of one flamegraph. subtitle: input names, etc. */
+td_status td_render_svg(const td_summary *s, const td_flame *fl, const td_render_opts *o,
+                        const char *path, td_err *e);
+/* PDF summary laid out by the template's [pdf] sections. */
+td_status td_render_pdf(const td_summary *s, const td_template *t, const td_render_opts *o,
+                        const char *path, td_err *e);
+/* Excel workbook laid out by the template's [xlsx] sections. */
+td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_render_opts *o,
+                         const char *path, td_err *e);
+
+/* Markdown for a CI comment (render/md.c): verdict, run metadata, changes by severity,
+ * comparability, findings. */
+td_status td_render_md(const td_summary *s, const char *path, td_err *e);
+/* JUnit XML (render/junit.c): one test case per judged metric (table `comparisons`). */
+td_status td_render_junit(const td_summary *s, const char *path, td_err *e);
+
+#endif

@@ -1,0 +1,143 @@
+/* render/xlsx/cell.c - cells of the workbook (render_xlsx*.c): text made safe for a cell
+ * (valid UTF-8, XML-legal, within Excel's limit, never a formula), wrapped text and
+ * labels in rows tall enough, numbers, and the first libxlsxwriter error. */
+#define _POSIX_C_SOURCE 200809L
+#include "render/xlsx/internal.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CELL_MAX 32767          /* Excel's limit on characters in a cell */
+
+void xw_note_err(xw *x, lxw_error r, const char *where)
+{
+    if (r != LXW_NO_ERROR && x->err == LXW_NO_ERROR) {
+        x->err = r;
+        snprintf(x->errwhere, sizeof x->errwhere, "%s", where);
+    }
+}
+
+/* Length in code points of valid UTF-8 (what Excel counts). */
+#define u8len td_utf8_len
+
+/* Byte length of one valid UTF-8 sequence at p, or 0 when invalid (overlong forms,
+ * surrogates, > U+10FFFF and the XML non-characters U+FFFE/U+FFFF count as invalid). */
+static size_t u8seq(const unsigned char *p)
+{
+    unsigned c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+    if (!n || c > 0xF4)
+        return 0;
+    uint32_t cp = c & (0x3F >> (n - 1));
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3F);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF)
+        return 0;
+    return n;
+}
+
+/* Text safe for a cell (malloc'd): valid UTF-8, XML-legal characters (control
+ * characters other than tab and newline become U+FFFD), at most CELL_MAX characters;
+ * a longer text is cut and ends with a note saying how long it was; a literal
+ * "_xHHHH_" is escaped so that readers do not decode it. */
+char *xw_cell_text(const char *in)
+{
+    static const char rep[] = "\xEF\xBF\xBD";
+    td_buf b = {0};
+    size_t chars = 0, total = 0;
+    const unsigned char *p = (const unsigned char *)in;
+    int cut = 0;
+    char note[96];
+    while (*p) {
+        size_t n = u8seq(p);
+        const char *put = (const char *)p;
+        size_t plen = n;
+        if (n == 0 || (n == 1 && ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7F))) {
+            put = rep;
+            plen = 3;
+            n = n ? n : 1;
+        }
+        total++;
+        if (!cut && chars < CELL_MAX - 64) {
+            /* OOXML reads "_xHHHH_" as an escaped character; keep such text literal by
+             * escaping its underscore ("_x005F_") */
+            if (*p == '_' && p[1] == 'x' && isxdigit(p[2]) && isxdigit(p[3]) &&
+                isxdigit(p[4]) && isxdigit(p[5]) && p[6] == '_')
+                put = "_x005F_", plen = 7;
+            td_buf_put(&b, put, plen);
+            chars++;
+        } else
+            cut = 1;
+        p += n;
+    }
+    if (cut) {
+        snprintf(note, sizeof note, " [truncated by tracedoc: %zu characters in all]", total);
+        td_buf_puts(&b, note);
+    }
+    td_buf_cstr(&b);
+    return b.p;
+}
+
+void xw_put_str(xw *x, lxw_worksheet *ws, int r, int c, const char *v, lxw_format *f)
+{
+    if (!v || !*v)
+        return;
+    char *t = xw_cell_text(v);
+    xw_note_err(x, worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, t, f), "text cell");
+    free(t);
+}
+
+/* Lines a text takes wrapped in a column of about width characters. */
+int xw_wrapped_lines(const char *v, size_t width)
+{
+    size_t lines = 1, col = 0;
+    for (const char *p = v; *p; p++) {
+        if (*p == '\n') {
+            lines++;
+            col = 0;
+        } else if (((unsigned char)*p & 0xC0) != 0x80 && ++col > width) {
+            lines++;
+            col = 1;
+        }
+    }
+    return lines > 27 ? 27 : (int)lines;
+}
+
+/* Long text wrapped in column B of the Summary sheet: the row is made tall enough,
+ * as readers do not all grow rows for wrapped text by themselves (Excel's limit is
+ * 409 points). Returns the lines it takes (0: nothing written). */
+int xw_put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v)
+{
+    if (!v || !*v)
+        return 0;
+    int lines = xw_wrapped_lines(v, SUMMARY_B_WIDTH - 4);
+    xw_put_str(x, ws, r, c, v, lines > 1 ? x->wrap : NULL);
+    if (lines > 1)
+        worksheet_set_row(ws, (lxw_row_t)r, lines >= 27 ? 409.0 : 15.0 * lines, NULL);
+    return lines;
+}
+
+/* The label in column A beside a value that took blines lines: on the value's first
+ * line, and wrapped (the row made taller if need be) when wider than the column. */
+void xw_put_label(xw *x, lxw_worksheet *ws, int r, const char *label, int blines)
+{
+    int lines = label ? xw_wrapped_lines(label, SUMMARY_A_WIDTH + 2) : 1;
+    xw_put_str(x, ws, r, 0, label, lines > 1 ? x->wrap : blines > 1 ? x->top : NULL);
+    if (lines > 1 && lines > blines)
+        worksheet_set_row(ws, (lxw_row_t)r, 15.0 * lines, NULL);
+}
+
+void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
+{
+    /* NaN and infinities have no representation in the file: leave the cell blank */
+    if (!isfinite(v))
+        return;
+    xw_note_err(x, worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v, f), "number cell");
+}

@@ -1,0 +1,54 @@
+/* render/xlsx/internal.h - private to render_xlsx*.c: the workbook being written and the
+ * cell helpers (render/xlsx/cell.c) shared by render/xlsx/xlsx.c (workbook, table sheets,
+ * charts), render/xlsx/summary.c (the Summary sheet) and render/xlsx/trend.c. */
+#ifndef TD_RENDER_XLSX_INT_H
+#define TD_RENDER_XLSX_INT_H
+#include "render/render.h"
+#include <xlsxwriter.h>
+
+#define SUMMARY_A_WIDTH 42 /* width of the Summary sheet's label column */
+#define SUMMARY_B_WIDTH 64 /* width of the Summary sheet's value column */
+
+typedef struct {
+    lxw_workbook *wb;
+    const td_summary *s;
+    const td_render_opts *o;
+    lxw_format *title, *subtitle, *head, *headr, *wrap, *top, *center, *right;
+    lxw_format *bad, *good;     /* regression status */
+    lxw_format *ms, *pct, *count, *id, *gbps, *f64;
+    char (*sheets)[128];        /* sheet names used so far */
+    size_t nsheets, sheets_cap;
+    size_t *rows;               /* data rows per sheet (0 = not a table sheet) */
+    lxw_worksheet *sum_ws;      /* the Summary sheet, and its next free row */
+    int sum_row;
+    lxw_error err;              /* first libxlsxwriter error */
+    char errwhere[160];
+} xw;
+
+/* Remember the first libxlsxwriter error (and where). */
+void xw_note_err(xw *x, lxw_error r, const char *where);
+/* Text made safe for a cell (valid UTF-8, XML-legal, at most Excel's limit); malloc'd. */
+char *xw_cell_text(const char *in);
+/* Cells: text (never a formula), text wrapped in a tall enough row (returns the lines
+ * it takes), a Summary label in column A beside a value of blines lines, a number
+ * (blank when not finite). */
+void xw_put_str(xw *x, lxw_worksheet *ws, int r, int c, const char *v, lxw_format *f);
+int xw_put_wrapped(xw *x, lxw_worksheet *ws, int r, int c, const char *v);
+void xw_put_label(xw *x, lxw_worksheet *ws, int r, const char *label, int blines);
+/* Lines a text takes wrapped in a column of about width characters (at most 27). */
+int xw_wrapped_lines(const char *v, size_t width);
+void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f);
+/* "us" (as the micro sign) for a scale of 1e3 ns, "ms" for 1e6, "s" for 1e9. */
+const char *xw_unit_name(double scale);
+/* A reader's name for a metric of the changes table ("Op aten::mm: total time"). */
+void xw_metric_label(const td_summary *s, const char *m, char *dst, size_t cap);
+/* A new sheet with a valid unique name from title; its name. */
+lxw_worksheet *xw_add_sheet(xw *x, const char *title, const char *fallback);
+const char *xw_sheet_name(const xw *x);
+/* The Trends sheet: blocks of cells and a native line chart per metric
+ * (render/xlsx/trend.c). */
+void xw_trends_sheet(xw *x, const td_section *sec);
+/* The Summary sheet (render/xlsx/summary.c). */
+void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec);
+
+#endif

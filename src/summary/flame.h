@@ -1,0 +1,83 @@
+/* summary/flame.h - flamegraph layout shared by the SVG and PDF renderers, and the stable
+ * name colours every document uses. */
+#ifndef TD_FLAME_H
+#define TD_FLAME_H
+#include "summary/summary.h"
+#include <stdio.h>
+
+typedef struct td_frame {
+    const char *name;   /* frame name (owned by the layout) */
+    int64_t value;      /* ns */
+    double x, w;        /* left edge and width as fractions of the total (0..1) */
+    int depth;          /* 0 = root frame ("all") */
+    int parent;         /* index of the parent frame, -1 for the root */
+    int pruned;         /* >0: this grey frame stands for that many merged narrow frames */
+    uint32_t color;     /* 0xRRGGBB */
+    /* differential flames (td_flame.diff): the baseline's value of the same frame and
+     * the change of its self time (current - baseline, stacks ending at this frame),
+     * which sets the colour as in FlameGraph's flamegraph.pl */
+    int64_t base, self_delta;
+} td_frame;
+
+typedef struct td_flamelayout {
+    td_frame *f;        /* pre-order: parents before children, siblings by name */
+    size_t n;
+    int64_t total;
+    int maxdepth;
+    td_arena *a;
+    int64_t unit;       /* values per unit shown (td_flame.unit, at least 1) */
+    /* differential flames: the baseline's total, the largest |self change| of a drawn
+     * frame (the colour scale) and the baseline time in stacks absent from the current
+     * run (width 0: not drawn, as in flamegraph.pl) */
+    int diff;
+    int64_t base_total, maxdelta, vanished;
+} td_flamelayout;
+
+/* A flamegraph tree (one node per distinct path, values summed) built one stack at a
+ * time: `tracedoc flame FOLDED` streams the file into it, so memory grows with the
+ * distinct frames, not with the lines. A td_flame whose `tree` is set is laid out from
+ * it (its st list is not used). */
+td_flametree *td_flametree_new(void);
+void td_flametree_free(td_flametree *t);
+/* Add v (> 0; other values are ignored) to the stack s[0..len) ("a;b;c"). Returns 0
+ * when the total would pass 2^63 (nothing added). */
+int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v);
+int64_t td_flametree_total(const td_flametree *t);
+void td_flametree_scale(td_flametree *t, int64_t k); /* every value x k */
+/* Differential trees: each node also carries a baseline value. Add v to the current and
+ * b to the baseline value of stack s (values <= 0 add nothing to that side); 0 on
+ * overflow. */
+int td_flametree_add2(td_flametree *t, const char *s, size_t len, int64_t v, int64_t b);
+int64_t td_flametree_base_total(const td_flametree *t);
+/* Add every node of src (current values) into t, to the current side (to_base = 0) or
+ * the baseline side (to_base = 1), each value multiplied by k and rounded. 0 on overflow. */
+int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, int to_base);
+/* The tree of a flame: its own tree, else a new one built from its stacks (*owned set:
+ * the caller frees it). NULL on overflow. */
+const td_flametree *td_flame_tree(const td_flame *fl, td_flametree **owned);
+/* Folded text of a tree, stacks in name order, self values; a differential tree writes
+ * difffolded's "stack BASELINE CURRENT" lines. unit > 1: values shown as v/unit with 3
+ * decimals. */
+td_status td_flametree_write_folded(const td_flametree *t, int diff, int64_t unit, FILE *f,
+                                    td_err *e);
+/* A differential flame (kind "diff" or "diff-KIND") in s from the current and baseline
+ * flames (same unit family); the baseline scaled by k (1: as recorded). base_label
+ * names the baseline in the SVG subtitle. NULL on overflow (e set). */
+/* Differential flames in dst of every stack kind that both cur and base have (drawn
+ * stacks, not differential ones): the cpu stacks first as kind "diff", the others as
+ * "diff-KIND". Returns how many were made (-1 on overflow, e set). */
+int td_flame_diffs(td_summary *dst, const td_summary *cur, const td_summary *base,
+                   const char *base_label, td_err *e);
+td_flame *td_flame_make_diff(td_summary *s, const char *kind, const td_flame *cur,
+                             const td_flame *base, double k, const char *base_label, td_err *e);
+
+/* Lay out folded stacks: frames narrower than minwidth (fraction of the total) are
+ * merged into one grey "(N frames pruned)" frame per parent. */
+td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *out, td_err *e);
+void td_flame_layout_free(td_flamelayout *l);
+
+/* Stable colour for a name: the same name gets the same colour in every output.
+ * palette: "cpu", "device", "ops", "compile", "mem", "comm" (hue family). */
+uint32_t td_name_color(const char *name, const char *palette);
+
+#endif
