@@ -34,7 +34,9 @@ if command -v man >/dev/null; then
         grep -q "^       tracedoc $c" "$WORK/man.txt" || die "man page synopsis lacks $c"
         grep -q "^       $c\b" "$WORK/man.txt" || die "man page COMMANDS lacks $c"
     done
-    for code in $(sed -n '/^## Exit status/,/^## /p' "$ROOT/README.md" | sed -n 's/^| \([0-9]\) |.*/\1/p'); do
+    codes=$(sed -n '/^## Exit status/,/^## /p' "$ROOT/doc/commands.md" | sed -n 's/^| \([0-9]\) |.*/\1/p')
+    [ -n "$codes" ] || die "doc/commands.md has no exit status table"
+    for code in $codes; do
         sed -n '/^EXIT STATUS/,/^[A-Z]/p' "$WORK/man.txt" | grep -q "^       $code" || die "man page lacks exit status $code"
     done
 fi

@@ -1,5 +1,5 @@
 # IPU detailed execution trace: a small export written here, every expected number
-# computed by hand from the definitions in README "Graphcore IPU export" (formats.md
+# computed by hand from the definitions in doc/formats.md "Graphcore IPU export" (formats.md
 # sec. 6): step-type shares, tile balance, active tile balance, tile utilisation, runs,
 # exchanges, stream copies, the debug-name flamegraph (cycles).
 . "$ROOT/tests/lib.sh"

@@ -1,6 +1,6 @@
 # diff of two Graphcore IPU exports (SYNTHETIC: tools/gen_ipu.py, 12 runs each; the
 # second with every DoExchange 1.5x longer, a known change). Expected values computed
-# here in Python from the JSON Lines by the README's definitions: step-type cycles and
+# here in Python from the JSON Lines by doc/nightly.md's definitions: step-type cycles and
 # shares per IPU and over all IPUs, per IPU cycles, tile utilisation, the median run
 # (largest over IPUs of the run's step cycles); the exchange cycles, shares, IPU cycles
 # and run cycles must be reported regressed (units cycles / share), nothing else; the

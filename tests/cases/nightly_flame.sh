@@ -4,7 +4,7 @@
 # summary.json. Data: the real nightly series (tests/data/nightly) with the real CPU
 # stacks of the same two models (run-ff256 / run-ff1024.cpu.folded, one profiled run of
 # each: SOURCES.md) beside each night's summary. Expected values: the compaction rule of
-# the README and the differences computed here in Python from the folded files.
+# doc/nightly.md and the differences computed here in Python from the folded files.
 . "$ROOT/tests/lib.sh"
 D="$ROOT/tests/data/nightly"
 DB="$WORK/runs.db"
@@ -50,7 +50,7 @@ import sqlite3, sys, zlib
 d, w, db = sys.argv[1:4]
 sys.path.insert(0, w)
 from folded_load import load
-def compact(m):  # README: >= 1e-6 of the total, at most 20000 (largest), rest one stack
+def compact(m):  # doc/nightly.md: >= 1e-6 of the total, at most 20000 (largest), rest one stack
     total = sum(m.values())
     big = sorted(m.items(), key=lambda kv: (-kv[1], kv[0]))
     keep = [kv for kv in big[:20000] if kv[1] >= 1e-6 * total]
@@ -109,7 +109,7 @@ since = {c["metric"]: c["since"] for c in s["changes"]}
 changed = [g[0] for g in groups[1:]]
 order = [c["metric"] for c in s["changes"] if c["metric"] in changed]
 assert changed == order, "changed metrics in the order of the changes table"
-# headings and chart titles name each metric for a reader (README "Workbook": "Op
+# headings and chart titles name each metric for a reader (doc/outputs.md "Workbook": "Op
 # aten::mm: total time", "Step time (median of the steady steps)")
 def label(m):
     if m == "step.median_ns":

@@ -1,5 +1,5 @@
 # SambaTune stack tracing: a small artifact set written here, the expected numbers
-# computed by hand from the definitions (README "SambaNova stack tracing"), not by the
+# computed by hand from the definitions (doc/formats.md "SambaNova stack tracing"), not by the
 # code:
 #   call time = measured latency (layer 4), else the estimate (layer 1)
 #   attn: measured 250 us (estimate 100 us); mlp: measured 330 us (estimate 300 us);

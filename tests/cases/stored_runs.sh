@@ -1,5 +1,5 @@
 # A stored run (the summary.json a report wrote) given back to report and diff, as the
-# README allows: documents of the stored run, compared with a baseline or a history,
+# doc/commands.md allows: documents of the stored run, compared with a baseline or a history,
 # and a stored run that was itself compared before (its comparison is made anew, not
 # added to). Real traces of several stacks. Before: `report summary.json` aborted on the
 # checklist table it already had, `diff` of a compared run crashed (SIGSEGV), and the

@@ -136,7 +136,7 @@ def generic(name, wb, js):
             h = s.row_dimensions[r].height or 15
             check(c.alignment.wrap_text and h >= 15 * lines(c.value, A_WIDTH) - 0.01,
                   "%s Summary!A%d: %r is cut (height %s)" % (name, r, c.value, h))
-    # the module cut-off (README: --threshold, default 0.01 of the time) as a percentage
+    # the module cut-off (doc/commands.md: --threshold, default 0.01 of the time) as a percentage
     if "Top-module cut-off" in labels:
         c = s.cell(labels["Top-module cut-off"], 2)
         check(c.value == 0.01 and c.number_format == "0.0%", "%s: cut-off %r %s" % (name, c.value, c.number_format))
@@ -222,7 +222,7 @@ for name in ("cpu", "dlrm", "mtia", "nsys", "spyre"):
         col = [c.value for c in wb["Summary"]["A"]]
         return col[col.index("Key figure"):col.index("Findings")]
     check(head(a) == head(b), "%s stored: labels %s, trace %s" % (name, head(b), head(a)))
-# Regression sheet: the median steady step of each run (README: step.median_ns), computed
+# Regression sheet: the median steady step of each run (doc/nightly.md: step.median_ns), computed
 # here from the runs' steps, in ms with its unit; the Changes sheet's times carry their
 # unit in the header (no "Unit" column of "ns" beside "Before (ms)")
 import statistics

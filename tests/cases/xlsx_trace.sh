@@ -96,7 +96,7 @@ for r in runs:
         if name == "memcpy":   # what the share is of, under the rows
             note = ws.cell(row=len(rows) + 3, column=1).value or ""
             check(note.startswith("Share: of the device timeline"), "%s: memcpy note %r" % (r, note))
-        # columns that say nothing for this input are not in the sheet (README
+        # columns that say nothing for this input are not in the sheet (doc/outputs.md
         # "Workbook"): no value in any row, or the rank of a single-rank input
         ranks = js.get("trace", {}).get("ranks")
         keys = [k for k in keys if any(x.get(k) is not None for x in rows) and

@@ -1,5 +1,5 @@
 /* fixture.h - a representative summary for renderer tests (PDF, XLSX, SVG), built by
- * hand with the table names and keys of the summary contract (README "summary.json").
+ * hand with the table names and keys of the summary contract (doc/summary-json.md).
  * Includes a hostile name in every table with text. */
 #ifndef TD_FIXTURE_H
 #define TD_FIXTURE_H
