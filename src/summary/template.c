@@ -6,11 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const td_pdf_sections[] = {
-    "header", "findings", "keyfigures", "breakdown", "steps", "table", "collectives",
-    "variability", "compile", "flame", "regression", "warnings", "pagebreak", "xlacollectives",
-    "telemetry", "checklist", "verdict", "trends", "stacktrace", "ipu", "ipu_timeline", NULL};
-const char *const td_xlsx_sections[] = {"summary", "table", "regression", "trends", NULL};
+const char *const td_pdf_sections[TD_PDF_NKINDS + 1] = {
+    [TD_PDF_HEADER] = "header", [TD_PDF_FINDINGS] = "findings",
+    [TD_PDF_KEYFIGURES] = "keyfigures", [TD_PDF_BREAKDOWN] = "breakdown",
+    [TD_PDF_STEPS] = "steps", [TD_PDF_TABLE] = "table", [TD_PDF_COLLECTIVES] = "collectives",
+    [TD_PDF_VARIABILITY] = "variability", [TD_PDF_COMPILE] = "compile",
+    [TD_PDF_FLAME] = "flame", [TD_PDF_REGRESSION] = "regression",
+    [TD_PDF_WARNINGS] = "warnings", [TD_PDF_PAGEBREAK] = "pagebreak",
+    [TD_PDF_XLACOLLECTIVES] = "xlacollectives", [TD_PDF_TELEMETRY] = "telemetry",
+    [TD_PDF_CHECKLIST] = "checklist", [TD_PDF_VERDICT] = "verdict",
+    [TD_PDF_TRENDS] = "trends", [TD_PDF_STACKTRACE] = "stacktrace", [TD_PDF_IPU] = "ipu",
+    [TD_PDF_IPU_TIMELINE] = "ipu_timeline", [TD_PDF_NKINDS] = NULL};
+const char *const td_xlsx_sections[TD_XLSX_NKINDS + 1] = {
+    [TD_XLSX_SUMMARY] = "summary", [TD_XLSX_TABLE] = "table",
+    [TD_XLSX_REGRESSION] = "regression", [TD_XLSX_TRENDS] = "trends", [TD_XLSX_NKINDS] = NULL};
 
 void td_template_free(td_template *t)
 {
@@ -22,12 +31,13 @@ void td_template_free(td_template *t)
     free(t);
 }
 
-static int known(const char *const *list, const char *k)
+/* The index of k in a NULL-terminated list of names, or -1. */
+static int kind_index(const char *const *list, const char *k)
 {
-    for (; *list; list++)
-        if (strcmp(*list, k) == 0)
-            return 1;
-    return 0;
+    for (int i = 0; list[i]; i++)
+        if (strcmp(list[i], k) == 0)
+            return i;
+    return -1;
 }
 
 /* Tokenizer: words or "quoted strings" (with \" and \\). Returns 0 at end of line,
@@ -228,7 +238,8 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
         sec.line = lineno;
         r = next_tok(&q, tok, sizeof tok);
         const char *const *kinds = block == 1 ? td_pdf_sections : td_xlsx_sections;
-        if (r <= 0 || !known(kinds, tok)) {
+        int ki = r > 0 ? kind_index(kinds, tok) : -1;
+        if (ki < 0) {
             td_buf b = {0};
             for (const char *const *k = kinds; *k; k++)
                 td_buf_printf(&b, "%s%s", k == kinds ? "" : ", ", *k);
@@ -237,7 +248,10 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
             td_buf_free(&b);
             goto fail;
         }
-        snprintf(sec.kind, sizeof sec.kind, "%s", tok);
+        if (block == 1)
+            sec.kind.pdf = (td_pdf_kind)ki;
+        else
+            sec.kind.xlsx = (td_xlsx_kind)ki;
         while ((r = next_tok(&q, tok, sizeof tok)) > 0) {
             char *eq = strchr(tok, '=');
             if (!eq) {
@@ -280,9 +294,10 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
             td_fail(e, TD_E_USAGE, "%s:%d: unterminated quoted string", path, lineno);
             goto fail;
         }
-        if ((strcmp(sec.kind, "table") == 0 || strcmp(sec.kind, "flame") == 0) && !sec.arg[0]) {
+        int table = block == 1 ? sec.kind.pdf == TD_PDF_TABLE : sec.kind.xlsx == TD_XLSX_TABLE;
+        if ((table || (block == 1 && sec.kind.pdf == TD_PDF_FLAME)) && !sec.arg[0]) {
             td_fail(e, TD_E_USAGE, "%s:%d: expected a %s name after 'section %s'", path, lineno,
-                    sec.kind[0] == 't' ? "table" : "flamegraph kind", sec.kind);
+                    table ? "table" : "flamegraph kind", table ? "table" : "flame");
             goto fail;
         }
         if (block == 1)
@@ -300,13 +315,13 @@ fail:
 /* A table section must name a table tracedoc writes (td_table_names), a flame section a
  * flamegraph kind (td_flame_kinds). */
 static td_status check_tables(const td_template *t, const td_section *secs, size_t n,
-                              td_err *e)
+                              int pdf, td_err *e)
 {
     for (size_t k = 0; k < n; k++) {
         const td_section *sec = &secs[k];
-        int table = strcmp(sec->kind, "table") == 0;
-        if (table ? td_table_name_known(sec->arg)
-                  : strcmp(sec->kind, "flame") || td_flame_kind_known(sec->arg))
+        int table = pdf ? sec->kind.pdf == TD_PDF_TABLE : sec->kind.xlsx == TD_XLSX_TABLE;
+        int flame = pdf && sec->kind.pdf == TD_PDF_FLAME;
+        if (table ? td_table_name_known(sec->arg) : !flame || td_flame_kind_known(sec->arg))
             continue;
         const char *const *known = table ? td_table_names : td_flame_kinds;
         const char *what = table ? "table" : "flamegraph kind";
@@ -354,8 +369,8 @@ td_status td_template_load(const char *name, const char *dir, td_template **out,
     }
     st = td_template_parse(path, text, out, e);
     free(text);
-    if (st == TD_OK && ((st = check_tables(*out, (*out)->pdf, (*out)->npdf, e)) != TD_OK ||
-                        (st = check_tables(*out, (*out)->xlsx, (*out)->nxlsx, e)) != TD_OK)) {
+    if (st == TD_OK && ((st = check_tables(*out, (*out)->pdf, (*out)->npdf, 1, e)) != TD_OK ||
+                        (st = check_tables(*out, (*out)->xlsx, (*out)->nxlsx, 0, e)) != TD_OK)) {
         td_template_free(*out);
         *out = NULL;
     }

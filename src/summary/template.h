@@ -17,8 +17,25 @@ enum {
     TD_DOC_FOLDED = 32, TD_DOC_MD = 64, TD_DOC_JUNIT = 128
 };
 
+/* Section kinds, parsed once by td_template_parse; the renderers switch on them (no
+ * default case, so -Wswitch names a kind without a renderer). The order is that of
+ * td_pdf_sections / td_xlsx_sections, which spell them. */
+typedef enum td_pdf_kind {
+    TD_PDF_HEADER, TD_PDF_FINDINGS, TD_PDF_KEYFIGURES, TD_PDF_BREAKDOWN, TD_PDF_STEPS,
+    TD_PDF_TABLE, TD_PDF_COLLECTIVES, TD_PDF_VARIABILITY, TD_PDF_COMPILE, TD_PDF_FLAME,
+    TD_PDF_REGRESSION, TD_PDF_WARNINGS, TD_PDF_PAGEBREAK, TD_PDF_XLACOLLECTIVES,
+    TD_PDF_TELEMETRY, TD_PDF_CHECKLIST, TD_PDF_VERDICT, TD_PDF_TRENDS, TD_PDF_STACKTRACE,
+    TD_PDF_IPU, TD_PDF_IPU_TIMELINE, TD_PDF_NKINDS
+} td_pdf_kind;
+typedef enum td_xlsx_kind {
+    TD_XLSX_SUMMARY, TD_XLSX_TABLE, TD_XLSX_REGRESSION, TD_XLSX_TRENDS, TD_XLSX_NKINDS
+} td_xlsx_kind;
+
 typedef struct td_section {
-    char kind[32];     /* e.g. "findings", "table", "flame" */
+    union {
+        td_pdf_kind pdf;   /* in t->pdf */
+        td_xlsx_kind xlsx; /* in t->xlsx */
+    } kind;
     char arg[64];      /* e.g. table name "kernels", flame kind "device"; "" if none */
     char title[256];   /* "" = the default title */
     int top;           /* top-N rows; 0 = the section's default */
@@ -40,9 +57,10 @@ typedef struct td_template {
     td_section *xlsx; size_t nxlsx, xlsx_cap;
 } td_template;
 
-/* Known section kinds per block (NULL-terminated), for validation and the README. */
-extern const char *const td_pdf_sections[];
-extern const char *const td_xlsx_sections[];
+/* The section kinds' names per block, indexed by td_pdf_kind / td_xlsx_kind
+ * (NULL-terminated), for parsing, messages and the README. */
+extern const char *const td_pdf_sections[TD_PDF_NKINDS + 1];
+extern const char *const td_xlsx_sections[TD_XLSX_NKINDS + 1];
 
 /* Load NAME (a template in dir, e.g. "bug-report") or a FILE path (contains '/' or
  * ends in .tdt). Errors: "FILE:LINE: expected ..." with TD_E_USAGE. Caller frees.

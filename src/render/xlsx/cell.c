@@ -1,6 +1,7 @@
-/* render/xlsx/cell.c - cells of the workbook (render_xlsx*.c): text made safe for a cell
- * (valid UTF-8, XML-legal, within Excel's limit, never a formula), wrapped text and
- * labels in rows tall enough, numbers, and the first libxlsxwriter error. */
+/* render/xlsx/cell.c - the lowest layer of the workbook (the files of render/xlsx): text
+ * made safe for a cell (valid UTF-8, XML-legal, within Excel's limit, never a formula),
+ * wrapped text and labels in rows tall enough, numbers, unit names and metric labels,
+ * new sheets with valid unique names, and the first libxlsxwriter error. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/xlsx/internal.h"
 #include <ctype.h>
@@ -140,4 +141,142 @@ void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
     if (!isfinite(v))
         return;
     xw_note_err(x, worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v, f), "number cell");
+}
+
+/* ---- units and labels ---- */
+
+const char *xw_unit_name(double scale)
+{
+    return scale == 1e3 ? "\xc2\xb5s" : scale == 1e9 ? "s" : "ms";
+}
+
+
+/* A reader's name for a metric of the changes table (README "Nightly regression reports"):
+ * "Kernel NAME: total time" for kernel.total_ns:NAME, "GPU idle time" for gpu.idle_ns
+ * (the device's word); the metric's own name when it is none of these. */
+void xw_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
+{
+    static const struct { const char *k, *l; int dev; } whole[] = {
+        {"step.median_ns", "Step time (median of the steady steps)", 0},
+        {"gpu.computation_ns", " computation", 1},
+        {"gpu.exposed_comm_ns", " exposed communication", 1},
+        {"gpu.exposed_memcpy_ns", " exposed memcpy", 1},
+        {"gpu.idle_ns", " idle time", 1},
+        {"compile.total_ns", "Compile time", 0},
+        {"runtime.thunks_ns", "Thunk device time", 0},
+        {"runtime.modules_ns", "Module device time", 0},
+        {"runtime.wall_ns", "Device wall time", 0}};
+    static const struct { const char *k, *what, *stat; } named[] = {
+        {"kernel.total_ns:", "Kernel", "total time"},
+        {"kernel.mean_ns:", "Kernel", "mean per call"},
+        {"op.total_ns:", "Op", "total time"},
+        {"op.mean_ns:", "Op", "mean per call"},
+        {"module.total_ns:", "Module", "total time"},
+        {"module.mean_ns:", "Module", "mean per execution"},
+        {"collective.total_ns:", "Collective", "total time"},
+        {"collective.mean_ns:", "Collective", "mean per call"}};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+        if (!strcmp(m, whole[i].k)) {
+            snprintf(dst, cap, "%s%s", whole[i].dev ? td_sum_device_word(s) : "", whole[i].l);
+            return;
+        }
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        size_t n = strlen(named[i].k);
+        if (!strncmp(m, named[i].k, n)) {
+            snprintf(dst, cap, "%s %s: %s", named[i].what, m + n, named[i].stat);
+            return;
+        }
+    }
+    snprintf(dst, cap, "%s", m);
+}
+
+/* ---- sheet names ---- */
+
+static int same_name(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        char ca = *a >= 'A' && *a <= 'Z' ? *a + 32 : *a;
+        char cb = *b >= 'A' && *b <= 'Z' ? *b + 32 : *b;
+        if (ca != cb)
+            return 0;
+    }
+    return *a == *b;
+}
+
+static int name_used(const xw *x, const char *n)
+{
+    if (same_name(n, "History")) /* reserved by Excel */
+        return 1;
+    for (size_t i = 0; i < x->nsheets; i++)
+        if (same_name(x->sheets[i], n))
+            return 1;
+    return 0;
+}
+
+/* Copy at most max code points of valid UTF-8 src to dst (cap bytes). */
+static void u8copy(char *dst, size_t cap, const char *src, size_t max)
+{
+    size_t n = 0, k = 0;
+    while (src[k] && n < max) {
+        size_t l = 1;
+        while ((src[k + l] & 0xC0) == 0x80)
+            l++;
+        if (k + l >= cap)
+            break;
+        k += l;
+        n++;
+    }
+    memcpy(dst, src, k);
+    dst[k] = 0;
+}
+
+/* A valid, unique sheet name from a title: Excel's forbidden characters []:*?/\ become
+ * '_', a leading or trailing apostrophe goes, at most 31 characters, " (2)" etc. when
+ * the name is taken (Excel compares case-insensitively). */
+lxw_worksheet *xw_add_sheet(xw *x, const char *title, const char *fallback)
+{
+    char *t = xw_cell_text(title && *title ? title : fallback);
+    for (char *p = t; *p; p++)
+        if (strchr("[]:*?/\\\t\n", *p))
+            *p = '_';
+    /* U+FFFD from control characters is fine; apostrophes may not start or end */
+    char *b = t;
+    while (*b == '\'')
+        b++;
+    size_t n = strlen(b);
+    while (n && b[n - 1] == '\'')
+        b[--n] = 0;
+    char base[128], name[128];
+    u8copy(base, sizeof base, *b ? b : "Sheet", LXW_SHEETNAME_MAX);
+    free(t);
+    snprintf(name, sizeof name, "%s", base);
+    for (int k = 2; name_used(x, name) || workbook_validate_sheet_name(x->wb, name); k++) {
+        char suf[16];
+        snprintf(suf, sizeof suf, " (%d)", k);
+        u8copy(name, sizeof name, base, LXW_SHEETNAME_MAX - strlen(suf));
+        size_t l = strlen(name);
+        snprintf(name + l, sizeof name - l, "%s", suf);
+        if (k > 100000)
+            return NULL;
+    }
+    size_t cap = x->sheets_cap;
+    snprintf(*TD_PUSH(x->sheets, x->nsheets, x->sheets_cap), 128, "%s", name);
+    if (x->sheets_cap != cap)
+        x->rows = td_xrealloc(x->rows, x->sheets_cap * sizeof *x->rows);
+    x->rows[x->nsheets - 1] = 0;
+    lxw_worksheet *ws = workbook_add_worksheet(x->wb, name);
+    if (!ws) {
+        xw_note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "add sheet");
+        return NULL;
+    }
+    /* printed: landscape, one page wide, header row repeated on every page */
+    worksheet_set_landscape(ws);
+    worksheet_set_paper(ws, x->o->paper && strcmp(x->o->paper, "letter") == 0 ? 1 : 9);
+    worksheet_fit_to_pages(ws, 1, 0);
+    return ws;
+}
+
+const char *xw_sheet_name(const xw *x)
+{
+    return x->sheets[x->nsheets - 1];
 }

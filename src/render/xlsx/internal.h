@@ -1,6 +1,8 @@
-/* render/xlsx/internal.h - private to render_xlsx*.c: the workbook being written and the
- * cell helpers (render/xlsx/cell.c) shared by render/xlsx/xlsx.c (workbook, table sheets,
- * charts), render/xlsx/summary.c (the Summary sheet) and render/xlsx/trend.c. */
+/* render/xlsx/internal.h - private to the files of render/xlsx: the workbook being
+ * written. The files form layers, each calling only those below it:
+ *   xlsx.c                        the workbook driver (switch over td_xlsx_kind)
+ *   summary.c table.c trend.c     the sheets; they never call each other
+ *   cell.c                        cells, unit names, metric labels, sheet names */
 #ifndef TD_RENDER_XLSX_INT_H
 #define TD_RENDER_XLSX_INT_H
 #include "render/render.h"
@@ -25,6 +27,8 @@ typedef struct {
     char errwhere[160];
 } xw;
 
+/* ---- cell.c ---- */
+
 /* Remember the first libxlsxwriter error (and where). */
 void xw_note_err(xw *x, lxw_error r, const char *where);
 /* Text made safe for a cell (valid UTF-8, XML-legal, at most Excel's limit); malloc'd. */
@@ -45,6 +49,11 @@ void xw_metric_label(const td_summary *s, const char *m, char *dst, size_t cap);
 /* A new sheet with a valid unique name from title; its name. */
 lxw_worksheet *xw_add_sheet(xw *x, const char *title, const char *fallback);
 const char *xw_sheet_name(const xw *x);
+/* ---- the sheets, called by xlsx.c only ---- */
+
+/* One sheet for one summary table (none when t is NULL or empty): the first sec->top
+ * rows (0: all), titled sec->title or the table's title (table.c). */
+void xw_table_sheet(xw *x, const td_table *t, const td_section *sec);
 /* The Trends sheet: blocks of cells and a native line chart per metric
  * (render/xlsx/trend.c). */
 void xw_trends_sheet(xw *x, const td_section *sec);

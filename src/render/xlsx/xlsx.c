@@ -1,15 +1,10 @@
-/* render/xlsx/xlsx.c - Excel workbook (libxlsxwriter), laid out by the template's [xlsx]
- * sections: a Summary sheet (render/xlsx/summary.c) with links to the other sheets,
- * one sheet per summary table (every column,
- * header frozen, autofilter; Steps with a column chart, warm-up steps as a second
- * series), and the regression table when present. Absent or empty tables get no sheet.
- * libxlsxwriter has no option that converts strings (unlike Python's XlsxWriter), so
- * none needs turning off.
- *
- * Numbers stay numbers so people can sort and sum them: times in microseconds or
- * milliseconds, chosen per column (ns_scale; the double keeps the exact ns), shares as fractions with a % format, bytes and counts as
- * integers. Every text goes through worksheet_write_string, which libxlsxwriter never
- * turns into a formula or a number, so a trace name such as "=cmd|..." stays text.
+/* render/xlsx/xlsx.c - Excel workbook (libxlsxwriter), the top of render/xlsx: the
+ * workbook driver, laid out by the template's [xlsx] sections (a switch over
+ * td_xlsx_kind): a Summary sheet (render/xlsx/summary.c) with links to the other
+ * sheets, one sheet per summary table (render/xlsx/table.c), the regression tables
+ * when present, the Trends sheet (render/xlsx/trend.c). Cells and sheet names are
+ * render/xlsx/cell.c. libxlsxwriter has no option that converts strings (unlike
+ * Python's XlsxWriter), so none needs turning off.
  *
  * Determinism: the document's `created` date comes from o->epoch (libxlsxwriter uses
  * the current time when it is 0, so epoch 0 is stored as 1 second), and
@@ -23,484 +18,36 @@
 #include <string.h>
 #include <unistd.h>
 
-#define WIDTH_MIN 8
-#define WIDTH_MAX 80
-#define CHART_MAX_STEPS 4000    /* steps plotted; the sheet keeps every row */
-#define u8len td_utf8_len       /* code points of valid UTF-8 (what Excel counts) */
-
-/* Times are written in the unit that suits each column: microseconds when the column's
- * typical (median) value is below a millisecond, so that a 2 us kernel reads 2.000 and
- * not 0.002, else milliseconds. Zeros are not typical values: an op table's device
- * column is 0 for most CPU ops, and its few device times of seconds should not read
- * 1,080,000 us. Returns ns per unit (1e3 or 1e6). */
-static double ns_scale(const td_table *t, int c, size_t nrows)
+/* The sheets of one section. No default case: a kind added to td_xlsx_kind without a
+ * sheet here is a -Wswitch error. */
+static void add_sheets(xw *x, const td_template *t, const td_section *sec)
 {
-    int64_t *v = td_xmalloc((nrows + 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t r = 0; r < nrows; r++) {
-        int64_t x = td_table_cell(t, r, c)->i;
-        if (x != TD_NA && x != 0)
-            v[n++] = x < 0 ? -x : x;
-    }
-    /* median by selection: a partial insertion sort is enough for the middle element
-     * of small tables; large ones sort */
-    int64_t med = 0;
-    if (n) {
-        for (size_t i = 1; i < n; i++) {
-            int64_t k = v[i];
-            size_t j = i;
-            while (j > 0 && v[j - 1] > k) {
-                v[j] = v[j - 1];
-                j--;
-            }
-            v[j] = k;
+    const td_summary *s = x->s;
+    switch (sec->kind.xlsx) {
+    case TD_XLSX_SUMMARY:
+        xw_summary_sheet(x, t, sec);
+        break;
+    case TD_XLSX_TABLE:
+        xw_table_sheet(x, td_sum_find_table(s, sec->arg), sec);
+        break;
+    case TD_XLSX_REGRESSION: {
+        /* the plain comparison, then the changes by severity and comparability */
+        xw_table_sheet(x, td_sum_find_table(s, "regression.metrics"), sec);
+        static const char *const more[][2] = {{"changes", "Changes"},
+                                              {"comparability", "Comparability"}};
+        for (size_t k = 0; k < 2; k++) {
+            td_section cs = *sec;
+            snprintf(cs.title, sizeof cs.title, "%s", more[k][1]);
+            xw_table_sheet(x, td_sum_find_table(s, more[k][0]), &cs);
         }
-        med = v[n / 2];
+        break;
     }
-    free(v);
-    return n && med < 1000000 ? 1e3 : 1e6;
-}
-
-/* True when every value of a time column is a whole number of its unit (Kineto's
- * microsecond timestamps): shown without decimals, as 37,935 and not 37,935.000. */
-static int whole_units(const td_table *t, int c, size_t nrows, double scale)
-{
-    int64_t u = (int64_t)scale;
-    for (size_t r = 0; r < nrows; r++) {
-        int64_t x = td_table_cell(t, r, c)->i;
-        if (x != TD_NA && x % u != 0)
-            return 0;
+    case TD_XLSX_TRENDS:
+        xw_trends_sheet(x, sec);
+        break;
+    case TD_XLSX_NKINDS:
+        break;
     }
-    return 1;
-}
-
-/* A column with no value in any row shown (a collective's size when the trace does
- * not record it, XLA's HLO op for a Kineto kernel), or the rank of a single-rank
- * input: it means nothing for this input and is left out of the sheet (summary.json
- * and the CSV keep it). */
-static int says_nothing(const xw *x, const td_table *t, int c, size_t nrows)
-{
-    const td_col *col = &t->cols[c];
-    if (!strcmp(col->key, "rank") && (col->type == TD_T_INT || col->type == TD_T_DEVICE)) {
-        const td_kv *rk = td_sum_get(x->s, "trace.ranks");
-        if (rk && rk->type == TD_T_INT && rk->v.i == 1)
-            return 1;
-    }
-    for (size_t r = 0; r < nrows; r++) {
-        const td_cell *v = td_table_cell(t, r, c);
-        switch (col->type) {
-        case TD_T_TEXT:
-            if (v->s && *v->s)
-                return 0;
-            break;
-        case TD_T_SHARE: case TD_T_GBPS: case TD_T_F64:
-            if (isfinite(v->f))
-                return 0;
-            break;
-        default:
-            if (v->i != TD_NA)
-                return 0;
-        }
-    }
-    return 1;
-}
-
-const char *xw_unit_name(double scale)
-{
-    return scale == 1e3 ? "\xc2\xb5s" : scale == 1e9 ? "s" : "ms";
-}
-
-/* Header text with the unit of the column's numbers (scale: ns per unit for times). */
-static void col_header(const td_col *c, double scale, char *dst, size_t cap)
-{
-    const char *t = c->title && *c->title ? c->title : c->key;
-    switch (c->type) {
-    case TD_T_NS: snprintf(dst, cap, "%s (%s)", t, xw_unit_name(scale)); break;
-    case TD_T_BYTES: snprintf(dst, cap, "%s (bytes)", t); break;
-    case TD_T_GBPS: snprintf(dst, cap, "%s (GB/s)", t); break;
-    case TD_T_SHARE: snprintf(dst, cap, strchr(t, '%') ? "%s" : "%s (%%)", t); break;
-    default: snprintf(dst, cap, "%s", t);
-    }
-}
-
-/* Characters the displayed number takes (for column widths): integer digits with
- * thousands separators, plus the decimals of the format. */
-static size_t num_width(double v, int decimals)
-{
-    char b[64];
-    snprintf(b, sizeof b, "%.0f", fabs(v));
-    size_t d = strlen(b);
-    return d + (d - 1) / 3 + (decimals ? (size_t)decimals + 1 : 0) + (v < 0);
-}
-
-/* Integer columns that identify rather than count: no thousands separators. */
-static int is_id(const char *key)
-{
-    static const char *const ids[] = {"rank", "step", "program_id", "world_size",
-                                      "group_size", "device", "ipu", "run", "report", NULL};
-    for (int i = 0; ids[i]; i++)
-        if (strcmp(key, ids[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* Write one cell of a summary table at (r, c); returns its display width. */
-/* True when every finite value of an f64 column is a whole number (counts, ns in the
- * regression table): shown without decimals. */
-static int all_integral(const td_table *t, int c, size_t nrows)
-{
-    int any = 0;
-    for (size_t r = 0; r < nrows; r++) {
-        double f = td_table_cell(t, r, c)->f;
-        if (!isfinite(f))
-            continue;
-        if (f != floor(f) || fabs(f) > 1e15)
-            return 0;
-        any = 1;
-    }
-    return any;
-}
-
-/* scale: ns per unit of a time column, negative when its values are whole units; for
- * an f64 column, 0 when its values are whole */
-static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col,
-                       const td_cell *v, double scale, int job)
-{
-    if (job && v->i == TD_NA) { /* the rank of a job-wide row: every rank */
-        xw_put_str(x, ws, r, c, "all", x->right);
-        return 3;
-    }
-    switch (col->type) {
-    case TD_T_TEXT:
-        if (!v->s)
-            return 0;
-        xw_put_str(x, ws, r, c, v->s, NULL);
-        return u8len(v->s);
-    case TD_T_NS: /* a negative scale: whole units, no decimals */
-        if (v->i == TD_NA)
-            return 0;
-        xw_put_num(x, ws, r, c, (double)v->i / fabs(scale), scale < 0 ? x->count : x->ms);
-        return num_width((double)v->i / fabs(scale), scale < 0 ? 0 : 3);
-    case TD_T_INT: case TD_T_BYTES:
-        if (v->i == TD_NA)
-            return 0;
-        xw_put_num(x, ws, r, c, (double)v->i, is_id(col->key) ? x->id : x->count);
-        return num_width((double)v->i, 0);
-    case TD_T_DEVICE:
-        if (v->i == TD_NA)
-            return 0;
-        if (v->i < 0) {
-            xw_put_str(x, ws, r, c, "all", x->right);
-            return 3;
-        }
-        xw_put_num(x, ws, r, c, (double)v->i, NULL);
-        return num_width((double)v->i, 0);
-    case TD_T_BOOL:
-        if (v->i == TD_NA)
-            return 0;
-        xw_put_str(x, ws, r, c, v->i ? "yes" : "no", x->center);
-        return 3;
-    case TD_T_SHARE:
-        if (!isfinite(v->f))
-            return 0;
-        xw_put_num(x, ws, r, c, v->f, x->pct);
-        return num_width(v->f * 100, 1) + 1;
-    case TD_T_GBPS:
-        if (!isfinite(v->f))
-            return 0;
-        xw_put_num(x, ws, r, c, v->f, x->gbps);
-        return num_width(v->f, 2);
-    case TD_T_F64:
-        if (!isfinite(v->f))
-            return 0;
-        xw_put_num(x, ws, r, c, v->f, scale == 0 ? x->count : x->f64);
-        return num_width(v->f, scale == 0 ? 0 : 3);
-    }
-    return 0;
-}
-
-static int same_name(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++) {
-        char ca = *a >= 'A' && *a <= 'Z' ? *a + 32 : *a;
-        char cb = *b >= 'A' && *b <= 'Z' ? *b + 32 : *b;
-        if (ca != cb)
-            return 0;
-    }
-    return *a == *b;
-}
-
-static int name_used(const xw *x, const char *n)
-{
-    if (same_name(n, "History")) /* reserved by Excel */
-        return 1;
-    for (size_t i = 0; i < x->nsheets; i++)
-        if (same_name(x->sheets[i], n))
-            return 1;
-    return 0;
-}
-
-/* Copy at most max code points of valid UTF-8 src to dst (cap bytes). */
-static void u8copy(char *dst, size_t cap, const char *src, size_t max)
-{
-    size_t n = 0, k = 0;
-    while (src[k] && n < max) {
-        size_t l = 1;
-        while ((src[k + l] & 0xC0) == 0x80)
-            l++;
-        if (k + l >= cap)
-            break;
-        k += l;
-        n++;
-    }
-    memcpy(dst, src, k);
-    dst[k] = 0;
-}
-
-/* A valid, unique sheet name from a title: Excel's forbidden characters []:*?/\ become
- * '_', a leading or trailing apostrophe goes, at most 31 characters, " (2)" etc. when
- * the name is taken (Excel compares case-insensitively). */
-lxw_worksheet *xw_add_sheet(xw *x, const char *title, const char *fallback)
-{
-    char *t = xw_cell_text(title && *title ? title : fallback);
-    for (char *p = t; *p; p++)
-        if (strchr("[]:*?/\\\t\n", *p))
-            *p = '_';
-    /* U+FFFD from control characters is fine; apostrophes may not start or end */
-    char *b = t;
-    while (*b == '\'')
-        b++;
-    size_t n = strlen(b);
-    while (n && b[n - 1] == '\'')
-        b[--n] = 0;
-    char base[128], name[128];
-    u8copy(base, sizeof base, *b ? b : "Sheet", LXW_SHEETNAME_MAX);
-    free(t);
-    snprintf(name, sizeof name, "%s", base);
-    for (int k = 2; name_used(x, name) || workbook_validate_sheet_name(x->wb, name); k++) {
-        char suf[16];
-        snprintf(suf, sizeof suf, " (%d)", k);
-        u8copy(name, sizeof name, base, LXW_SHEETNAME_MAX - strlen(suf));
-        size_t l = strlen(name);
-        snprintf(name + l, sizeof name - l, "%s", suf);
-        if (k > 100000)
-            return NULL;
-    }
-    size_t cap = x->sheets_cap;
-    snprintf(*TD_PUSH(x->sheets, x->nsheets, x->sheets_cap), 128, "%s", name);
-    if (x->sheets_cap != cap)
-        x->rows = td_xrealloc(x->rows, x->sheets_cap * sizeof *x->rows);
-    x->rows[x->nsheets - 1] = 0;
-    lxw_worksheet *ws = workbook_add_worksheet(x->wb, name);
-    if (!ws) {
-        xw_note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "add sheet");
-        return NULL;
-    }
-    /* printed: landscape, one page wide, header row repeated on every page */
-    worksheet_set_landscape(ws);
-    worksheet_set_paper(ws, x->o->paper && strcmp(x->o->paper, "letter") == 0 ? 1 : 9);
-    worksheet_fit_to_pages(ws, 1, 0);
-    return ws;
-}
-
-const char *xw_sheet_name(const xw *x)
-{
-    return x->sheets[x->nsheets - 1];
-}
-
-static double clampw(size_t w)
-{
-    w += 2;
-    return (double)(w < WIDTH_MIN ? WIDTH_MIN : w > WIDTH_MAX ? WIDTH_MAX : w);
-}
-
-/* Steps chart: step wall time per step, warm-up steps in a second series, from three
- * helper columns written right of the table (label, steady ms, warm-up ms). */
-static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrows, int ncols)
-{
-    int cw = td_table_col(t, "wall_ns"), cs = td_table_col(t, "step"),
-        cr = td_table_col(t, "rank"), cu = td_table_col(t, "warmup");
-    if (cw < 0 || nrows < 2)   /* a chart of one bar says nothing */
-        return;
-    size_t n = nrows < CHART_MAX_STEPS ? nrows : CHART_MAX_STEPS;
-    int multi = 0;
-    for (size_t r = 0; cr >= 0 && r < n; r++)
-        if (td_table_cell(t, r, cr)->i != td_table_cell(t, 0, cr)->i)
-            multi = 1;
-    int c0 = ncols + 1; /* one blank column between the table and the chart data */
-    xw_put_str(x, ws, 0, c0, "Chart: step", x->head);
-    xw_put_str(x, ws, 0, c0 + 1, "Chart: steady step (ms)", x->headr);
-    xw_put_str(x, ws, 0, c0 + 2, "Chart: warm-up step (ms)", x->headr);
-    int any_warm = 0;
-    for (size_t r = 0; r < n; r++) {
-        char lab[64];
-        int64_t step = cs >= 0 ? td_table_cell(t, r, cs)->i : (int64_t)r;
-        if (step == TD_NA)
-            step = (int64_t)r;
-        if (multi)
-            snprintf(lab, sizeof lab, "r%lld s%lld",
-                     (long long)td_table_cell(t, r, cr)->i, (long long)step);
-        else
-            snprintf(lab, sizeof lab, "%lld", (long long)step);
-        xw_put_str(x, ws, (int)r + 1, c0, lab, NULL);
-        int64_t w = td_table_cell(t, r, cw)->i;
-        int warm = cu >= 0 && td_table_cell(t, r, cu)->i == 1;
-        any_warm |= warm;
-        if (w != TD_NA)
-            xw_put_num(x, ws, (int)r + 1, c0 + (warm ? 2 : 1), (double)w / 1e6, x->ms);
-    }
-    /* the helper columns are for the chart only: hidden, and the chart told to plot
-     * hidden cells (Excel and LibreOffice skip them otherwise) */
-    lxw_row_col_options hide = {.hidden = 1, .level = 0, .collapsed = 0};
-    worksheet_set_column_opt(ws, (lxw_col_t)c0, (lxw_col_t)(c0 + 2), 24, NULL, &hide);
-    lxw_chart *ch = workbook_add_chart(x->wb, LXW_CHART_COLUMN_STACKED);
-    if (!ch) {
-        xw_note_err(x, LXW_ERROR_MEMORY_MALLOC_FAILED, "chart");
-        return;
-    }
-    chart_show_hidden_data(ch);
-    const char *sn = xw_sheet_name(x);
-    lxw_row_t last = (lxw_row_t)n;
-    lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
-    chart_series_set_categories(se, sn, 1, (lxw_col_t)c0, last, (lxw_col_t)c0);
-    chart_series_set_values(se, sn, 1, (lxw_col_t)(c0 + 1), last, (lxw_col_t)(c0 + 1));
-    chart_series_set_name(se, "Steady steps");
-    lxw_chart_fill f1 = {.color = 0x4472C4};
-    chart_series_set_fill(se, &f1);
-    if (any_warm) {
-        se = chart_add_series(ch, NULL, NULL);
-        chart_series_set_categories(se, sn, 1, (lxw_col_t)c0, last, (lxw_col_t)c0);
-        chart_series_set_values(se, sn, 1, (lxw_col_t)(c0 + 2), last, (lxw_col_t)(c0 + 2));
-        chart_series_set_name(se, "Warm-up steps (dropped)");
-        lxw_chart_fill f2 = {.color = 0xED7D31};
-        chart_series_set_fill(se, &f2);
-    }
-    chart_title_set_name(ch, n < nrows ? "Step time (first steps)" : "Step time");
-    chart_axis_set_name(ch->x_axis, multi ? "Rank and step" : "Step");
-    chart_axis_set_name(ch->y_axis, "Wall time (ms)");
-    chart_axis_set_num_format(ch->y_axis, "#,##0");
-    chart_axis_set_min(ch->y_axis, 0); /* bars from zero: no exaggerated differences */
-    chart_set_series_gap(ch, 50);
-    chart_legend_set_position(ch, LXW_CHART_LEGEND_BOTTOM);
-    lxw_chart_options co = {.x_scale = 1.6, .y_scale = 1.3};
-    xw_note_err(x, worksheet_insert_chart_opt(ws, 2, (lxw_col_t)(c0 + 3), ch, &co), "chart");
-}
-
-/* A note under a table: merged over the table's columns and wrapped in a row tall enough,
- * rather than one line running far right of the table (and shrinking its printout). */
-static void table_note(xw *x, lxw_worksheet *ws, const char *note, int r, const size_t *w,
-                       int ncols)
-{
-    double width = 0;
-    for (int k = 0; k < ncols; k++)
-        width += clampw(w[k]);
-    char *t = xw_cell_text(note);
-    if (ncols > 1)
-        xw_note_err(x, worksheet_merge_range(ws, (lxw_row_t)r, 0, (lxw_row_t)r,
-                                             (lxw_col_t)(ncols - 1), t, x->wrap), "note");
-    else
-        xw_put_str(x, ws, r, 0, t, x->wrap);
-    int lines = xw_wrapped_lines(t, width > 12 ? (size_t)width - 6 : 6);
-    worksheet_set_row(ws, (lxw_row_t)r, lines >= 27 ? 409.0 : 15.0 * lines, NULL);
-    free(t);
-}
-
-/* The regression table has one unit per row (its unit column): times in ns, shares as
- * fractions. Written again over the plain cells: a time in ms (us below a millisecond)
- * and a fraction as a percentage, the unit cell saying which; the status stands out. */
-static void regression_cells(xw *x, lxw_worksheet *ws, const td_table *t, const int *sc,
-                             int nsc, size_t nrows)
-{
-    int cu = -1, cb = -1, cc = -1, cst = -1;
-    for (int k = 0; k < nsc; k++) {
-        const char *key = t->cols[sc[k]].key;
-        cu = !strcmp(key, "unit") ? k : cu;
-        cb = !strcmp(key, "base") ? k : cb;
-        cc = !strcmp(key, "current") ? k : cc;
-        cst = !strcmp(key, "status") ? k : cst;
-    }
-    for (size_t r = 0; r < nrows; r++) {
-        int row = (int)r + 1;
-        const char *v = cst >= 0 ? td_table_cell(t, r, sc[cst])->s : NULL;
-        if (v && (strcmp(v, "regressed") == 0 || strcmp(v, "improved") == 0))
-            xw_put_str(x, ws, row, cst, v, v[0] == 'r' ? x->bad : x->good);
-        const char *u = cu >= 0 ? td_table_cell(t, r, sc[cu])->s : NULL;
-        if (!u || cb < 0 || cc < 0)
-            continue;
-        double b = td_table_cell(t, r, sc[cb])->f, c = td_table_cell(t, r, sc[cc])->f;
-        if (!strcmp(u, "ns")) {
-            double per = fmax(fabs(b), fabs(c)) < 1e6 ? 1e3 : 1e6; /* ns per unit */
-            xw_put_num(x, ws, row, cb, b / per, x->ms);
-            xw_put_num(x, ws, row, cc, c / per, x->ms);
-            xw_put_str(x, ws, row, cu, xw_unit_name(per), NULL);
-        } else if (!strcmp(u, "fraction")) {
-            xw_put_num(x, ws, row, cb, b, x->pct);
-            xw_put_num(x, ws, row, cc, c, x->pct);
-            xw_put_str(x, ws, row, cu, "%", NULL);
-        }
-    }
-}
-
-/* One sheet for one summary table: header row (frozen, filtered), one row per item. */
-static void table_sheet(xw *x, const td_table *t, const td_section *sec)
-{
-    if (!t || t->nrows == 0 || t->ncols == 0)
-        return;
-    size_t nrows = t->nrows;
-    if (sec->top > 0 && (size_t)sec->top < nrows)
-        nrows = (size_t)sec->top;
-    if (nrows > LXW_ROW_MAX - 1)
-        nrows = LXW_ROW_MAX - 1;
-    lxw_worksheet *ws = xw_add_sheet(x, sec->title[0] ? sec->title : t->title, t->name);
-    if (!ws)
-        return;
-    size_t w[TD_MAXCOLS];
-    double scale[TD_MAXCOLS];
-    int sc[TD_MAXCOLS], nsc = 0;  /* sheet column -> table column (nodoc columns left out) */
-    for (int c = 0; c < t->ncols; c++)
-        if (!t->cols[c].nodoc && !says_nothing(x, t, c, nrows))
-            sc[nsc++] = c;
-    if (nsc == 0)   /* keep the first column rather than an empty sheet */
-        sc[nsc++] = 0;
-    for (int k = 0; k < nsc; k++) {
-        int c = sc[k];
-        char h[300];
-        scale[k] = t->cols[c].type == TD_T_NS    ? ns_scale(t, c, nrows)
-                   : t->cols[c].type == TD_T_F64 ? (all_integral(t, c, nrows) ? 0 : 1)
-                                                 : 1;
-        col_header(&t->cols[c], scale[k], h, sizeof h);
-        if (t->cols[c].type == TD_T_NS && whole_units(t, c, nrows, scale[k]))
-            scale[k] = -scale[k];
-        td_type ty = t->cols[c].type;
-        xw_put_str(x, ws, 0, k, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
-        w[k] = u8len(h) + 2; /* room for the filter button */
-    }
-    /* a row of every device (device "all") with no rank is the job's: rank "all" */
-    int cdev = td_table_col(t, "device");
-    if (cdev >= 0 && t->cols[cdev].type != TD_T_DEVICE)
-        cdev = -1;
-    for (size_t r = 0; r < nrows; r++)
-        for (int k = 0; k < nsc; k++) {
-            int job = cdev >= 0 && !strcmp(t->cols[sc[k]].key, "rank") &&
-                      td_table_cell(t, r, cdev)->i == -1;
-            size_t l = put_cell(x, ws, (int)r + 1, k, &t->cols[sc[k]],
-                                td_table_cell(t, r, sc[k]), scale[k], job);
-            if (l > w[k])
-                w[k] = l;
-        }
-    if (!strcmp(t->name, "regression.metrics"))
-        regression_cells(x, ws, t, sc, nsc, nrows);
-    for (int k = 0; k < nsc; k++)
-        worksheet_set_column(ws, (lxw_col_t)k, (lxw_col_t)k, clampw(w[k]), NULL);
-    worksheet_freeze_panes(ws, 1, 0);
-    worksheet_repeat_rows(ws, 0, 0);
-    xw_note_err(x, worksheet_autofilter(ws, 0, 0, (lxw_row_t)nrows, (lxw_col_t)(nsc - 1)),
-             "autofilter");
-    if (t->note)   /* what the numbers are of, below the rows, wrapped within their width */
-        table_note(x, ws, t->note, (int)nrows + 2, w, nsc);
-    x->rows[x->nsheets - 1] = nrows;
-    if (strcmp(t->name, "steps") == 0)
-        steps_chart(x, ws, t, nrows, nsc);
 }
 
 /* Contents at the end of the Summary sheet: a link to every other sheet. */
@@ -622,25 +169,8 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     x.f64 = workbook_add_format(x.wb);
     format_set_num_format(x.f64, "#,##0.000");
 
-    for (size_t i = 0; i < t->nxlsx; i++) {
-        const td_section *sec = &t->xlsx[i];
-        if (strcmp(sec->kind, "summary") == 0)
-            xw_summary_sheet(&x, t, sec);
-        else if (strcmp(sec->kind, "table") == 0)
-            table_sheet(&x, td_sum_find_table(s, sec->arg), sec);
-        else if (strcmp(sec->kind, "regression") == 0) {
-            /* the plain comparison, then the changes by severity and comparability */
-            table_sheet(&x, td_sum_find_table(s, "regression.metrics"), sec);
-            static const char *const more[][2] = {{"changes", "Changes"},
-                                                  {"comparability", "Comparability"}};
-            for (size_t k = 0; k < 2; k++) {
-                td_section cs = *sec;
-                snprintf(cs.title, sizeof cs.title, "%s", more[k][1]);
-                table_sheet(&x, td_sum_find_table(s, more[k][0]), &cs);
-            }
-        } else if (strcmp(sec->kind, "trends") == 0)
-            xw_trends_sheet(&x, sec);
-    }
+    for (size_t i = 0; i < t->nxlsx; i++)
+        add_sheets(&x, t, &t->xlsx[i]);
     contents(&x);
     if (x.nsheets == 0) { /* a workbook needs one sheet; say why it is empty */
         lxw_worksheet *ws = xw_add_sheet(&x, "Summary", "Summary");
