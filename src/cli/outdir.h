@@ -12,14 +12,7 @@
 
 #define TD_MANIFEST ".tracedoc-files"
 
-/* CSV file name of a summary table: dots become '_' ("compile.phases" ->
- * "compile_phases.csv"). */
-void td_outdir_csv_name(const char *table, char *dst, size_t cap);
-
-/* Names (no directory) of every file `report` writes for the documents in mask
- * (TD_DOC_*), malloc'd array of malloc'd strings; free with td_outdir_names_free. */
-char **td_outdir_names(const td_summary *s, unsigned mask, size_t *n);
-void td_outdir_names_free(char **names, size_t n);
+/* The names of the files a report writes: run/documents.h td_docs_files. */
 
 /* After a successful report: remove what an earlier run wrote into dir and this one
  * did not (see above), then record names as the directory's manifest. */
