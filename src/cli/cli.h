@@ -1,6 +1,6 @@
 /* cli/cli.h - the command-line machinery, driven by two tables that cli/main.c owns: the
  * commands and the options. Adding an option is one td_cli_opt row (plus a field in
- * cli/main.c's cli struct); adding a command is one td_cli_cmd row and its run function.
+ * cli/internal.h's cli struct); adding a command is one td_cli_cmd row and its run function.
  *
  * What it does with the tables: picks the command (did-you-mean on a misspelling),
  * parses long (--name VALUE, --name=VALUE, unique prefixes) and short (-o VALUE, -oVALUE)
@@ -19,7 +19,7 @@
 #define TD_ALL_CMDS (~0u)
 
 struct td_cli_opt;
-/* Stores a parsed value into ctx (cli/main.c's cli struct): returns TD_EXIT_OK, or the
+/* Stores a parsed value into ctx (cli/internal.h's cli struct): returns TD_EXIT_OK, or the
  * exit status after saying why (a bad value: return td_cli_bad_value(...)). */
 typedef int (*td_cli_set)(void *ctx, const struct td_cli_opt *o, const char *arg);
 

@@ -1,20 +1,17 @@
-/* cli/main.c - the command line: the option and command tables, the option values,
- * the messages, and main(), the one place tracedoc exits (with the status a command
- * returns, cli/exit.h). The commands are cli/commands.c; the pipeline they run is run/. */
+/* cli/main.c - the command line: the option and command tables, the option values, and
+ * main(), the one place tracedoc exits (with the status td_cli_main or the command
+ * returns, cli/exit.h). What tracedoc says is cli/messages.c, the commands are
+ * cli/commands.c, the pipeline they run is run/pipeline.c. */
 #define _GNU_SOURCE
 #include "cli/internal.h"
 #include "read/telemetry.h"
 #include "summary/template.h"
 #include <errno.h>
-#include <libgen.h>
 #include <locale.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- option values (each setter checks its value: a bad one is td_cli_bad_value's
  * status 2) ---- */
@@ -58,8 +55,8 @@ static int set_top(void *ctx, const td_cli_opt *opt, const char *v)
 static int set_stacks(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (!td_flame_kind_known(v))
-        return td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname, ipu or "
-                         "sections, got '%s'", v);
+        return td_cli_bad_value(opt, "expected cpu, device, ops, compile, source, opname, ipu "
+                                "or sections, got '%s'", v);
     ((cli *)ctx)->stacks = v;
     return TD_EXIT_OK;
 }
@@ -86,7 +83,8 @@ static int set_meta(void *ctx, const td_cli_opt *opt, const char *v)
 {
     cli *c = ctx;
     if (c->run.nmeta >= (int)(sizeof c->run.meta / sizeof c->run.meta[0]))
-        return td_cli_bad_value(opt, "at most %d pairs", (int)(sizeof c->run.meta / sizeof c->run.meta[0]));
+        return td_cli_bad_value(opt, "at most %d pairs",
+                                (int)(sizeof c->run.meta / sizeof c->run.meta[0]));
     td_summary *chk = td_summary_new(); /* checked now, before any reading */
     td_err me = {0};
     td_status ms = td_sum_set_meta(chk, v, &me);
@@ -123,7 +121,8 @@ static int set_compile_log(void *ctx, const td_cli_opt *opt, const char *v)
 {
     cli *c = ctx;
     if (c->run.ncomplog >= (int)(sizeof c->run.complog / sizeof c->run.complog[0]))
-        return td_cli_bad_value(opt, "at most %d files", (int)(sizeof c->run.complog / sizeof c->run.complog[0]));
+        return td_cli_bad_value(opt, "at most %d files",
+                                (int)(sizeof c->run.complog / sizeof c->run.complog[0]));
     c->run.complog[c->run.ncomplog++] = v;
     return TD_EXIT_OK;
 }
@@ -133,7 +132,7 @@ static int set_telemetry(void *ctx, const td_cli_opt *opt, const char *v)
     cli *c = ctx;
     if (c->run.ntelemetry >= (int)(sizeof c->run.telemetry / sizeof c->run.telemetry[0]))
         return td_cli_bad_value(opt, "at most %d files",
-                         (int)(sizeof c->run.telemetry / sizeof c->run.telemetry[0]));
+                                (int)(sizeof c->run.telemetry / sizeof c->run.telemetry[0]));
     c->run.telemetry[c->run.ntelemetry++] = v;
     return TD_EXIT_OK;
 }
@@ -152,8 +151,8 @@ static int set_telemetry_offset(void *ctx, const td_cli_opt *opt, const char *v)
 static int set_telemetry_start(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (!td_parse_wallclock(v, strlen(v), &((cli *)ctx)->run.telemetry_start))
-        return td_cli_bad_value(opt, "expected a UTC time such as 2025-11-22T08:26:41Z or seconds "
-                         "since 1970");
+        return td_cli_bad_value(opt, "expected a UTC time such as 2025-11-22T08:26:41Z or "
+                                "seconds since 1970");
     return TD_EXIT_OK;
 }
 
@@ -213,7 +212,7 @@ static int set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "-") == 0)
         return td_cli_bad_value(opt, "this command writes several files into a directory; "
-                         "'-' (standard output) is for fold, flame and summary");
+                                "'-' (standard output) is for fold, flame and summary");
     ((cli *)ctx)->out = v;
     return TD_EXIT_OK;
 }

@@ -1,5 +1,5 @@
-/* cli/outdir.h - the files a report writes into its output directory, and the removal of
- * files an earlier run wrote there that this run did not write again (a stale
+/* cli/outdir.h - the removal of files an earlier report wrote into its output directory
+ * that this run did not write again (a stale
  * flame-compile.svg from another trace would otherwise sit beside the new report).
  *
  * Only files tracedoc itself wrote are ever removed: those listed in the directory's
@@ -12,10 +12,9 @@
 
 #define TD_MANIFEST ".tracedoc-files"
 
-/* The names of the files a report writes: run/documents.h td_docs_files. */
-
 /* After a successful report: remove what an earlier run wrote into dir and this one
- * did not (see above), then record names as the directory's manifest. */
+ * did not (see above), then record names (run/documents.h td_docs_files) as the
+ * directory's manifest. */
 td_status td_outdir_sweep(const char *dir, char *const *names, size_t n, td_err *e);
 
 #endif
