@@ -22,8 +22,6 @@ void td_opts_default(td_opts *o)
     o->step_pattern = NULL;
     o->module_pattern = NULL;
     o->threshold = 0.01;
-    o->minwidth = 0.001;
-    o->top = 15;
     o->compile_passes = 0;
 }
 

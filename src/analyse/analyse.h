@@ -13,8 +13,6 @@ typedef struct td_opts {
     const char *step_pattern;   /* POSIX ERE for user iteration ranges, NULL = default */
     const char *module_pattern; /* POSIX ERE for Kineto module ranges, NULL = steps */
     double threshold;           /* top-module cut-off (default 0.01) */
-    double minwidth;            /* flamegraph pruning, fraction of total (default 0.001) */
-    int top;                    /* rows shown in text tables (default 15) */
     double aiu_soc_mhz;         /* --aiu-freq SOC (MHz); 0 = the frequency the data implies */
     double aiu_core_mhz;        /* --aiu-freq :CORE (MHz); 0 = acelyzer's default 1100 */
     int64_t telemetry_offset_ns; /* --telemetry-offset: added to every telemetry sample time */

@@ -1,6 +1,7 @@
 /* base/util.c - see base/util.h. */
 #define _GNU_SOURCE /* fopencookie */
 #include "base/util.h"
+#include "cli/exit.h" /* TD_EXIT_INTERNAL: until the two exits below leave base (issue 19) */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

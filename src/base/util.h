@@ -8,17 +8,6 @@
 #include <stdio.h>
 #include <stdbool.h>
 
-/* Exit codes (documented in README.md). */
-enum {
-    TD_EXIT_OK = 0,
-    TD_EXIT_REGRESSED = 1, /* `diff`: a regression was found */
-    TD_EXIT_USAGE = 2,     /* bad command line or bad template */
-    TD_EXIT_INPUT = 3,     /* unreadable or invalid input */
-    TD_EXIT_OUTPUT = 4,    /* cannot write an output */
-    TD_EXIT_INTERNAL = 5,  /* internal error (bug, out of memory) */
-    TD_EXIT_NOT_COMPARABLE = 6 /* baseline/history: nothing comparable with this run */
-};
-
 /* Error codes returned by modules; cli/main.c maps them to exit codes. */
 typedef enum {
     TD_OK = 0,

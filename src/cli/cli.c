@@ -1,5 +1,6 @@
 /* cli/cli.c - command-line parsing and help from cli/main.c's command and option tables
- * (see cli/cli.h). With cli/main.c, the only code that prints usage messages or exits. */
+ * (see cli/cli.h). With cli/main.c, the only code that prints usage messages; it returns
+ * exit statuses (cli/exit.h), main() exits. */
 #define _GNU_SOURCE
 #include "cli/cli.h"
 #include "base/util.h"
@@ -17,8 +18,7 @@ static const char *prog_name(void)
     return cur && cur->prog ? cur->prog : "tracedoc";
 }
 
-static void usage_exit(const char *fmt, va_list ap) __attribute__((noreturn));
-static void usage_exit(const char *fmt, va_list ap)
+static int usage(const char *fmt, va_list ap)
 {
     td_buf b = {0};
     td_buf_printf(&b, "%s: ", prog_name());
@@ -32,45 +32,50 @@ static void usage_exit(const char *fmt, va_list ap)
     fwrite(b.p, 1, b.n, stderr);
     fflush(stderr);
     td_buf_free(&b);
-    exit(2);
+    return TD_EXIT_USAGE;
 }
 
-void td_cli_usage_error(const char *fmt, ...)
+int td_cli_usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    usage_exit(fmt, ap);
+    int rc = usage(fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
-void td_cli_bad_value(const td_cli_opt *o, const char *fmt, ...)
+int td_cli_bad_value(const td_cli_opt *o, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    td_cli_usage_error("--%s: %s", o->name, msg);
+    return td_cli_usage_error("--%s: %s", o->name, msg);
 }
 
-void td_cli_set_str(void *ctx, const td_cli_opt *o, const char *arg)
+int td_cli_set_str(void *ctx, const td_cli_opt *o, const char *arg)
 {
     *(const char **)((char *)ctx + o->off) = arg;
+    return TD_EXIT_OK;
 }
 
-void td_cli_set_flag(void *ctx, const td_cli_opt *o, const char *arg)
+int td_cli_set_flag(void *ctx, const td_cli_opt *o, const char *arg)
 {
     (void)arg;
     *(int *)((char *)ctx + o->off) = 1;
+    return TD_EXIT_OK;
 }
 
-void td_cli_set_fraction(void *ctx, const td_cli_opt *o, const char *arg)
+int td_cli_set_fraction(void *ctx, const td_cli_opt *o, const char *arg)
 {
     char *end;
     errno = 0;
     double d = strtod(arg, &end);
     if (errno || *end || end == arg || !(d >= 0 && d < 1))
-        td_cli_bad_value(o, "expected a fraction from 0 to 1, got '%s'", arg);
+        return td_cli_bad_value(o, "expected a fraction from 0 to 1, got '%s'", arg);
     *(double *)((char *)ctx + o->off) = d;
+    return TD_EXIT_OK;
 }
 
 /* ---- help ---- */
@@ -172,8 +177,9 @@ static void applies_list(const char *name, td_buf *b)
 }
 
 /* The row for --name (len bytes) for command cmd: exact name, else a unique prefix among
- * the command's options. Exits on unknown, ambiguous and inapplicable options. */
-static const td_cli_opt *find_long(const char *name, size_t len, int cmd)
+ * the command's options. NULL, after saying why (*rc: the exit status), on unknown,
+ * ambiguous and inapplicable options. */
+static const td_cli_opt *find_long(const char *name, size_t len, int cmd, int *rc)
 {
     char nm[128];
     snprintf(nm, sizeof nm, "%.*s", (int)(len < 120 ? len : 120), name);
@@ -187,8 +193,10 @@ static const td_cli_opt *find_long(const char *name, size_t len, int cmd)
     if (exists) {
         td_buf b = {0};
         applies_list(nm, &b);
-        td_cli_usage_error("option '--%s' does not apply to '%s' (it applies to: %s)", nm,
-                           cur->cmds[cmd].name, td_buf_cstr(&b));
+        *rc = td_cli_usage_error("option '--%s' does not apply to '%s' (it applies to: %s)", nm,
+                                 cur->cmds[cmd].name, td_buf_cstr(&b));
+        td_buf_free(&b);
+        return NULL;
     }
     const td_cli_opt *hit = NULL;
     int nhit = 0;
@@ -205,15 +213,19 @@ static const td_cli_opt *find_long(const char *name, size_t len, int cmd)
         for (size_t k = 0; k < cur->nopts; k++)
             if ((cur->opts[k].cmds & TD_CMD(cmd)) && !strncmp(cur->opts[k].name, name, len))
                 td_buf_printf(&b, "%s--%s", b.n ? ", " : "", cur->opts[k].name);
-        td_cli_usage_error("option '--%s' is ambiguous (%s)", nm, td_buf_cstr(&b));
+        *rc = td_cli_usage_error("option '--%s' is ambiguous (%s)", nm, td_buf_cstr(&b));
+        td_buf_free(&b);
+        return NULL;
     }
     const char *s = suggest_opt(nm, cmd);
     if (s)
-        td_cli_usage_error("unrecognized option '--%s' (did you mean '--%s'?)", nm, s);
-    td_cli_usage_error("unrecognized option '--%s'", nm);
+        *rc = td_cli_usage_error("unrecognized option '--%s' (did you mean '--%s'?)", nm, s);
+    else
+        *rc = td_cli_usage_error("unrecognized option '--%s'", nm);
+    return NULL;
 }
 
-static const td_cli_opt *find_short(int ch, int cmd)
+static const td_cli_opt *find_short(int ch, int cmd, int *rc)
 {
     int exists = 0;
     for (size_t k = 0; k < cur->nopts; k++)
@@ -223,22 +235,26 @@ static const td_cli_opt *find_short(int ch, int cmd)
             exists = 1;
         }
     if (exists)
-        td_cli_usage_error("option '-%c' does not apply to '%s'", ch, cur->cmds[cmd].name);
-    td_cli_usage_error("unrecognized option '-%c'", ch);
+        *rc = td_cli_usage_error("option '-%c' does not apply to '%s'", ch, cur->cmds[cmd].name);
+    else
+        *rc = td_cli_usage_error("unrecognized option '-%c'", ch);
+    return NULL;
 }
 
-static void apply(const td_cli_opt *o, const char *arg, void *ctx, int cmd)
+/* Applies option o: TD_EXIT_OK to go on, else the exit status to stop with (after --help
+ * and --version: DONE, which main() turns into 0). */
+enum { DONE = -1 };
+static int apply(const td_cli_opt *o, const char *arg, void *ctx, int cmd)
 {
     if (!strcmp(o->name, "help")) {
         td_cli_help(cur, cmd, stdout);
-        exit(0);
+        return DONE;
     }
     if (!strcmp(o->name, "version")) {
         printf("%s %s\n", cur->prog, cur->version);
-        exit(0);
+        return DONE;
     }
-    if (o->set)
-        o->set(ctx, o, arg);
+    return o->set ? o->set(ctx, o, arg) : TD_EXIT_OK;
 }
 
 int td_cli_main(const td_cli *cl, int argc, char **argv, void *ctx)
@@ -247,7 +263,7 @@ int td_cli_main(const td_cli *cl, int argc, char **argv, void *ctx)
     cur_cmd = -1;
     if (argc < 2) {
         td_cli_help(cl, -1, stderr);
-        return 2;
+        return TD_EXIT_USAGE;
     }
     const char *name = argv[1];
     if (!strcmp(name, "-h") || !strcmp(name, "--help") || !strcmp(name, "help")) {
@@ -257,11 +273,11 @@ int td_cli_main(const td_cli *cl, int argc, char **argv, void *ctx)
                 if (!strcmp(cl->cmds[k].name, argv[2]))
                     i = (int)k;
         td_cli_help(cl, i, stdout);
-        return 0;
+        return TD_EXIT_OK;
     }
     if (!strcmp(name, "--version")) {
         printf("%s %s\n", cl->prog, cl->version);
-        return 0;
+        return TD_EXIT_OK;
     }
     int cmd = -1;
     for (size_t k = 0; k < cl->ncmds; k++)
@@ -274,9 +290,11 @@ int td_cli_main(const td_cli *cl, int argc, char **argv, void *ctx)
         const char *s = name[0] == '-' ? NULL
                                        : closest(name, &cl->cmds[0].name, cl->ncmds,
                                                  sizeof cl->cmds[0], NULL, -1);
-        if (s)
-            td_cli_usage_error("unknown command '%s' (did you mean '%s'?)", name, s);
-        td_cli_usage_error("unknown command '%s' (expected %s)", name, td_buf_cstr(&b));
+        int rc = s ? td_cli_usage_error("unknown command '%s' (did you mean '%s'?)", name, s)
+                   : td_cli_usage_error("unknown command '%s' (expected %s)", name,
+                                        td_buf_cstr(&b));
+        td_buf_free(&b);
+        return rc;
     }
     cur_cmd = cmd;
     /* Positional arguments are gathered at the front of argv + 2 (already read slots only). */
@@ -294,33 +312,36 @@ int td_cli_main(const td_cli *cl, int argc, char **argv, void *ctx)
         }
         const td_cli_opt *o;
         const char *val = NULL;
+        int rc = TD_EXIT_OK;
         if (a[1] == '-') {
             const char *nm = a + 2, *eq = strchr(nm, '=');
             size_t len = eq ? (size_t)(eq - nm) : strlen(nm);
-            o = find_long(nm, len, cmd);
+            if (!(o = find_long(nm, len, cmd, &rc)))
+                return rc;
             if (eq && !o->arg)
-                td_cli_usage_error("option '--%s' takes no value", o->name);
+                return td_cli_usage_error("option '--%s' takes no value", o->name);
             if (eq)
                 val = eq + 1;
         } else {
-            o = find_short((unsigned char)a[1], cmd);
+            if (!(o = find_short((unsigned char)a[1], cmd, &rc)))
+                return rc;
             if (a[2]) {
                 if (!o->arg)
-                    td_cli_usage_error("unrecognized option '%s'", a);
+                    return td_cli_usage_error("unrecognized option '%s'", a);
                 val = a + 2;
             }
         }
         if (o->arg && !val) {
             if (i + 1 >= argc)
-                td_cli_usage_error("option '--%s' needs a value (%s)", o->name, o->arg);
+                return td_cli_usage_error("option '--%s' needs a value (%s)", o->name, o->arg);
             val = argv[++i];
         }
-        apply(o, val, ctx, cmd);
+        if ((rc = apply(o, val, ctx, cmd)) != TD_EXIT_OK)
+            return rc == DONE ? TD_EXIT_OK : rc;
     }
     const td_cli_cmd *c = &cl->cmds[cmd];
-    if (nargs < c->min_args || (c->max_args >= 0 && nargs > c->max_args)) {
-        td_cli_usage_error("%s: expected %s (got %d argument%s)", c->name, c->args_help, nargs,
-                           nargs == 1 ? "" : "s");
-    }
+    if (nargs < c->min_args || (c->max_args >= 0 && nargs > c->max_args))
+        return td_cli_usage_error("%s: expected %s (got %d argument%s)", c->name, c->args_help,
+                                  nargs, nargs == 1 ? "" : "s");
     return c->run(ctx, args, nargs);
 }

@@ -1,24 +1,27 @@
 /* cli/cli.h - the command-line machinery, driven by two tables that cli/main.c owns: the
  * commands and the options. Adding an option is one td_cli_opt row (plus a field in
- * cli/main.c's cli struct); adding a command is one td_cli_cmd row and its run function.
+ * cli/internal.h's cli struct); adding a command is one td_cli_cmd row and its run function.
  *
  * What it does with the tables: picks the command (did-you-mean on a misspelling),
  * parses long (--name VALUE, --name=VALUE, unique prefixes) and short (-o VALUE, -oVALUE)
  * options anywhere among the arguments, '--' ends the options, '-' is an argument;
- * rejects an option that exists but does not apply to the command (exit 2, naming the
+ * rejects an option that exists but does not apply to the command (status 2, naming the
  * commands it applies to); prints each command's own --help from the rows that apply to
- * it; every message is prefixed "tracedoc: " and usage errors exit 2. */
+ * it; every message is prefixed "tracedoc: " and usage errors are status 2. Nothing here
+ * exits: every function returns the exit status (cli/exit.h) for main() to exit with. */
 #ifndef TD_CLI_H
 #define TD_CLI_H
 #include <stddef.h>
 #include <stdio.h>
+#include "cli/exit.h"
 
 #define TD_CMD(i) (1u << (i)) /* an option's cmds mask bit for command row i */
 #define TD_ALL_CMDS (~0u)
 
 struct td_cli_opt;
-/* Stores a parsed value into ctx (cli/main.c's cli struct). A bad value: td_cli_bad_value(). */
-typedef void (*td_cli_set)(void *ctx, const struct td_cli_opt *o, const char *arg);
+/* Stores a parsed value into ctx (cli/internal.h's cli struct): returns TD_EXIT_OK, or the
+ * exit status after saying why (a bad value: return td_cli_bad_value(...)). */
+typedef int (*td_cli_set)(void *ctx, const struct td_cli_opt *o, const char *arg);
 
 typedef struct td_cli_opt {
     const char *name;   /* long name without "--" */
@@ -37,7 +40,7 @@ typedef struct td_cli_cmd {
     const char *detail;   /* paragraph for the command's own help, or NULL */
     int min_args, max_args; /* positional arguments (max -1: any number) */
     const char *args_help;  /* "at least one TRACE": the usage error when the count is off */
-    int (*run)(void *ctx, char **args, int nargs); /* returns the exit status */
+    int (*run)(void *ctx, char **args, int nargs); /* returns the exit status (cli/exit.h) */
 } td_cli_cmd;
 
 typedef struct td_cli {
@@ -50,22 +53,23 @@ typedef struct td_cli {
     const char *epilogue; /* printed at the end of every help (inputs, exit status) */
 } td_cli;
 
-/* Parses argv, then runs the command and returns its exit status. --help, --version and
- * usage errors exit here (0, 0 and 2). */
+/* Parses argv, then runs the command and returns its exit status. --help and --version
+ * return 0 here, usage errors 2, without running the command. */
 int td_cli_main(const td_cli *cl, int argc, char **argv, void *ctx);
 
 /* Generic setters: a const char * / an int set to 1 / a double fraction in [0,1)
  * at o->off in ctx. */
-void td_cli_set_str(void *ctx, const td_cli_opt *o, const char *arg);
-void td_cli_set_flag(void *ctx, const td_cli_opt *o, const char *arg);
-void td_cli_set_fraction(void *ctx, const td_cli_opt *o, const char *arg);
+int td_cli_set_str(void *ctx, const td_cli_opt *o, const char *arg);
+int td_cli_set_flag(void *ctx, const td_cli_opt *o, const char *arg);
+int td_cli_set_fraction(void *ctx, const td_cli_opt *o, const char *arg);
 
 /* A usage error about the value of option o: prints "tracedoc: --name: MESSAGE" and the
- * "Try" line, exits 2. */
-void td_cli_bad_value(const td_cli_opt *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3), noreturn));
-/* Any other usage error of the current command (exits 2). */
-void td_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+ * "Try" line, returns TD_EXIT_USAGE. */
+int td_cli_bad_value(const td_cli_opt *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3), warn_unused_result));
+/* Any other usage error of the current command (returns TD_EXIT_USAGE). */
+int td_cli_usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), warn_unused_result));
 
 /* The help of command i (or the global help when i < 0) on f. */
 void td_cli_help(const td_cli *cl, int i, FILE *f);

@@ -1,65 +1,12 @@
-/* cli/outdir.c - output file names and the sweep of stale outputs (see cli/outdir.h). */
+/* cli/outdir.c - the sweep of stale outputs (see cli/outdir.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/outdir.h"
-#include "summary/template.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-void td_outdir_csv_name(const char *table, char *dst, size_t cap)
-{
-    snprintf(dst, cap, "%s.csv", table);
-    for (char *p = dst; *p; p++)
-        if (*p == '.' && strcmp(p, ".csv") != 0)
-            *p = '_';
-}
-
-static void add(char ***v, size_t *n, size_t *cap, const char *name)
-{
-    *TD_PUSH(*v, *n, *cap) = td_xstrdup(name);
-}
-
-char **td_outdir_names(const td_summary *s, unsigned mask, size_t *n)
-{
-    char **v = NULL;
-    size_t cap = 0;
-    char name[320];
-    *n = 0;
-    if (mask & TD_DOC_XLSX)
-        add(&v, n, &cap, "report.xlsx");
-    if (mask & TD_DOC_JSON)
-        add(&v, n, &cap, "summary.json");
-    for (size_t i = 0; (mask & TD_DOC_CSV) && i < s->ntables; i++) {
-        td_outdir_csv_name(s->tables[i]->name, name, sizeof name);
-        add(&v, n, &cap, name);
-    }
-    for (size_t i = 0; (mask & TD_DOC_FOLDED) && i < s->nflames; i++) {
-        snprintf(name, sizeof name, "%s.folded", s->flames[i]->kind);
-        add(&v, n, &cap, name);
-    }
-    for (size_t i = 0; (mask & TD_DOC_SVG) && i < s->nflames; i++)
-        if (td_flame_has_stacks(s->flames[i])) {
-            snprintf(name, sizeof name, "flame-%s.svg", s->flames[i]->kind);
-            add(&v, n, &cap, name);
-        }
-    if (mask & TD_DOC_PDF)
-        add(&v, n, &cap, "report.pdf");
-    if (mask & TD_DOC_MD)
-        add(&v, n, &cap, "report.md");
-    if (mask & TD_DOC_JUNIT)
-        add(&v, n, &cap, "junit.xml");
-    return v;
-}
-
-void td_outdir_names_free(char **names, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-}
 
 static int listed(char *const *names, size_t n, const char *x)
 {

@@ -14,6 +14,23 @@ typedef struct td_render_opts {
     const char *fontdir;   /* directory with the project's fonts (fonts/) */
 } td_render_opts;
 
+/* ---- the documents of a report (the table is summary/template.h's TD_DOCUMENTS) ---- */
+
+/* What a document's writer gets: the summary, the template, the options, and for a
+ * document of a file per table or flame (EACH in the table) the one to write. */
+typedef struct td_doc_job {
+    const td_summary *s;
+    const td_template *t;
+    const td_render_opts *r;
+    const td_table *table; /* EACH TABLE: this file's table, else NULL */
+    const td_flame *flame; /* EACH FLAME: this file's flame, else NULL */
+} td_doc_job;
+
+/* Writes one file of a document at path (the output directory and the table's FILE).
+ * A writer of a file per flame may return TD_OK without writing for a flame that has
+ * nothing to draw. */
+typedef td_status td_doc_write(const td_doc_job *j, const char *path, td_err *e);
+
 /* Interactive SVG of one flamegraph. subtitle: input names, etc. */
 td_status td_render_svg(const td_summary *s, const td_flame *fl, const td_render_opts *o,
                         const char *path, td_err *e);

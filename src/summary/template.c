@@ -94,26 +94,46 @@ static void unquote(char *s)
     }
 }
 
+static const struct { const char *name; unsigned bit; } docs[] = {
+#define TD_DOC_ROW_(id, bit, name, file, each, writer) {name, bit},
+    TD_DOCUMENTS(TD_DOC_ROW_)
+#undef TD_DOC_ROW_
+};
+#define NDOCS (sizeof docs / sizeof docs[0])
+
+unsigned td_doc_bit(const char *name)
+{
+    for (size_t i = 0; i < NDOCS; i++)
+        if (strcmp(docs[i].name, name) == 0)
+            return docs[i].bit;
+    return 0;
+}
+
+const char *td_doc_names(void)
+{
+    static char list[NDOCS * 16]; /* built once, from the table, by bit */
+    if (!list[0])
+        for (unsigned bit = 1; bit; bit <<= 1)
+            for (size_t i = 0; i < NDOCS; i++)
+                if (docs[i].bit == bit)
+                    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                             list[0] ? ", " : "", docs[i].name);
+    return list;
+}
+
 static int parse_docs(const char *v, unsigned *mask, char *bad, size_t cap)
 {
-    static const struct { const char *n; unsigned m; } d[] = {
-        {"pdf", TD_DOC_PDF}, {"xlsx", TD_DOC_XLSX}, {"svg", TD_DOC_SVG},
-        {"json", TD_DOC_JSON}, {"csv", TD_DOC_CSV}, {"folded", TD_DOC_FOLDED},
-        {"md", TD_DOC_MD}, {"junit", TD_DOC_JUNIT}};
     *mask = 0;
     const char *p = v;
     char w[64];
     int r;
     while ((r = next_tok(&p, w, sizeof w)) > 0) {
-        size_t i;
-        for (i = 0; i < sizeof d / sizeof d[0]; i++)
-            if (strcmp(d[i].n, w) == 0)
-                break;
-        if (i == sizeof d / sizeof d[0]) {
+        unsigned bit = td_doc_bit(w);
+        if (!bit) {
             snprintf(bad, cap, "%s", w);
             return -1;
         }
-        *mask |= d[i].m;
+        *mask |= bit;
     }
     return 0;
 }
@@ -184,8 +204,8 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
             } else if (strcmp(key, "documents") == 0) {
                 char bad[64];
                 if (parse_docs(val, &t->documents, bad, sizeof bad) < 0) {
-                    td_fail(e, TD_E_USAGE, "%s:%d: unknown document '%s' (expected pdf, xlsx, "
-                            "svg, json, csv, folded, md, junit)", path, lineno, bad);
+                    td_fail(e, TD_E_USAGE, "%s:%d: unknown document '%s' (expected %s)", path,
+                            lineno, bad, td_doc_names());
                     goto fail;
                 }
             } else if (strcmp(key, "minwidth") == 0) {

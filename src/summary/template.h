@@ -12,10 +12,40 @@
 #define TD_TEMPLATE_H
 #include "summary/summary.h"
 
+/* The documents a report writes: THE table of them, one row each, in the order a report
+ * writes them. Every list of documents (`documents =`, --format, their error messages,
+ * the files a report writes, its manifest, the loop that writes them) comes from it:
+ * adding a document is a row here and its writer.
+ *
+ *   X(ID, BIT, NAME, FILE, EACH, WRITER)
+ *   ID      TD_DOC_ID, the mask bit BIT (bits never change: they order the help's lists)
+ *   NAME    its name in `documents =` and --format
+ *   FILE    the file it writes in the output directory; with EACH, a pattern whose %s is
+ *           the table name (dots as '_') or the flame kind
+ *   EACH    ONE (one file), TABLE (a file per summary table), FLAME (a file per flame),
+ *           STACKS (a file per flame that has stacks, td_flame_has_stacks)
+ *   WRITER  a td_doc_write (render/render.h) that writes one file; run/documents.c has
+ *           those of the documents below. Only run/documents.c expands this column. */
+#define TD_DOCUMENTS(X)                                                        \
+    X(XLSX, 2, "xlsx", "report.xlsx", ONE, td_doc_xlsx)                       \
+    X(JSON, 8, "json", "summary.json", ONE, td_doc_json)                      \
+    X(CSV, 16, "csv", "%s.csv", TABLE, td_doc_csv)                            \
+    X(MD, 64, "md", "report.md", ONE, td_doc_md)                              \
+    X(JUNIT, 128, "junit", "junit.xml", ONE, td_doc_junit)                    \
+    X(FOLDED, 32, "folded", "%s.folded", FLAME, td_doc_folded)                \
+    X(SVG, 4, "svg", "flame-%s.svg", STACKS, td_doc_svg)                      \
+    X(PDF, 1, "pdf", "report.pdf", ONE, td_doc_pdf)
+
 enum {
-    TD_DOC_PDF = 1, TD_DOC_XLSX = 2, TD_DOC_SVG = 4, TD_DOC_JSON = 8, TD_DOC_CSV = 16,
-    TD_DOC_FOLDED = 32, TD_DOC_MD = 64, TD_DOC_JUNIT = 128
+#define TD_DOC_ENUM_(id, bit, name, file, each, writer) TD_DOC_##id = bit,
+    TD_DOCUMENTS(TD_DOC_ENUM_)
+#undef TD_DOC_ENUM_
 };
+
+/* The mask bit of document NAME ("pdf"), or 0 when there is no such document. */
+unsigned td_doc_bit(const char *name);
+/* The document names, by bit, for messages: "pdf, xlsx, svg, json, csv, folded, md, junit". */
+const char *td_doc_names(void);
 
 /* Section kinds, parsed once by td_template_parse; the renderers switch on them (no
  * default case, so -Wswitch names a kind without a renderer). The order is that of

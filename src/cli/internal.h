@@ -1,0 +1,74 @@
+/* cli/internal.h - what the files of src/cli share, from the bottom up: cli/messages.c
+ * (what tracedoc says, exit statuses), cli/commands.c (the commands' run functions, the
+ * data directory), cli/main.c (options, the tables, main). Private to src/cli. */
+#ifndef TD_CLI_INTERNAL_H
+#define TD_CLI_INTERNAL_H
+#include "cli/cli.h"
+#include "cli/exit.h"
+#include "render/render.h"
+#include "run/pipeline.h"
+#include <limits.h>
+
+#ifndef TD_VERSION
+#define TD_VERSION "0.1.0"
+#endif
+
+/* The parsed command line: one per run, copied by each command. */
+typedef struct cli {
+    td_run run;           /* analysis options, --compile-log, --telemetry, --meta */
+    const char *out;
+    const char *tpl;
+    const char *format;
+    const char *table;
+    const char *stacks;
+    const char *title;
+    const char *paper;
+    double minwidth;      /* -1: the template's, else 0.001 */
+    const char *baseline;
+    double tolerance;
+    int icicle, timings;
+    int top;              /* summary: rows per table in text output (--top, default 15) */
+    char **inputs;
+    int ninputs;
+    const char *expect;   /* --expect TEXT */
+    const char *history;  /* --history runs.db */
+    const char *metric;   /* history: --metric NAME */
+    long keep;            /* history: --keep N */
+    double older_days;    /* history: --older-than DAYS */
+    int tol_set;          /* --tolerance given */
+    const char *diff;     /* flame: --diff BASE (folded stacks or a trace) */
+    int normalize;        /* flame --diff: scale the baseline to the current total */
+} cli;
+
+/* Where templates/ and fonts/ are, found by td_cli_find_datadir (main, before parsing). */
+extern char td_cli_datadir[PATH_MAX];
+void td_cli_find_datadir(void);
+
+/* "tracedoc: MESSAGE" on stderr in one write. */
+void td_cli_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Says e's message; returns the exit status of its code. */
+int td_cli_fail(const td_err *e);
+/* Says the message; returns code. */
+int td_cli_stop(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The exit status of a module's status. */
+int td_cli_exit_for(td_status s);
+/* The pipeline's notes (run/pipeline.h): progress only on a terminal, warnings always. */
+void td_cli_note(void *ctx, int kind, const char *msg);
+
+/* The documents of a --format list ("pdf,xlsx") into *m; a bad list is a usage error of
+ * option opt (status 2). */
+int td_cli_formats(const td_cli_opt *opt, const char *v, unsigned *m);
+
+/* The commands (cli/commands.c): each returns its exit status. */
+int td_cmd_report(void *ctx, char **args, int nargs);
+int td_cmd_summary(void *ctx, char **args, int nargs);
+int td_cmd_fold(void *ctx, char **args, int nargs);
+int td_cmd_flame(void *ctx, char **args, int nargs);
+int td_cmd_diff(void *ctx, char **args, int nargs);
+int td_cmd_history(void *ctx, char **args, int nargs);
+int td_cmd_stack_trace(void *ctx, char **args, int nargs);
+int td_cmd_summarize(void *ctx, char **args, int nargs);
+int td_cmd_merge(void *ctx, char **args, int nargs);
+int td_cmd_export(void *ctx, char **args, int nargs);
+
+#endif
