@@ -242,32 +242,42 @@ int td_col_spec_parse(const char *spec, size_t *klen, td_type *t, const char **t
     return 1;
 }
 
-/* Column specs are program constants ("key:type:Title"); they live for the program. */
+/* Remember the first refused column (arena copy: a spec may be a caller's buffer). */
+static void refuse_col(td_table *t, const char *why, const char *spec)
+{
+    if (!t->bad)
+        t->bad = t->a ? td_arena_printf(t->a, "%s '%s'", why, spec) : why;
+}
+
+/* Column specs are program constants ("key:type:Title"), or specs a partial summary
+ * (.tds) carries, which a damaged part can get wrong: a refused one is skipped and
+ * recorded in t->bad, which the JSON writer reports (the program never made one, so no
+ * output changes). Constant titles live for the program; others in the arena. */
 void td_table_cols(td_table *t, ...)
 {
     va_list ap;
     va_start(ap, t);
     const char *spec;
     while ((spec = va_arg(ap, const char *)) != NULL) {
-        if (t->ncols >= TD_MAXCOLS || t->nrows) {
-            fprintf(stderr, "tracedoc: internal error: table %s columns\n", t->name);
-            abort();
-        }
         size_t klen;
         td_type ty;
         const char *title;
+        if (t->ncols >= TD_MAXCOLS || t->nrows) {
+            refuse_col(t, t->nrows ? "column after rows" : "too many columns", spec);
+            continue;
+        }
         if (!td_col_spec_parse(spec, &klen, &ty, &title)) {
-            fprintf(stderr, "tracedoc: internal error: column spec '%s'\n", spec);
-            abort();
+            refuse_col(t, "malformed column spec", spec);
+            continue;
+        }
+        if (!t->a) {
+            refuse_col(t, "table without an arena", spec);
+            continue;
         }
         td_col *c = &t->cols[t->ncols++];
-        c->key = t->a ? td_arena_strndup(t->a, spec, klen) : NULL;
+        c->key = td_arena_strndup(t->a, spec, klen);
         c->type = ty;
-        c->title = title; /* points into the spec, a string constant */
-        if (!c->key) {
-            fprintf(stderr, "tracedoc: internal error: table %s has no arena\n", t->name);
-            abort();
-        }
+        c->title = title; /* points into the spec */
     }
     va_end(ap);
 }
@@ -617,14 +627,16 @@ static jnode *jchild(jnode *p, const char *name, size_t len)
     return n;
 }
 
-static void clash(const char *path)
+/* A key that is both a value and the prefix of other keys ("warmup" and "warmup.mode")
+ * cannot be written as JSON. The program never makes one, but a damaged partial summary
+ * (.tds) can: refuse it, naming the key. */
+static td_status clash(const char *path, td_err *e)
 {
-    fprintf(stderr, "tracedoc: internal error: summary key '%s' is both a value and an "
-            "object\n", path);
-    abort();
+    return td_fail(e, TD_E_FORMAT, "summary key '%s' is both a value and an object", path);
 }
 
-static void jinsert(jnode *root, const char *path, const td_kv *kv, const td_table *tab)
+static td_status jinsert(jnode *root, const char *path, const td_kv *kv, const td_table *tab,
+                         td_err *e)
 {
     jnode *p = root;
     const char *s = path, *d;
@@ -633,18 +645,19 @@ static void jinsert(jnode *root, const char *path, const td_kv *kv, const td_tab
             if ((p->kids[i]->kv || p->kids[i]->tab) &&
                 strlen(p->kids[i]->name) == (size_t)(d - s) &&
                 memcmp(p->kids[i]->name, s, (size_t)(d - s)) == 0)
-                clash(path);
+                return clash(path, e);
         p = jchild(p, s, (size_t)(d - s));
         s = d + 1;
     }
     for (size_t i = 0; i < p->nk; i++)
         if (strcmp(p->kids[i]->name, s) == 0)
-            clash(path);
+            return clash(path, e);
     jnode *n = td_xcalloc(1, sizeof *n);
     n->name = td_xstrdup(s);
     n->kv = kv;
     n->tab = tab;
     *TD_PUSH(p->kids, p->nk, p->ck) = n;
+    return TD_OK;
 }
 
 static void jfree(jnode *n)
@@ -829,24 +842,34 @@ static void json_node(FILE *f, const jnode *n, int d, const td_summary *s, int t
 
 td_status td_summary_write_json(const td_summary *s, FILE *f, td_err *e)
 {
+    for (size_t k = 0; k < s->ntables; k++)
+        if (s->tables[k]->bad)
+            return td_fail(e, TD_E_FORMAT, "summary table '%s': %s", s->tables[k]->name,
+                           s->tables[k]->bad);
     jnode root = {0};
-    /* merge kv and tables by insertion order */
+    td_status st = TD_OK;
+    /* merge kv and tables by insertion order; the tree is complete before anything is
+     * written, so a refused summary writes nothing */
     size_t i = 0, j = 0;
-    while (i < s->nkv || j < s->ntables) {
+    while (st == TD_OK && (i < s->nkv || j < s->ntables)) {
         if (j >= s->ntables || (i < s->nkv && s->kv[i].seq < s->tables[j]->seq)) {
-            jinsert(&root, s->kv[i].key, &s->kv[i], NULL);
+            st = jinsert(&root, s->kv[i].key, &s->kv[i], NULL, e);
             i++;
         } else {
             if (!s->tables[j]->no_json)
-                jinsert(&root, s->tables[j]->name, NULL, s->tables[j]);
+                st = jinsert(&root, s->tables[j]->name, NULL, s->tables[j], e);
             j++;
         }
     }
-    json_node(f, &root, 0, s, 1);
-    fputc('\n', f);
+    if (st == TD_OK) {
+        json_node(f, &root, 0, s, 1);
+        fputc('\n', f);
+    }
     for (size_t k = 0; k < root.nk; k++)
         jfree(root.kids[k]);
     free(root.kids);
+    if (st != TD_OK)
+        return st;
     if (ferror(f))
         return td_fail(e, TD_E_OUTPUT, "write error");
     return TD_OK;

@@ -50,6 +50,9 @@ typedef struct td_table {
     td_arena *a;         /* the owning summary's arena (column keys live there) */
     td_cell *cells;      /* row-major, nrows * ncols; absent cells: TD_T_TEXT NULL,
                             numbers use TD_NA */
+    const char *bad;     /* the first column td_table_cols refused (a malformed spec, too
+                            many columns, columns after rows): td_summary_write_json
+                            refuses the summary with it; NULL when none */
 } td_table;
 
 #define TD_NA INT64_MIN  /* integer cell with no value: JSON null, blank in documents */
