@@ -34,6 +34,7 @@ struct td_in {
     char *name;
 
     td_sha256 *sha;
+    int no_sha; /* libcrypto gave no SHA-256: td_in_finish reports it */
     char hex[65];
     uint64_t raw_bytes;
     int raw_eof;
@@ -75,6 +76,7 @@ static td_in *in_new(int kind, const char *name)
     in->fd = -1;
     in->name = td_xstrdup(name);
     in->sha = td_sha256_new();
+    in->no_sha = !in->sha;
     return in;
 }
 
@@ -514,6 +516,8 @@ td_status td_in_finish(td_in *in, uint64_t *raw_bytes, char sha256[65], td_err *
         if (r == 0)
             break;
     }
+    if (in->no_sha)
+        return td_fail(e, TD_E_INTERNAL, "%s: SHA-256 unavailable (libcrypto)", in->name);
     if (in->sha) {
         td_sha256_final(in->sha, in->hex);
         in->sha = NULL;

@@ -60,16 +60,9 @@ const td_flametree *td_flame_tree(const td_flame *fl, td_flametree **owned);
  * decimals. */
 td_status td_flametree_write_folded(const td_flametree *t, int diff, int64_t unit, FILE *f,
                                     td_err *e);
-/* A differential flame (kind "diff" or "diff-KIND") in s from the current and baseline
- * flames (same unit family); the baseline scaled by k (1: as recorded). base_label
- * names the baseline in the SVG subtitle. NULL on overflow (e set). */
-/* Differential flames in dst of every stack kind that both cur and base have (drawn
- * stacks, not differential ones): the cpu stacks first as kind "diff", the others as
- * "diff-KIND". Returns how many were made (-1 on overflow, e set). */
-int td_flame_diffs(td_summary *dst, const td_summary *cur, const td_summary *base,
-                   const char *base_label, td_err *e);
-td_flame *td_flame_make_diff(td_summary *s, const char *kind, const td_flame *cur,
-                             const td_flame *base, double k, const char *base_label, td_err *e);
+/* td_flame_make_diff, td_flame_diffs: summary/flame_diff.h (included here for the
+ * files that expect them from flame.h). */
+#include "summary/flame_diff.h"
 
 /* Lay out folded stacks: frames narrower than minwidth (fraction of the total) are
  * merged into one grey "(N frames pruned)" frame per parent. */

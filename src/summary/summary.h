@@ -50,6 +50,9 @@ typedef struct td_table {
     td_arena *a;         /* the owning summary's arena (column keys live there) */
     td_cell *cells;      /* row-major, nrows * ncols; absent cells: TD_T_TEXT NULL,
                             numbers use TD_NA */
+    const char *bad;     /* the first column td_table_cols refused (a malformed spec, too
+                            many columns, columns after rows): td_summary_write_json
+                            refuses the summary with it; NULL when none */
 } td_table;
 
 #define TD_NA INT64_MIN  /* integer cell with no value: JSON null, blank in documents */
@@ -183,18 +186,12 @@ int td_flame_has_stacks(const td_flame *fl);
 /* A flame value for documents: "12.500 ms", or "12,345 cycles" when fl->cycles. */
 void td_flame_fmt_value(const td_flame *fl, char *dst, size_t cap, int64_t v);
 
-/* Output. JSON is deterministic: insertion order, integers as integers, doubles with
- * %.17g-free stable formatting (shares and ratios rounded to 6 decimals). */
-td_status td_summary_write_json(const td_summary *s, FILE *f, td_err *e);
-/* One table as CSV (libcsv quoting), header = column keys. */
-td_status td_table_write_csv(const td_table *t, FILE *f, td_err *e);
-/* One table as aligned text (for `tracedoc summary`), at most top rows (0 = all). */
-void td_table_write_text(const td_table *t, FILE *f, size_t top);
 /* Folded stacks: "a;b;c value\n" sorted. */
 td_status td_flame_write_folded(const td_flame *fl, FILE *f, td_err *e);
 
-/* Cell formatting shared by every renderer (so the PDF, workbook and text agree):
- * NS -> "127.212 ms", SHARE -> "41.2%", BYTES -> "1.50 MiB", GBPS -> "12.34 GB/s". */
-void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap);
+/* The writers live in their own files; included here for the files that expect them
+ * from summary.h. */
+#include "summary/json_write.h"
+#include "summary/table_text.h"
 
 #endif

@@ -1,0 +1,24 @@
+/* base/alloc.h - checked allocation: malloc, calloc, realloc, strdup and array growth.
+ * Allocation-failure policy (the one place it lives): these never return NULL. When the
+ * system refuses memory, base/alloc.c prints "tracedoc: out of memory (allocating N
+ * bytes)" and exits with TD_EXIT_INTERNAL: a run that cannot allocate cannot produce its
+ * documents, and threading NULL through every caller would hide the real errors. It is
+ * the only print/exit in src/base; the arena and every growable buffer come through here.
+ * Memory returned is the caller's (free()). */
+#ifndef TD_ALLOC_H
+#define TD_ALLOC_H
+#include <stddef.h>
+
+/* The out-of-memory exit (n: the bytes asked for, 0 when not known); it does not return.
+ * Also for limits that mean the same thing (a string table past 2^32 entries). */
+_Noreturn void td_oom(size_t n);
+void *td_xmalloc(size_t n);
+void *td_xcalloc(size_t n, size_t size);
+void *td_xrealloc(void *p, size_t n);
+char *td_xstrdup(const char *s);
+/* Grow *p (element size es) so that it can hold need elements; *cap updated. */
+void td_grow(void **p, size_t *cap, size_t need, size_t es);
+#define TD_PUSH(arr, n, cap) \
+    (td_grow((void **)&(arr), &(cap), (n) + 1, sizeof *(arr)), &(arr)[(n)++])
+
+#endif

@@ -1,0 +1,92 @@
+/* base/arena.c - see base/arena.h. */
+#include "base/arena.h"
+#include "base/alloc.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t used, size;
+    max_align_t data[];
+} chunk;
+
+struct td_arena {
+    chunk *head;
+    size_t total;
+};
+
+td_arena *td_arena_new(void)
+{
+    return td_xcalloc(1, sizeof(td_arena));
+}
+
+void td_arena_free(td_arena *a)
+{
+    if (!a)
+        return;
+    for (chunk *c = a->head, *n; c; c = n) {
+        n = c->next;
+        free(c);
+    }
+    free(a);
+}
+
+void *td_arena_alloc(td_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    chunk *c = a->head;
+    if (!c || c->size - c->used < n) {
+        size_t sz = n > (1u << 20) ? n : (1u << 20);
+        c = td_xmalloc(sizeof(chunk) + sz);
+        c->used = 0;
+        c->size = sz;
+        if (a->head && n > (1u << 19)) {
+            /* big block: keep the current chunk as the head so small allocations
+             * keep filling it */
+            c->next = a->head->next;
+            a->head->next = c;
+        } else {
+            c->next = a->head;
+            a->head = c;
+        }
+        a->total += sz;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *td_arena_strndup(td_arena *a, const char *s, size_t n)
+{
+    char *p = td_arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *td_arena_strdup(td_arena *a, const char *s)
+{
+    return td_arena_strndup(a, s, strlen(s));
+}
+
+char *td_arena_printf(td_arena *a, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = td_arena_alloc(a, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
+size_t td_arena_bytes(const td_arena *a)
+{
+    return a->total;
+}

@@ -1,0 +1,54 @@
+/* base/err.h - exit codes, error codes (td_status) and their names, the error record
+ * modules fill (td_err) and the warnings list of a run.
+ * Modules return a td_status and describe the failure in a td_err; only src/cli prints
+ * and exits. Memory: a td_err is the caller's; a td_warnings owns its messages (malloc'd,
+ * freed by td_warnings_free). */
+#ifndef TD_ERR_H
+#define TD_ERR_H
+#include <stddef.h>
+
+/* Exit codes (documented in README.md). */
+enum {
+    TD_EXIT_OK = 0,
+    TD_EXIT_REGRESSED = 1, /* `diff`: a regression was found */
+    TD_EXIT_USAGE = 2,     /* bad command line or bad template */
+    TD_EXIT_INPUT = 3,     /* unreadable or invalid input */
+    TD_EXIT_OUTPUT = 4,    /* cannot write an output */
+    TD_EXIT_INTERNAL = 5,  /* internal error (bug, out of memory) */
+    TD_EXIT_NOT_COMPARABLE = 6 /* baseline/history: nothing comparable with this run */
+};
+
+/* Error codes returned by modules; cli/main.c maps them to exit codes. */
+typedef enum {
+    TD_OK = 0,
+    TD_E_NOMEM,
+    TD_E_IO,       /* cannot open/read a file */
+    TD_E_FORMAT,   /* invalid or unsupported input */
+    TD_E_USAGE,    /* bad option / bad template */
+    TD_E_OUTPUT,   /* cannot write output */
+    TD_E_INTERNAL
+} td_status;
+
+/* The name of a status ("TD_E_FORMAT"), a static string; "TD_E_UNKNOWN" for a value
+ * outside the enum. For logs and tests; messages for users are in td_err.msg. */
+const char *td_status_name(td_status s);
+
+/* An error with a message; modules fill it, cli/main.c prints it.
+ * Message style: "FILE: byte 1234: expected ',' or '}'" (no "tracedoc: " prefix). */
+typedef struct td_err {
+    td_status code;
+    char msg[1024];
+} td_err;
+/* Fill e (when not NULL) with code and the formatted message; returns code. */
+td_status td_fail(td_err *e, td_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Warnings collected during a run (owned by the list; kept in order; at most 1,000). */
+typedef struct td_warnings {
+    char **msg;
+    size_t n, cap;
+} td_warnings;
+void td_warn(td_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void td_warnings_free(td_warnings *w);
+
+#endif
