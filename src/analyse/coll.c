@@ -79,17 +79,6 @@ static int dtype_size(const char *d)
     return 0;
 }
 
-double td_bus_factor(const char *type, int n)
-{
-    if (n <= 0)
-        return -1;
-    if (!strcmp(type, "allreduce"))
-        return 2.0 * (n - 1) / n;
-    if (!strcmp(type, "allgather") || !strcmp(type, "reducescatter") || !strcmp(type, "alltoall"))
-        return (double)(n - 1) / n;
-    return 1.0;
-}
-
 static int key_cmp(const crec *a, const crec *b)
 {
     int c = strcmp(a->type, b->type);

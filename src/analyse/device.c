@@ -4,6 +4,7 @@
  * Avg/Med/StdDev as reals, median = mean of the two middle values for even counts,
  * StdDev the sample standard deviation, sorted by total time). */
 #include "analyse/internal.h"
+#include "partial/partial.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,38 +29,6 @@ static int kev_cmp_dev(const void *x, const void *y)
     if (a->device != b->device)
         return a->device < b->device ? -1 : 1;
     return kev_cmp_name(x, y);
-}
-
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
-void td_stats_of(int64_t *v, size_t n, td_stats *st)
-{
-    memset(st, 0, sizeof *st);
-    st->n = n;
-    if (!n)
-        return;
-    qsort(v, n, sizeof *v, cmp_i64);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        st->total += v[i];
-        sum += (double)v[i];
-    }
-    st->min = v[0];
-    st->max = v[n - 1];
-    st->mean = sum / (double)n;
-    st->median = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2.0;
-    if (n > 1) {
-        double ss = 0;
-        for (size_t i = 0; i < n; i++) {
-            double d = (double)v[i] - st->mean;
-            ss += d * d;
-        }
-        st->std = sqrt(ss / (double)(n - 1));
-    }
 }
 
 /* Stats of a run of kev with equal name, already sorted by dur. */

@@ -12,6 +12,8 @@
  * ones that together make less than --threshold of the total are dropped.
  * Also the `device` flame (module;kernel, device time of every device event). */
 #include "analyse/internal.h"
+#include "analyse/rows.h"
+#include "partial/partial.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

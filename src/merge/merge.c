@@ -6,6 +6,7 @@
  * rank, job-wide gpu_timeline rows re-summed, the straggler wait of each collective
  * from the merged per-instance extremes, and the findings from the merged tables. */
 #include "analyse/internal.h"
+#include "analyse/rows.h"
 #include "partial/internal.h"
 #include <inttypes.h>
 #include <math.h>
@@ -13,102 +14,12 @@
 #include <string.h>
 #include <time.h>
 
-/* ---- helpers shared with partial/build.c ---------------------------------------- */
-
 static int is_int_type(td_type t)
 {
     return t != TD_T_TEXT && t != TD_T_SHARE && t != TD_T_F64 && t != TD_T_GBPS;
 }
 
-/* XLA flamegraphs made from the records (merge/xla.c) */
-int td_part_xla_flame(const char *kind)
-{
-    return !strcmp(kind, "device") || !strcmp(kind, "source") || !strcmp(kind, "opname");
-}
-
 /* ---- the summary of a merged partial ---------------------------------------------- */
-
-/* Key field k (0-based) of a record key, copied into buf. */
-static const char *kfield(const td_rec *r, int k, char *buf, size_t cap)
-{
-    const char *s = r->key;
-    for (int i = 0; i < k && s; i++) {
-        s = strchr(s, '\x1f');
-        if (s)
-            s++;
-    }
-    if (!s) {
-        buf[0] = 0;
-        return buf;
-    }
-    size_t n = strcspn(s, "\x1f");
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    return buf;
-}
-
-/* Key field k in the summary's arena. */
-const char *td_part_kstr(td_summary *s, const td_rec *r, int k)
-{
-    const char *p = r->key;
-    for (int i = 0; i < k && p; i++) {
-        p = strchr(p, '\x1f');
-        if (p)
-            p++;
-    }
-    if (!p)
-        return "";
-    return td_arena_strndup(s->a, p, strcspn(p, "\x1f"));
-}
-
-int64_t td_part_kint(const td_rec *r, int k)
-{
-    char b[64];
-    kfield(r, k, b, sizeof b);
-    return b[0] ? strtoll(b, NULL, 10) : TD_NA;
-}
-
-/* Mean and sample standard deviation from n, sum and the 128-bit sum of squares. */
-void td_part_mean_std(int64_t n, int64_t sum, const int64_t *sq, double *mean, double *std)
-{
-    *mean = n ? (double)sum / (double)n : 0;
-    *std = 0;
-    if (n < 2)
-        return;
-    __int128 q = (__int128)(((unsigned __int128)(uint64_t)sq[1] << 64) | (uint64_t)sq[0]);
-    __int128 num = q * n - (__int128)sum * sum;
-    long double var = (long double)num / ((long double)n * (long double)(n - 1));
-    *std = var > 0 ? (double)sqrtl(var) : 0;
-}
-
-/* Records of one type, as pointers. */
-td_rec **td_part_recs(const td_partial *p, int type, size_t *n)
-{
-    size_t m = 0;
-    for (size_t i = 0; i < p->nr; i++)
-        m += p->r[i].type == type;
-    td_rec **v = td_xmalloc((m + 1) * sizeof *v);
-    m = 0;
-    for (size_t i = 0; i < p->nr; i++)
-        if (p->r[i].type == type)
-            v[m++] = &p->r[i];
-    *n = m;
-    return v;
-}
-
-td_table *td_part_like(td_summary *s, const td_table *t)
-{
-    td_table *d = td_sum_table(s, t->name, t->title);
-    d->no_json = t->no_json;
-    static const char *const TN[] = {"text", "int", "ns", "share", "bytes", "f64", "gbps",
-                                     "device", "bool"};
-    for (int c = 0; c < t->ncols; c++)
-        td_table_cols(d, td_arena_printf(s->a, "%s:%s:%s", t->cols[c].key, TN[t->cols[c].type],
-                                         t->cols[c].title), NULL);
-    return d;
-}
 
 static const td_table *g_sort_t;
 static int g_sort_path;
@@ -347,12 +258,12 @@ static int coll_cmp(const void *x, const void *y)
 {
     const td_rec *a = *(td_rec *const *)x, *b = *(td_rec *const *)y;
     char fa[256], fb[256];
-    int c = strcmp(kfield(a, 0, fa, sizeof fa), kfield(b, 0, fb, sizeof fb));
+    int c = strcmp(td_part_kfield(a, 0, fa, sizeof fa), td_part_kfield(b, 0, fb, sizeof fb));
     if (c)
         return c;
     if (td_part_kint(a, 1) != td_part_kint(b, 1))
         return td_part_kint(a, 1) < td_part_kint(b, 1) ? -1 : 1;
-    c = strcmp(kfield(a, 2, fa, sizeof fa), kfield(b, 2, fb, sizeof fb));
+    c = strcmp(td_part_kfield(a, 2, fa, sizeof fa), td_part_kfield(b, 2, fb, sizeof fb));
     if (c)
         return c;
     return (td_part_kint(a, 3) > td_part_kint(b, 3)) - (td_part_kint(a, 3) < td_part_kint(b, 3));
@@ -472,7 +383,7 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
 static const mrow *kept_module(const mrow *m, size_t n, const td_rec *r)
 {
     char b[4096];
-    kfield(r, 0, b, sizeof b);
+    td_part_kfield(r, 0, b, sizeof b);
     for (size_t k = 0; k < n; k++)
         if (!strcmp(m[k].name, b))
             return &m[k];

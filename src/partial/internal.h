@@ -1,5 +1,6 @@
-/* partial/internal.h - the partial summary's state, shared by partial/partial.c (records, file
- * format) and merge/merge.c (building a partial, tables from the state). */
+/* partial/internal.h - the partial summary's state, shared by the files of partial/
+ * (records, file format, building a partial), the passes that record into it and the
+ * merge (tables from the state). */
 #ifndef TD_PARTIAL_INT_H
 #define TD_PARTIAL_INT_H
 #include "partial/partial.h"
@@ -47,10 +48,13 @@ void td_part_inst(td_rec *r, const int64_t *inst, int64_t per, int fresh);
 td_rec *td_part_find(const td_partial *p, int type, const char *key, size_t klen);
 int td_part_has(const td_partial *p, int type, const char *key); /* the record exists */
 
-/* merge/merge.c helpers shared with partial/build.c and merge/xla.c */
 int td_part_has_type(const td_partial *p, int type);
 int td_part_xla_flame(const char *kind); /* device, source, opname */
+
+/* Reading a merged partial's records (merge/records.c), for merge/merge.c and merge/xla.c */
 td_rec **td_part_recs(const td_partial *p, int type, size_t *n);   /* malloc'd */
+/* Key field k (0-based) of a record key, copied into buf (cap bytes); returns buf. */
+const char *td_part_kfield(const td_rec *r, int k, char *buf, size_t cap);
 const char *td_part_kstr(td_summary *s, const td_rec *r, int k);  /* key field k */
 int64_t td_part_kint(const td_rec *r, int k);                      /* TD_NA when empty */
 td_table *td_part_like(td_summary *s, const td_table *t);         /* same columns */
