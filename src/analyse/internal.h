@@ -6,6 +6,7 @@
 #ifndef TD_ANALYSE_INT_H
 #define TD_ANALYSE_INT_H
 #include "analyse/analyse.h"
+#include "analyse/rows.h"
 #include <regex.h>
 
 /* Only the passes that record into a partial summary include partial/partial.h. */
@@ -36,13 +37,7 @@ enum { TL_COMP, TL_XCOMM, TL_XMEMCPY, TL_BUSY, TL_IDLE, TL_TOTAL, TL_COMM, TL_ME
 void td_timeline_compute(const td_iv *comp, size_t ncomp, const td_iv *comm, size_t ncomm,
                          const td_iv *mcpy, size_t nmcpy, int64_t out[TL__N]);
 
-/* Summary statistics of a list of durations (sorted in place; analyse/common.c). */
-typedef struct td_stats {
-    size_t n;
-    int64_t total, min, max;
-    double mean, median, std;  /* median: mean of the two middle values for even n;
-                                  std: sample (n-1), 0 for n < 2 */
-} td_stats;
+/* Statistics of a list of durations (td_stats: analyse/rows.h), sorted in place. */
 void td_stats_of(int64_t *v, size_t n, td_stats *st);
 
 /* A step (ProfilerStep#N, iteration_N or --step-pattern range) of one trace. */

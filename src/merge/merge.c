@@ -7,7 +7,7 @@
  * from the merged per-instance extremes, and the findings from the merged tables. */
 #include "analyse/internal.h"
 #include "analyse/rows.h"
-#include "partial/internal.h"
+#include "merge/internal.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -122,52 +122,36 @@ static void ops_table(td_summary *s, const td_partial *p, const td_table *t)
         selfsum += v[i]->v[1];
     for (size_t i = 0; i < n; i++) {
         const int64_t *x = v[i]->v;
+        td_op_stat st = {x[0], x[1], x[2], x[3], x[4]};
         size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", td_part_kstr(s, v[i], 0));
-        td_row_int(s, d, r, "calls", x[0]);
-        td_row_int(s, d, r, "self_ns", x[1]);
-        td_row_int(s, d, r, "total_ns", x[2]);
-        td_row_int(s, d, r, "avg_ns", x[0] ? (x[2] + x[0] / 2) / x[0] : 0);
-        td_row_f64(s, d, r, "self_share", selfsum ? (double)x[1] / (double)selfsum : 0);
-        td_row_f64(s, d, r, "total_share", selfsum ? (double)x[2] / (double)selfsum : 0);
-        td_row_int(s, d, r, "device_self_ns", x[3]);
-        td_row_int(s, d, r, "device_total_ns", x[4]);
-        td_row_int(s, d, r, "device_avg_ns", x[0] ? (x[4] + x[0] / 2) / x[0] : 0);
+        td_row_op(s, d, r, td_part_kstr(s, v[i], 0), &st, selfsum);
     }
     td_table_sort(d, "self_ns", 1);
     free(v);
 }
 
+/* A kernel record's statistics, as the kernels pass takes them from the samples: the
+ * median from the record's sketch, kept within [min, max]. */
 typedef struct kstat {
     const td_rec *r;
     int64_t dev;
-    double mean, std, median;
+    td_stats st;
 } kstat;
 
 static void kstat_of(const td_rec *r, kstat *k)
 {
     k->r = r;
-    td_part_mean_std(r->v[0], r->v[1], r->v + 4, &k->mean, &k->std);
-    k->median = r->sk ? td_sketch_median(r->sk) : k->mean;
-    if (k->median < (double)r->v[2])
-        k->median = (double)r->v[2];
-    if (k->median > (double)r->v[3])
-        k->median = (double)r->v[3];
-}
-
-static void krow(td_summary *s, td_table *d, size_t r, const char *name, const kstat *k,
-                 int64_t sum)
-{
-    const int64_t *x = k->r->v;
-    td_row_str(s, d, r, "name", name);
-    td_row_int(s, d, r, "calls", x[0]);
-    td_row_int(s, d, r, "total_ns", x[1]);
-    td_row_int(s, d, r, "mean_ns", llround(k->mean));
-    td_row_int(s, d, r, "median_ns", llround(k->median));
-    td_row_int(s, d, r, "min_ns", x[2]);
-    td_row_int(s, d, r, "max_ns", x[3]);
-    td_row_int(s, d, r, "std_ns", llround(k->std));
-    td_row_f64(s, d, r, "share", sum ? (double)x[1] / (double)sum : 0);
+    td_stats *st = &k->st;
+    st->n = (size_t)r->v[0];
+    st->total = r->v[1];
+    st->min = r->v[2];
+    st->max = r->v[3];
+    td_part_mean_std(r->v[0], r->v[1], r->v + 4, &st->mean, &st->std);
+    st->median = r->sk ? td_sketch_median(r->sk) : st->mean;
+    if (st->median < (double)r->v[2])
+        st->median = (double)r->v[2];
+    if (st->median > (double)r->v[3])
+        st->median = (double)r->v[3];
 }
 
 static int kdev_cmp(const void *x, const void *y)
@@ -200,7 +184,7 @@ static void kernel_tables(td_summary *s, const td_partial *p, const td_table *t)
             for (; i < j; i++) {
                 size_t r = td_table_add_row(d);
                 td_row_int(s, d, r, "device", k[i].dev);
-                krow(s, d, r, td_part_kstr(s, k[i].r, 1), &k[i], dsum);
+                td_row_kernel(s, d, r, td_part_kstr(s, k[i].r, 1), &k[i].st, dsum);
             }
         }
         free(k);
@@ -223,27 +207,12 @@ static void kernel_tables(td_summary *s, const td_partial *p, const td_table *t)
         kstat_of(v[i], &k);
         const char *nm = td_part_kstr(s, v[i], 0);
         const int64_t *x = v[i]->v;
-        if (!strcmp(t->name, "kernels")) {
-            krow(s, d, td_table_add_row(d), nm, &k, sum);
-        } else if (!strcmp(t->name, "cuda_gpu_kern_sum")) {
-            size_t r = td_table_add_row(d);
-            td_row_f64(s, d, r, "Time (%)", sum ? 100.0 * (double)x[1] / (double)sum : 0);
-            td_row_int(s, d, r, "Total Time (ns)", x[1]);
-            td_row_int(s, d, r, "Instances", x[0]);
-            td_row_f64(s, d, r, "Avg (ns)", k.mean);
-            td_row_f64(s, d, r, "Med (ns)", k.median);
-            td_row_int(s, d, r, "Min (ns)", x[2]);
-            td_row_int(s, d, r, "Max (ns)", x[3]);
-            td_row_f64(s, d, r, "StdDev (ns)", k.std);
-            td_row_str(s, d, r, "Name", nm);
-        } else if (x[0] >= 2) { /* variability */
-            size_t r = td_table_add_row(d);
-            td_row_str(s, d, r, "name", nm);
-            td_row_int(s, d, r, "calls", x[0]);
-            td_row_int(s, d, r, "mean_ns", llround(k.mean));
-            td_row_int(s, d, r, "std_ns", llround(k.std));
-            td_row_f64(s, d, r, "cov", k.mean > 0 ? k.std / k.mean : 0);
-        }
+        if (!strcmp(t->name, "kernels"))
+            td_row_kernel(s, d, td_table_add_row(d), nm, &k.st, sum);
+        else if (!strcmp(t->name, "cuda_gpu_kern_sum"))
+            td_row_kern_sum(s, d, td_table_add_row(d), nm, &k.st, sum);
+        else if (x[0] >= 2) /* variability */
+            td_row_variability(s, d, td_table_add_row(d), nm, &k.st);
     }
     if (!strcmp(t->name, "kernels"))
         td_table_sort(d, "total_ns", 1);
@@ -281,23 +250,6 @@ static void collectives(td_summary *s, const td_partial *p, const td_table *t)
         const char *type = td_part_kstr(s, v[i], 0);
         int64_t bytes = td_part_kint(v[i], 1), group = td_part_kint(v[i], 3);
         const char *dtype = td_part_kstr(s, v[i], 2);
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", type);
-        td_row_int(s, d, r, "calls", x[0]);
-        td_row_int(s, d, r, "total_ns", x[1]);
-        td_row_int(s, d, r, "hidden_ns", x[2]);
-        td_row_str(s, d, r, "dtype", *dtype ? dtype : NULL);
-        double mean = (double)x[1] / (double)x[0];
-        td_row_int(s, d, r, "bytes", bytes >= 0 ? bytes : TD_NA);
-        td_row_int(s, d, r, "mean_ns", (int64_t)(mean + 0.5));
-        if (bytes >= 0 && mean > 0) {
-            double alg = (double)bytes / mean;
-            td_row_f64(s, d, r, "algbw_gbps", alg);
-            double f = td_bus_factor(type, (int)group);
-            if (f >= 0)
-                td_row_f64(s, d, r, "busbw_gbps", alg * f);
-        }
-        td_row_int(s, d, r, "group_size", group ? group : TD_NA);
         int64_t w = TD_NA;
         if (x[3] > 0 && x[4] >= 2 && v[i]->inst) {
             w = 0;
@@ -307,7 +259,8 @@ static void collectives(td_summary *s, const td_partial *p, const td_table *t)
                     w += in[1] - in[0] - in[2];
             }
         }
-        td_row_int(s, d, r, "wait_ns", w);
+        td_coll_stat st = {type, *dtype ? dtype : NULL, bytes, (int)group, x[0], x[1], x[2], w};
+        td_row_coll(s, d, td_table_add_row(d), &st);
     }
     td_table_sort(d, "total_ns", 1);
     free(v);
@@ -359,22 +312,12 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
         td_table_cols(d, "below_cut:bool:Below cut", NULL);
     for (size_t k = 0; k < (below ? n : keep); k++) {
         const int64_t *x = m[k].r->v;
-        double mean, std, tmean, tstd;
-        td_part_mean_std(x[0], x[1], x + 2, &mean, &std);
-        td_part_mean_std(x[0], x[4], x + 5, &tmean, &tstd);
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", m[k].name);
-        td_row_int(s, d, r, "program_id", m[k].program);
-        td_row_int(s, d, r, "executions", x[0]);
-        td_row_f64(s, d, r, "thunks_mean", tmean);
-        td_row_int(s, d, r, "mean_ns", llround(mean));
-        td_row_int(s, d, r, "total_ns", m[k].total);
-        td_row_f64(s, d, r, "share", sum ? (double)m[k].total / (double)sum : 0);
-        td_row_int(s, d, r, "below_cut", k >= keep);
-        if (!*xla || x[0] > 1) { /* XLA leaves them empty for one execution */
-            td_row_f64(s, d, r, "thunks_std", tstd);
-            td_row_int(s, d, r, "std_ns", llround(std));
-        }
+        /* XLA leaves the std cells empty for one execution; Kineto's table has no below_cut */
+        td_mod_stat st = {m[k].name, m[k].program, x[0], m[k].total, 0, 0, 0, 0,
+                          !*xla || x[0] > 1, below ? k >= keep : -1};
+        td_part_mean_std(x[0], x[1], x + 2, &st.mean, &st.std);
+        td_part_mean_std(x[0], x[4], x + 5, &st.tmean, &st.tstd);
+        td_row_module(s, d, td_table_add_row(d), &st, sum);
     }
     *kept = m;
     *nkept = keep;
@@ -409,13 +352,8 @@ static void thunks(td_summary *s, const td_partial *p, const td_table *t, const 
         if (!k)
             continue;
         const int64_t *x = v[i]->v;
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "module", k->name);
-        td_row_str(s, d, r, "name", td_part_kstr(s, v[i], 1));
-        td_row_int(s, d, r, "calls", x[0]);
-        td_row_int(s, d, r, "mean_ns", x[1] / x[0]);
-        td_row_int(s, d, r, "total_ns", x[1]);
-        td_row_f64(s, d, r, "share", mt[k - m] ? (double)x[1] / (double)mt[k - m] : 0);
+        td_thunk_stat st = {k->name, td_part_kstr(s, v[i], 1), NULL, NULL, x[0], x[1], 0};
+        td_row_thunk(s, d, td_table_add_row(d), &st, mt[k - m]);
     }
     td_table_sort(d, "total_ns", 1);
     free(mt);
@@ -443,10 +381,7 @@ static void phases(td_summary *s, const td_partial *p, const td_table *t)
     for (size_t i = 0; i < n && tot > 0; i++) {
         if ((double)acc >= 0.99 * (double)tot || v[i]->v[0] <= 0)
             break;
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", td_part_kstr(s, v[i], 0));
-        td_row_int(s, d, r, "non_child_ns", v[i]->v[0]);
-        td_row_f64(s, d, r, "share", (double)v[i]->v[0] / (double)tot);
+        td_row_phase(s, d, td_table_add_row(d), td_part_kstr(s, v[i], 0), v[i]->v[0], tot);
         acc += v[i]->v[0];
     }
     free(v);

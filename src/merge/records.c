@@ -1,7 +1,7 @@
 /* merge/records.c - reading a merged partial's records, shared by merge/merge.c and
  * merge/xla.c: key fields, the records of one type, an empty table with another's
  * columns. */
-#include "partial/internal.h"
+#include "merge/internal.h"
 #include <stdlib.h>
 #include <string.h>
 

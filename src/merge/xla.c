@@ -15,7 +15,8 @@
  * shared with report). Devices must belong to one part each (nsys-jax: one process
  * per device set); a device seen in several parts is warned about. */
 #include "analyse/xla/xla.h"
-#include "partial/internal.h"
+#include "analyse/rows.h"
+#include "merge/internal.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -232,15 +233,8 @@ void td_xm_thunks(td_summary *s, const td_table *t, const td_xstate *X, const td
     for (size_t i = 0; i < n; i++) {
         const int64_t *x = v[i]->th->v;
         int km = td_xm_kept(k, v[i]->key);
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "module", k->names[km]);
-        td_row_str(s, d, r, "name", v[i]->inst);
-        td_row_str(s, d, r, "hlo_op", v[i]->kind);
-        td_row_int(s, d, r, "calls", x[0]);
-        td_row_int(s, d, r, "mean_ns", llround((double)x[1] / (double)x[0]));
-        td_row_int(s, d, r, "total_ns", x[1]);
-        td_row_f64(s, d, r, "share", mt[km] ? (double)x[1] / (double)mt[km] : 0);
-        if (v[i]->op_name) td_row_str(s, d, r, "op_name", v[i]->op_name);
+        td_thunk_stat st = {k->names[km], v[i]->inst, v[i]->kind, v[i]->op_name, x[0], x[1], 1};
+        td_row_thunk(s, d, td_table_add_row(d), &st, mt[km]);
         if (fl) {
             b.n = 0;
             for (const char *c = k->names[km]; *c; c++) td_buf_putc(&b, *c == ';' ? ':' : *c);
@@ -278,11 +272,8 @@ void td_xm_hlo_ops(td_summary *s, const td_table *t, const td_xstate *X, const t
     }
     for (size_t id = 0; id < m; id++) {
         if (!calls[id]) continue;
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "hlo_op", td_strget(names, (td_str)id));
-        td_row_int(s, d, r, "calls", calls[id]);
-        td_row_int(s, d, r, "total_ns", total[id]);
-        td_row_f64(s, d, r, "share", tot ? (double)total[id] / (double)tot : 0);
+        td_row_hlo_op(s, d, td_table_add_row(d), td_strget(names, (td_str)id), calls[id], total[id],
+                      tot);
     }
     td_table_sort(d, "total_ns", 1);
     td_strtab_free(names);
@@ -366,15 +357,10 @@ void td_xm_opcodes(td_summary *s, const td_table *t, const td_xstate *X, const t
         ns[id] += v[i]->ns;
     }
     for (size_t q = 0; q < no; q++) {
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "opcode", td_strget(names, order[q]));
-        td_row_int(s, d, r, "total_ns", llround(ns[order[q]]));
-        td_row_f64(s, d, r, "share", modules ? ns[order[q]] / (double)modules : 0);
+        td_row_opcode(s, d, td_table_add_row(d), td_strget(names, order[q]), ns[order[q]],
+                      modules);
     }
-    size_t r = td_table_add_row(d);
-    td_row_str(s, d, r, "opcode", "GPU idle during modules");
-    td_row_int(s, d, r, "total_ns", modules - thunks);
-    td_row_f64(s, d, r, "share", modules ? (double)(modules - thunks) / (double)modules : 0);
+    td_row_opcode(s, d, td_table_add_row(d), TD_ROW_GPU_IDLE, (double)(modules - thunks), modules);
     td_table_sort(d, "total_ns", 1);
     int64_t idle_in = modules - thunks > 0 ? modules - thunks : 0;
     int64_t idle_bw = wall - modules > 0 ? wall - modules : 0;
