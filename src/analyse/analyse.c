@@ -6,6 +6,7 @@
  * with NVTX ranges) -> collectives and modules from Kineto kernels/steps (only when XLA
  * made none) -> variability -> flames -> findings. */
 #include "analyse/internal.h"
+#include "partial/partial.h"
 #include "analyse/ipu.h"
 #include "model/job.h"
 #include <stdlib.h>
@@ -14,46 +15,6 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-
-void td_opts_default(td_opts *o)
-{
-    memset(o, 0, sizeof *o); /* every option a later pass adds starts at 0 / NULL / off */
-    o->warmup = TD_WARMUP_AUTO;
-    o->step_pattern = NULL;
-    o->module_pattern = NULL;
-    o->threshold = 0.01;
-    o->compile_passes = 0;
-}
-
-int64_t td_trailing_num(const char *name)
-{
-    size_t n = strlen(name), i = n;
-    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
-        i--;
-    if (i == n || n - i > 18)
-        return -1;
-    return strtoll(name + i, NULL, 10);
-}
-
-const char *td_strip_num(td_summary *s, const char *name)
-{
-    size_t n = strlen(name), i = n;
-    while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9')
-        i--;
-    if (i == n || i == 0)
-        return td_arena_strdup(s->a, name);
-    if (name[i - 1] == '#' || name[i - 1] == '_' || name[i - 1] == '-' || name[i - 1] == ' ')
-        i--;
-    if (i == 0)
-        return td_arena_strdup(s->a, name);
-    return td_arena_strndup(s->a, name, i);
-}
-
-static const char *base_name(const char *p)
-{
-    const char *b = strrchr(p, '/');
-    return b ? b + 1 : p;
-}
 
 static int cmp_int(const void *x, const void *y)
 {
@@ -102,28 +63,7 @@ static int64_t capture_ns(const td_actx *a)
     return best;
 }
 
-/* Base name of a command-line input: a directory keeps a trailing '/'. */
-static void input_base(td_buf *b, const char *in)
-{
-    if (!in || !strcmp(in, "-")) {
-        td_buf_puts(b, "stdin");
-        return;
-    }
-    size_t n = strlen(in);
-    while (n > 1 && in[n - 1] == '/')
-        n--;
-    size_t i = n;
-    while (i > 0 && in[i - 1] != '/')
-        i--;
-    td_buf_put(b, in + i, n - i);
-    if (n < strlen(in))
-        td_buf_putc(b, '/');
-}
-
-/* The run's name for titles: one input by its base name; several by the archive or
- * directory they came from ("param_dlrm_8ranks.tar.gz, 8 ranks"), else by the common
- * part of the files' names ("pax_fsdp4_4proc_proc*.zip, 4 ranks") or the first name
- * and a count. Never a comma list of every file. */
+/* The run's name for titles (td_run_label, analyse/common.c). */
 static void run_label(const td_actx *a, td_buf *b)
 {
     const char **in = td_xmalloc((a->n + 1) * sizeof *in), **path = td_xmalloc((a->n + 1) * sizeof *path);
@@ -134,55 +74,6 @@ static void run_label(const td_actx *a, td_buf *b)
     td_run_label(b, in, path, a->n);
     free(in);
     free(path);
-}
-
-void td_run_label(td_buf *b, const char *const *input, const char *const *paths, size_t n)
-{
-    if (n == 1) {
-        td_buf_puts(b, base_name(paths[0]));
-        return;
-    }
-    const char **in = td_xmalloc(n * sizeof *in);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *x = input[i];
-        size_t j = 0;
-        while (j < k && strcmp(in[j], x))
-            j++;
-        if (j == k)
-            in[k++] = x;
-    }
-    if (k == 1)
-        input_base(b, in[0]);
-    else {
-        td_buf first = {0}, other = {0};
-        input_base(&first, in[0]);
-        const char *f = td_buf_cstr(&first);
-        size_t pre = strlen(f), suf = strlen(f);
-        for (size_t j = 1; j < k; j++) {
-            other.n = 0;
-            input_base(&other, in[j]);
-            const char *o = td_buf_cstr(&other);
-            size_t on = strlen(o), p = 0, q = 0;
-            while (p < pre && o[p] == f[p])
-                p++;
-            while (q < suf && q < on && q < strlen(f) && o[on - 1 - q] == f[strlen(f) - 1 - q])
-                q++;
-            pre = p;
-            suf = q;
-        }
-        size_t fn = strlen(f);
-        if (pre + suf > fn)
-            suf = fn - pre;
-        if (pre + suf >= 4)
-            td_buf_printf(b, "%.*s*%s", (int)pre, f, f + fn - suf);
-        else
-            td_buf_printf(b, "%s and %zu more", f, k - 1);
-        td_buf_free(&first);
-        td_buf_free(&other);
-    }
-    free(in);
-    td_buf_printf(b, ", %zu ranks", n);
 }
 
 static void run_scalars(td_actx *a)
@@ -270,46 +161,6 @@ static td_status compile_re(regex_t *re, int *has, const char *pat, const char *
     }
     *has = 1;
     return TD_OK;
-}
-
-td_table *td_modules_cut(td_summary *s, const char *title, double threshold,
-                         const int64_t *first_total, size_t stride, size_t n, int64_t sum,
-                         size_t *keep)
-{
-#define TOTAL(k) (*(const int64_t *)((const char *)first_total + (k) * stride))
-    size_t k = n;
-    int64_t cut = 0;
-    while (k > 0 && (double)(cut + TOTAL(k - 1)) < threshold * (double)sum) {
-        cut += TOTAL(k - 1);
-        k--;
-    }
-#undef TOTAL
-    *keep = k;
-    td_sum_set_f64(s, "module_cut.threshold", "Top-module cut-off", TD_T_F64, threshold);
-    td_sum_set_int(s, "module_cut.dropped_modules", "Modules below the cut-off", TD_T_INT,
-                   (int64_t)(n - k));
-    td_sum_set_int(s, "module_cut.dropped_ns", "Time below the cut-off", TD_T_NS, cut);
-    td_table *t = td_sum_table(s, "modules", title);
-    td_table_cols(t, "name:text:Module", "program_id:int:Program", "executions:int:Executions",
-                  "thunks_mean:f64:Thunks/exec", "thunks_std:f64:Thunks std",
-                  "mean_ns:ns:Mean", "std_ns:ns:Std dev", "total_ns:ns:Total",
-                  "share:share:Share", NULL);
-    t->note = "Mean and Total: device time of one execution, added over every execution on "
-              "every device, so Total can exceed the traced time. Share: of the Total of all "
-              "modules, those below the cut-off included.";
-    return t;
-}
-
-void td_modules_kineto(td_table *t)
-{
-    td_table_nodoc(t, "program_id");
-    td_table_nodoc(t, "thunks_mean");
-    td_table_nodoc(t, "thunks_std");
-    t->note = "A module is a step (or a --module-pattern range). Mean and Total: device time "
-              "of one execution, from the start of the first device activity it launched to "
-              "the end of the last, gaps included; added over every execution of every rank, "
-              "so Total can exceed the traced time, and ranges that nest or overlap each count "
-              "in full. Share: of the Total of all modules, those below the cut-off included.";
 }
 
 static void actx_free(td_actx *a)

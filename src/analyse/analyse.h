@@ -26,20 +26,6 @@ void td_opts_default(td_opts *o);
  * problems (bad regex: TD_E_USAGE). */
 td_status td_analyse(td_traceset *set, const td_opts *o, td_summary *s, td_err *e);
 
-/* The top-module cut of formats.md sec. 4, shared by the Kineto and XLA module passes.
- * Module totals are read at first_total, stride bytes apart, n modules sorted by total
- * time, largest first; sum is their sum. The smallest modules that together make less
- * than threshold x sum are dropped: *keep is how many leading modules stay. Sets the
- * module_cut.* scalars and returns the `modules` table (contract columns, no rows). */
-td_table *td_modules_cut(td_summary *s, const char *title, double threshold,
-                         const int64_t *first_total, size_t stride, size_t n, int64_t sum,
-                         size_t *keep);
-
-/* Kineto's modules table for documents: a module is a step or a --module-pattern range,
- * so XLA's columns (program, thunks per execution) are left out of the documents, and
- * the note says what the times add up (why Total can exceed the traced time). */
-void td_modules_kineto(td_table *t);
-
 /* XLA / nsys-jax semantics (analyse/xla/xla.c): modules, thunks, compile, runtime totals,
  * XLA collectives. Called by td_analyse for traces with NVTX ranges. */
 void td_analyse_xla(td_traceset *set, const td_opts *o, td_summary *s);

@@ -79,17 +79,6 @@ static int dtype_size(const char *d)
     return 0;
 }
 
-double td_bus_factor(const char *type, int n)
-{
-    if (n <= 0)
-        return -1;
-    if (!strcmp(type, "allreduce"))
-        return 2.0 * (n - 1) / n;
-    if (!strcmp(type, "allgather") || !strcmp(type, "reducescatter") || !strcmp(type, "alltoall"))
-        return (double)(n - 1) / n;
-    return 1.0;
-}
-
 static int key_cmp(const crec *a, const crec *b)
 {
     int c = strcmp(a->type, b->type);
@@ -314,27 +303,13 @@ void td_an_coll(td_actx *a)
             q++;
         }
         int64_t calls = (int64_t)(q - p);
-        double mean = (double)tot / (double)calls;
-        size_t x = td_table_add_row(tb);
-        td_row_str(s, tb, x, "name", r[p].type);
-        td_row_int(s, tb, x, "bytes", r[p].bytes >= 0 ? r[p].bytes : TD_NA);
-        td_row_int(s, tb, x, "calls", calls);
-        td_row_int(s, tb, x, "total_ns", tot);
-        td_row_int(s, tb, x, "mean_ns", (int64_t)(mean + 0.5));
-        if (r[p].bytes >= 0 && mean > 0) {
-            double alg = (double)r[p].bytes / mean; /* bytes per ns = GB/s */
-            td_row_f64(s, tb, x, "algbw_gbps", alg);
-            double f = td_bus_factor(r[p].type, r[p].group);
-            if (f >= 0)
-                td_row_f64(s, tb, x, "busbw_gbps", alg * f);
-        }
-        td_row_int(s, tb, x, "group_size", r[p].group ? r[p].group : TD_NA);
-        td_row_str(s, tb, x, "dtype", r[p].dtype ? td_name(a, r[p].dtype) : NULL);
-        td_row_int(s, tb, x, "hidden_ns", hid);
+        const char *dtype = r[p].dtype ? td_name(a, r[p].dtype) : NULL;
         if (a->part)
-            part_coll(a->part, r, p, q, tot, hid, r[p].dtype ? td_name(a, r[p].dtype) : NULL);
+            part_coll(a->part, r, p, q, tot, hid, dtype);
         int64_t w = wait_of(r, p, q);
-        td_row_int(s, tb, x, "wait_ns", w >= 0 ? w : TD_NA);
+        td_coll_stat st = {r[p].type, dtype, r[p].bytes, r[p].group, calls, tot, hid,
+                           w >= 0 ? w : TD_NA};
+        td_row_coll(s, tb, td_table_add_row(tb), &st);
         p = q;
     }
     td_table_sort(tb, "total_ns", 1);

@@ -4,6 +4,7 @@
  * Avg/Med/StdDev as reals, median = mean of the two middle values for even counts,
  * StdDev the sample standard deviation, sorted by total time). */
 #include "analyse/internal.h"
+#include "partial/partial.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,38 +31,6 @@ static int kev_cmp_dev(const void *x, const void *y)
     return kev_cmp_name(x, y);
 }
 
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
-void td_stats_of(int64_t *v, size_t n, td_stats *st)
-{
-    memset(st, 0, sizeof *st);
-    st->n = n;
-    if (!n)
-        return;
-    qsort(v, n, sizeof *v, cmp_i64);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        st->total += v[i];
-        sum += (double)v[i];
-    }
-    st->min = v[0];
-    st->max = v[n - 1];
-    st->mean = sum / (double)n;
-    st->median = n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2.0;
-    if (n > 1) {
-        double ss = 0;
-        for (size_t i = 0; i < n; i++) {
-            double d = (double)v[i] - st->mean;
-            ss += d * d;
-        }
-        st->std = sqrt(ss / (double)(n - 1));
-    }
-}
-
 /* Stats of a run of kev with equal name, already sorted by dur. */
 static void run_stats(const kev *k, size_t n, td_stats *st, int64_t *scratch)
 {
@@ -81,28 +50,6 @@ static int krun_cmp(const void *x, const void *y)
     if (a->st.total != b->st.total)
         return a->st.total > b->st.total ? -1 : 1;
     return strcmp(a->name, b->name);
-}
-
-static void kcols(td_table *tb)
-{
-    td_table_cols(tb, "name:text:Kernel", "calls:int:Calls", "total_ns:ns:Total", "mean_ns:ns:Mean",
-                  "median_ns:ns:Median", "min_ns:ns:Min", "max_ns:ns:Max", "std_ns:ns:Std dev",
-                  "share:share:Share", NULL);
-}
-
-static void krow(td_actx *a, td_table *tb, size_t r, const char *name, const td_stats *st,
-                 int64_t sum)
-{
-    td_summary *s = a->s;
-    td_row_str(s, tb, r, "name", name);
-    td_row_int(s, tb, r, "calls", (int64_t)st->n);
-    td_row_int(s, tb, r, "total_ns", st->total);
-    td_row_int(s, tb, r, "mean_ns", llround(st->mean));
-    td_row_int(s, tb, r, "median_ns", llround(st->median));
-    td_row_int(s, tb, r, "min_ns", st->min);
-    td_row_int(s, tb, r, "max_ns", st->max);
-    td_row_int(s, tb, r, "std_ns", llround(st->std));
-    td_row_f64(s, tb, r, "share", sum ? (double)st->total / (double)sum : 0);
 }
 
 void td_an_kernels(td_actx *a)
@@ -132,13 +79,8 @@ void td_an_kernels(td_actx *a)
     }
     td_summary *s = a->s;
     td_table *tk = td_sum_table(s, "kernels", "Top kernels");
-    kcols(tk);
-    td_table *ns = td_sum_table(s, "cuda_gpu_kern_sum", "cuda_gpu_kern_sum");
-    ns->no_json = 1;
-    td_table_cols(ns, "Time (%):f64:Time (%)", "Total Time (ns):int:Total Time (ns)",
-                  "Instances:int:Instances", "Avg (ns):f64:Avg (ns)", "Med (ns):f64:Med (ns)",
-                  "Min (ns):int:Min (ns)", "Max (ns):int:Max (ns)", "StdDev (ns):f64:StdDev (ns)",
-                  "Name:text:Name", NULL);
+    td_rows_kernel_cols(tk);
+    td_table *ns = td_rows_kern_sum_table(s);
     qsort(k, m, sizeof *k, kev_cmp_name);
     for (size_t i = 0; i < m;) {
         size_t j = i;
@@ -149,17 +91,8 @@ void td_an_kernels(td_actx *a)
         const char *nm = td_name(a, k[i].name);
         if (a->part)
             td_part_kernels(a->part, -1, nm, scratch, j - i);
-        krow(a, tk, td_table_add_row(tk), nm, &st, sum);
-        size_t r = td_table_add_row(ns);
-        td_row_f64(s, ns, r, "Time (%)", sum ? 100.0 * (double)st.total / (double)sum : 0);
-        td_row_int(s, ns, r, "Total Time (ns)", st.total);
-        td_row_int(s, ns, r, "Instances", (int64_t)st.n);
-        td_row_f64(s, ns, r, "Avg (ns)", st.mean);
-        td_row_f64(s, ns, r, "Med (ns)", st.median);
-        td_row_int(s, ns, r, "Min (ns)", st.min);
-        td_row_int(s, ns, r, "Max (ns)", st.max);
-        td_row_f64(s, ns, r, "StdDev (ns)", st.std);
-        td_row_str(s, ns, r, "Name", nm);
+        td_row_kernel(s, tk, td_table_add_row(tk), nm, &st, sum);
+        td_row_kern_sum(s, ns, td_table_add_row(ns), nm, &st, sum);
         i = j;
     }
     td_table_sort(tk, "total_ns", 1);
@@ -167,7 +100,7 @@ void td_an_kernels(td_actx *a)
 
     td_table *td = td_sum_table(s, "kernels_by_device", "Top kernels by device");
     td_table_cols(td, "device:device:Device", NULL);
-    kcols(td);
+    td_rows_kernel_cols(td);
     qsort(k, m, sizeof *k, kev_cmp_dev);
     krun *runs = td_xmalloc(m * sizeof *runs);
     for (size_t i = 0; i < m;) {
@@ -191,7 +124,7 @@ void td_an_kernels(td_actx *a)
         for (size_t p = 0; p < nr; p++) {
             size_t r = td_table_add_row(td);
             td_row_int(s, td, r, "device", k[i].device);
-            krow(a, td, r, runs[p].name, &runs[p].st, dsum);
+            td_row_kernel(s, td, r, runs[p].name, &runs[p].st, dsum);
         }
         i = j;
     }

@@ -9,14 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void td_fold_put(td_buf *b, const char *name)
-{
-    for (const char *p = name; *p; p++) {
-        char ch = *p;
-        td_buf_putc(b, ch == ';' ? ':' : (ch == '\n' || ch == '\r') ? ' ' : ch);
-    }
-}
-
 typedef struct node {
     int32_t parent;    /* -1 for a thread root */
     int32_t depth;     /* frames below the thread root */

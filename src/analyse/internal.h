@@ -6,8 +6,13 @@
 #ifndef TD_ANALYSE_INT_H
 #define TD_ANALYSE_INT_H
 #include "analyse/analyse.h"
-#include "partial/partial.h"
+#include "analyse/rows.h"
 #include <regex.h>
+
+/* Only the passes that record into a partial summary include partial/partial.h. */
+typedef struct td_partial td_partial;
+
+/* ---- interval sets (analyse/interval.c) ---- */
 
 /* A half-open time interval [s, e) in ns. */
 typedef struct td_iv {
@@ -32,13 +37,7 @@ enum { TL_COMP, TL_XCOMM, TL_XMEMCPY, TL_BUSY, TL_IDLE, TL_TOTAL, TL_COMM, TL_ME
 void td_timeline_compute(const td_iv *comp, size_t ncomp, const td_iv *comm, size_t ncomm,
                          const td_iv *mcpy, size_t nmcpy, int64_t out[TL__N]);
 
-/* Summary statistics of a list of durations (sorted in place). */
-typedef struct td_stats {
-    size_t n;
-    int64_t total, min, max;
-    double mean, median, std;  /* median: mean of the two middle values for even n;
-                                  std: sample (n-1), 0 for n < 2 */
-} td_stats;
+/* Statistics of a list of durations (td_stats: analyse/rows.h), sorted in place. */
 void td_stats_of(int64_t *v, size_t n, td_stats *st);
 
 /* A step (ProfilerStep#N, iteration_N or --step-pattern range) of one trace. */
@@ -120,21 +119,19 @@ static inline const char *td_devword(const td_actx *a)
 }                       /* analyse/aiu.c: IBM AIU flex traces */
 void td_an_findings(td_actx *a);                  /* analyse/findings.c */
 
-/* Partial-summary hooks (merge/merge.c), called by the passes when a->part is set. */
-/* Kernel durations of one name (device < 0) or one (device, name), sorted ascending. */
-void td_part_kernels(td_partial *p, int device, const char *name, const int64_t *dur, size_t n);
+/* ---- helpers shared by the passes and the merge (analyse/common.c) ---- */
+
 /* The warm-up rule sentence of the Kineto steps pass (analyse/steps.c), for `total` steps
  * of which `dropped` were dropped over `nranks` ranks. */
 const char *td_warmup_rule(td_summary *s, const td_opts *o, size_t total, size_t dropped,
                            size_t nranks);
-/* nccl-tests bus bandwidth factor (analyse/coll.c); -1 for an unknown group size. */
+/* nccl-tests bus bandwidth factor; -1 for an unknown group size. */
 double td_bus_factor(const char *type, int n);
 
-/* The run's name for titles (analyse/analyse.c) from each trace's input (archive, directory or
+/* The run's name for titles from each trace's input (archive, directory or
  * the file) and path, in rank order. */
 void td_run_label(td_buf *b, const char *const *input, const char *const *paths, size_t n);
 
-/* Helpers. */
 int td_is_comm_name(const char *name);           /* contains nccl/rccl (any case) */
 /* Trailing decimal number of a name ("ProfilerStep#12" -> 12), -1 if none. */
 int64_t td_trailing_num(const char *name);

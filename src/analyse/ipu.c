@@ -54,11 +54,6 @@ static int is_busy(int type)
            type == TD_IPU_GLOBALEXCHANGE || type == TD_IPU_STREAMCOPYMID;
 }
 
-int64_t td_ipu_cycles_ns(const td_ipu *m, int64_t cycles)
-{
-    return (int64_t)llround((double)cycles * 1e9 / m->clock_hz);
-}
-
 typedef struct ictx {
     td_summary *s;
     const td_strtab *strs;
@@ -66,15 +61,6 @@ typedef struct ictx {
     const td_opts *o;
     int rep;             /* which export (several given), -1 when there is one */
 } ictx;
-
-void td_ipu_key(char *dst, size_t cap, const char *fam, int rep, const char *who,
-                const char *what)
-{
-    char r[16] = "";
-    if (rep >= 0)
-        snprintf(r, sizeof r, "r%d.", rep);
-    snprintf(dst, cap, "%s.%s%s%s%s", fam, r, who ? who : "", who ? "." : "", what);
-}
 
 /* The table `name`, made (with a first `report` column when several exports are given)
  * when absent; *fresh tells the caller to add its columns. */
@@ -546,16 +532,6 @@ static void flame(ictx *x)
 }
 
 /* ---- the flat timeline per IPU (steps end to end), coloured by category ---- */
-
-void td_ipu_timeline_table(td_summary *s, td_table **out)
-{
-    td_table *t = td_sum_table(s, "ipu_timeline", "Timeline segments");
-    if (!t->ncols)
-        td_table_cols(t, "ipu:int:IPU", "lane:text:Lane", "kind:text:Kind", "name:text:Name",
-                      "from_cycles:int:From", "to_cycles:int:To", NULL);
-    t->no_json = 1;
-    *out = t;
-}
 
 typedef struct seg {
     int64_t from, to;

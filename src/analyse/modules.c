@@ -12,6 +12,8 @@
  * ones that together make less than --threshold of the total are dropped.
  * Also the `device` flame (module;kernel, device time of every device event). */
 #include "analyse/internal.h"
+#include "analyse/rows.h"
+#include "partial/partial.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,16 +310,9 @@ void td_an_modules(td_actx *a)
         for (size_t k = kept; k < nm; k++)
             m[k].dropped = 1;
         for (size_t k = 0; k < kept; k++) {
-            size_t r = td_table_add_row(tb);
-            td_row_str(s, tb, r, "name", m[k].name);
-            td_row_int(s, tb, r, "program_id", TD_NA);
-            td_row_int(s, tb, r, "executions", m[k].execs);
-            td_row_f64(s, tb, r, "thunks_mean", m[k].tmean);
-            td_row_f64(s, tb, r, "thunks_std", m[k].tstd);
-            td_row_int(s, tb, r, "mean_ns", llround(m[k].mean));
-            td_row_int(s, tb, r, "std_ns", llround(m[k].std));
-            td_row_int(s, tb, r, "total_ns", m[k].total);
-            td_row_f64(s, tb, r, "share", sum ? (double)m[k].total / (double)sum : 0);
+            td_mod_stat st = {m[k].name, TD_NA, m[k].execs, m[k].total, m[k].mean, m[k].std,
+                              m[k].tmean, m[k].tstd, 1, -1};
+            td_row_module(s, tb, td_table_add_row(tb), &st, sum);
         }
         thunk *th = thm.v;
         size_t nth = thm.n;
@@ -346,13 +341,9 @@ void td_an_modules(td_actx *a)
                 for (size_t i = p; keep && i < q; i++) {
                     /* one record per (module, kernel): calls and total summed already */
                     int64_t tot = th[i].dur;
-                    size_t r = td_table_add_row(tt);
-                    td_row_str(s, tt, r, "module", td_name(a, th[i].module));
-                    td_row_str(s, tt, r, "name", td_name(a, th[i].kernel));
-                    td_row_int(s, tt, r, "calls", th[i].n);
-                    td_row_int(s, tt, r, "mean_ns", tot / th[i].n);
-                    td_row_int(s, tt, r, "total_ns", tot);
-                    td_row_f64(s, tt, r, "share", msum ? (double)tot / (double)msum : 0);
+                    td_thunk_stat st = {td_name(a, th[i].module), td_name(a, th[i].kernel), NULL,
+                                        NULL, th[i].n, tot, 0};
+                    td_row_thunk(s, tt, td_table_add_row(tt), &st, msum);
                 }
                 p = q;
             }

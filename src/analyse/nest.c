@@ -18,15 +18,6 @@
 #include <string.h>
 #include <strings.h>
 
-int td_is_comm_name(const char *n)
-{
-    for (const char *p = n; *p; p++)
-        if ((p[0] == 'n' || p[0] == 'N' || p[0] == 'r' || p[0] == 'R') &&
-            strncasecmp(p + 1, "ccl", 3) == 0)
-            return 1;
-    return 0;
-}
-
 static int is_op_kind(const td_trace *t, int k)
 {
     if (k == TD_K_RANGE)

@@ -140,19 +140,9 @@ void td_an_ops(td_actx *a)
         }
         for (size_t k = 0; k < nrows; k++) {
             oprow *r = &rows[k];
-            size_t x = td_table_add_row(tb);
-            td_row_str(s, tb, x, "name", td_name(a, r->name));
-            td_row_int(s, tb, x, "calls", r->calls);
-            td_row_int(s, tb, x, "self_ns", r->self);
-            td_row_int(s, tb, x, "total_ns", r->total);
-            td_row_int(s, tb, x, "avg_ns", (r->total + r->calls / 2) / r->calls);
-            td_row_f64(s, tb, x, "self_share", selfsum ? (double)r->self / (double)selfsum : 0);
-            td_row_f64(s, tb, x, "total_share", selfsum ? (double)r->total / (double)selfsum : 0);
-            if (a->any_device) {
-                td_row_int(s, tb, x, "device_self_ns", r->dself);
-                td_row_int(s, tb, x, "device_total_ns", r->dtotal);
-                td_row_int(s, tb, x, "device_avg_ns", (r->dtotal + r->calls / 2) / r->calls);
-            }
+            /* without device work the table has no device columns: their cells are not written */
+            td_op_stat st = {r->calls, r->self, r->total, r->dself, r->dtotal};
+            td_row_op(s, tb, td_table_add_row(tb), td_name(a, r->name), &st, selfsum);
         }
         td_table_sort(tb, "self_ns", 1);
     }

@@ -170,36 +170,6 @@ static size_t warmup_count(const td_opts *o, const td_step *st, size_t n)
     return (double)(st[0].end - st[0].start) > AUTO_RATIO * med ? 1 : 0;
 }
 
-const char *td_warmup_rule(td_summary *s, const td_opts *o, size_t total, size_t dropped,
-                           size_t nranks)
-{
-    const char *rule;
-    if (!total)
-        rule = "No steps found (ProfilerStep#N, iteration_N or --step-pattern), so nothing was "
-               "dropped.";
-    else if (o->warmup == TD_WARMUP_NONE)
-        rule = "Warm-up removal is off (--warmup none): every step is kept.";
-    /* the sentence never claims a drop that did not happen (dropped counts them) */
-    else if (o->warmup > 0 && !dropped)
-        rule = td_arena_printf(s->a, "No step was dropped (--warmup %d).", o->warmup);
-    else if (o->warmup > 0)
-        rule = td_arena_printf(s->a, "As asked (--warmup %d), the first %d step%s of each rank "
-                               "with steps %s dropped: %zu in all.", o->warmup, o->warmup,
-                               o->warmup == 1 ? "" : "s", o->warmup == 1 ? "was" : "were",
-                               dropped);
-    else if (dropped && nranks == 1)
-        rule = "The first step was dropped: its wall time was over 1.5x the median of the "
-               "other steps.";
-    else if (dropped)
-        rule = td_arena_printf(s->a, "The first step of %zu of the %zu ranks was dropped: its "
-                               "wall time was over 1.5x the median of the rank's other steps.",
-                               dropped, nranks);
-    else
-        rule = "No step was dropped: no rank's first step was over 1.5x the median wall time "
-               "of its other steps (or it had fewer than 3 steps).";
-    return rule;
-}
-
 td_status td_an_steps(td_actx *a, td_err *e)
 {
     (void)e;

@@ -61,12 +61,7 @@ static void kernel_cov(td_actx *a)
                 v[i - p] = k[i].dur;
             td_stats st;
             td_stats_of(v, q - p, &st);
-            size_t r = td_table_add_row(tb);
-            td_row_str(s, tb, r, "name", td_name(a, k[p].name));
-            td_row_int(s, tb, r, "calls", (int64_t)st.n);
-            td_row_int(s, tb, r, "mean_ns", llround(st.mean));
-            td_row_int(s, tb, r, "std_ns", llround(st.std));
-            td_row_f64(s, tb, r, "cov", st.mean > 0 ? st.std / st.mean : 0);
+            td_row_variability(s, tb, td_table_add_row(tb), td_name(a, k[p].name), &st);
         }
         p = q;
     }

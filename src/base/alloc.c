@@ -1,16 +1,23 @@
-/* base/alloc.c - see base/alloc.h. The one place in base that prints and exits: an
- * allocation that fails ends the run (see the header for why). */
+/* base/alloc.c - see base/alloc.h. An allocation that fails ends the run through the
+ * handler main installs (see the header for why). */
 #include "base/alloc.h"
 #include "base/err.h"
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static void (*oom_handler)(size_t n);
+
+void td_oom_set_handler(void (*fn)(size_t n))
+{
+    oom_handler = fn;
+}
+
 _Noreturn void td_oom(size_t n)
 {
-    fprintf(stderr, "tracedoc: out of memory (allocating %zu bytes)\n", n);
-    exit(TD_EXIT_INTERNAL);
+    if (oom_handler)
+        oom_handler(n);
+    abort();
 }
 
 void *td_xmalloc(size_t n)

@@ -1,9 +1,11 @@
 /* base/alloc.h - checked allocation: malloc, calloc, realloc, strdup and array growth.
  * Allocation-failure policy (the one place it lives): these never return NULL. When the
- * system refuses memory, base/alloc.c prints "tracedoc: out of memory (allocating N
- * bytes)" and exits with TD_EXIT_INTERNAL: a run that cannot allocate cannot produce its
- * documents, and threading NULL through every caller would hide the real errors. It is
- * the only print/exit in src/base; the arena and every growable buffer come through here.
+ * system refuses memory, td_oom calls the handler the program installed
+ * (td_oom_set_handler: cli/main.c prints "tracedoc: out of memory (allocating N bytes)"
+ * and exits with TD_EXIT_INTERNAL), or abort() when none is installed (unit tests): a
+ * run that cannot allocate cannot produce its documents, and threading NULL through
+ * every caller would hide the real errors. base itself never prints or exits; the arena
+ * and every growable buffer come through here.
  * Memory returned is the caller's (free()). */
 #ifndef TD_ALLOC_H
 #define TD_ALLOC_H
@@ -12,6 +14,8 @@
 /* The out-of-memory exit (n: the bytes asked for, 0 when not known); it does not return.
  * Also for limits that mean the same thing (a string table past 2^32 entries). */
 _Noreturn void td_oom(size_t n);
+/* Install the out-of-memory handler (it must not return). */
+void td_oom_set_handler(void (*fn)(size_t n));
 void *td_xmalloc(size_t n);
 void *td_xcalloc(size_t n, size_t size);
 void *td_xrealloc(void *p, size_t n);

@@ -1,4 +1,4 @@
-/* base/err.h - exit codes, error codes (td_status) and their names, the error record
+/* base/err.h - error codes (td_status) and their names, the error record
  * modules fill (td_err) and the warnings list of a run.
  * Modules return a td_status and describe the failure in a td_err; only src/cli prints
  * and exits. Memory: a td_err is the caller's; a td_warnings owns its messages (malloc'd,
@@ -6,17 +6,6 @@
 #ifndef TD_ERR_H
 #define TD_ERR_H
 #include <stddef.h>
-
-/* Exit codes (documented in README.md). */
-enum {
-    TD_EXIT_OK = 0,
-    TD_EXIT_REGRESSED = 1, /* `diff`: a regression was found */
-    TD_EXIT_USAGE = 2,     /* bad command line or bad template */
-    TD_EXIT_INPUT = 3,     /* unreadable or invalid input */
-    TD_EXIT_OUTPUT = 4,    /* cannot write an output */
-    TD_EXIT_INTERNAL = 5,  /* internal error (bug, out of memory) */
-    TD_EXIT_NOT_COMPARABLE = 6 /* baseline/history: nothing comparable with this run */
-};
 
 /* Error codes returned by modules; cli/main.c maps them to exit codes. */
 typedef enum {

@@ -387,9 +387,17 @@ static const td_cli the_cli = {
     "comparable (diff, report --baseline/--history).\n"};
 
 
+/* Out of memory anywhere: the run cannot produce its documents (base/alloc.h). */
+static void out_of_memory(size_t n)
+{
+    fprintf(stderr, "tracedoc: out of memory (allocating %zu bytes)\n", n);
+    exit(TD_EXIT_INTERNAL);
+}
+
 int main(int argc, char **argv)
 {
     setlocale(LC_ALL, "C");
+    td_oom_set_handler(out_of_memory);
     td_cli_find_datadir();
     cli c;
     memset(&c, 0, sizeof c);

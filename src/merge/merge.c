@@ -6,109 +6,20 @@
  * rank, job-wide gpu_timeline rows re-summed, the straggler wait of each collective
  * from the merged per-instance extremes, and the findings from the merged tables. */
 #include "analyse/internal.h"
-#include "partial/internal.h"
+#include "analyse/rows.h"
+#include "merge/internal.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* ---- helpers shared with partial/build.c ---------------------------------------- */
-
 static int is_int_type(td_type t)
 {
     return t != TD_T_TEXT && t != TD_T_SHARE && t != TD_T_F64 && t != TD_T_GBPS;
 }
 
-/* XLA flamegraphs made from the records (merge/xla.c) */
-int td_part_xla_flame(const char *kind)
-{
-    return !strcmp(kind, "device") || !strcmp(kind, "source") || !strcmp(kind, "opname");
-}
-
 /* ---- the summary of a merged partial ---------------------------------------------- */
-
-/* Key field k (0-based) of a record key, copied into buf. */
-static const char *kfield(const td_rec *r, int k, char *buf, size_t cap)
-{
-    const char *s = r->key;
-    for (int i = 0; i < k && s; i++) {
-        s = strchr(s, '\x1f');
-        if (s)
-            s++;
-    }
-    if (!s) {
-        buf[0] = 0;
-        return buf;
-    }
-    size_t n = strcspn(s, "\x1f");
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    return buf;
-}
-
-/* Key field k in the summary's arena. */
-const char *td_part_kstr(td_summary *s, const td_rec *r, int k)
-{
-    const char *p = r->key;
-    for (int i = 0; i < k && p; i++) {
-        p = strchr(p, '\x1f');
-        if (p)
-            p++;
-    }
-    if (!p)
-        return "";
-    return td_arena_strndup(s->a, p, strcspn(p, "\x1f"));
-}
-
-int64_t td_part_kint(const td_rec *r, int k)
-{
-    char b[64];
-    kfield(r, k, b, sizeof b);
-    return b[0] ? strtoll(b, NULL, 10) : TD_NA;
-}
-
-/* Mean and sample standard deviation from n, sum and the 128-bit sum of squares. */
-void td_part_mean_std(int64_t n, int64_t sum, const int64_t *sq, double *mean, double *std)
-{
-    *mean = n ? (double)sum / (double)n : 0;
-    *std = 0;
-    if (n < 2)
-        return;
-    __int128 q = (__int128)(((unsigned __int128)(uint64_t)sq[1] << 64) | (uint64_t)sq[0]);
-    __int128 num = q * n - (__int128)sum * sum;
-    long double var = (long double)num / ((long double)n * (long double)(n - 1));
-    *std = var > 0 ? (double)sqrtl(var) : 0;
-}
-
-/* Records of one type, as pointers. */
-td_rec **td_part_recs(const td_partial *p, int type, size_t *n)
-{
-    size_t m = 0;
-    for (size_t i = 0; i < p->nr; i++)
-        m += p->r[i].type == type;
-    td_rec **v = td_xmalloc((m + 1) * sizeof *v);
-    m = 0;
-    for (size_t i = 0; i < p->nr; i++)
-        if (p->r[i].type == type)
-            v[m++] = &p->r[i];
-    *n = m;
-    return v;
-}
-
-td_table *td_part_like(td_summary *s, const td_table *t)
-{
-    td_table *d = td_sum_table(s, t->name, t->title);
-    d->no_json = t->no_json;
-    static const char *const TN[] = {"text", "int", "ns", "share", "bytes", "f64", "gbps",
-                                     "device", "bool"};
-    for (int c = 0; c < t->ncols; c++)
-        td_table_cols(d, td_arena_printf(s->a, "%s:%s:%s", t->cols[c].key, TN[t->cols[c].type],
-                                         t->cols[c].title), NULL);
-    return d;
-}
 
 static const td_table *g_sort_t;
 static int g_sort_path;
@@ -211,52 +122,36 @@ static void ops_table(td_summary *s, const td_partial *p, const td_table *t)
         selfsum += v[i]->v[1];
     for (size_t i = 0; i < n; i++) {
         const int64_t *x = v[i]->v;
+        td_op_stat st = {x[0], x[1], x[2], x[3], x[4]};
         size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", td_part_kstr(s, v[i], 0));
-        td_row_int(s, d, r, "calls", x[0]);
-        td_row_int(s, d, r, "self_ns", x[1]);
-        td_row_int(s, d, r, "total_ns", x[2]);
-        td_row_int(s, d, r, "avg_ns", x[0] ? (x[2] + x[0] / 2) / x[0] : 0);
-        td_row_f64(s, d, r, "self_share", selfsum ? (double)x[1] / (double)selfsum : 0);
-        td_row_f64(s, d, r, "total_share", selfsum ? (double)x[2] / (double)selfsum : 0);
-        td_row_int(s, d, r, "device_self_ns", x[3]);
-        td_row_int(s, d, r, "device_total_ns", x[4]);
-        td_row_int(s, d, r, "device_avg_ns", x[0] ? (x[4] + x[0] / 2) / x[0] : 0);
+        td_row_op(s, d, r, td_part_kstr(s, v[i], 0), &st, selfsum);
     }
     td_table_sort(d, "self_ns", 1);
     free(v);
 }
 
+/* A kernel record's statistics, as the kernels pass takes them from the samples: the
+ * median from the record's sketch, kept within [min, max]. */
 typedef struct kstat {
     const td_rec *r;
     int64_t dev;
-    double mean, std, median;
+    td_stats st;
 } kstat;
 
 static void kstat_of(const td_rec *r, kstat *k)
 {
     k->r = r;
-    td_part_mean_std(r->v[0], r->v[1], r->v + 4, &k->mean, &k->std);
-    k->median = r->sk ? td_sketch_median(r->sk) : k->mean;
-    if (k->median < (double)r->v[2])
-        k->median = (double)r->v[2];
-    if (k->median > (double)r->v[3])
-        k->median = (double)r->v[3];
-}
-
-static void krow(td_summary *s, td_table *d, size_t r, const char *name, const kstat *k,
-                 int64_t sum)
-{
-    const int64_t *x = k->r->v;
-    td_row_str(s, d, r, "name", name);
-    td_row_int(s, d, r, "calls", x[0]);
-    td_row_int(s, d, r, "total_ns", x[1]);
-    td_row_int(s, d, r, "mean_ns", llround(k->mean));
-    td_row_int(s, d, r, "median_ns", llround(k->median));
-    td_row_int(s, d, r, "min_ns", x[2]);
-    td_row_int(s, d, r, "max_ns", x[3]);
-    td_row_int(s, d, r, "std_ns", llround(k->std));
-    td_row_f64(s, d, r, "share", sum ? (double)x[1] / (double)sum : 0);
+    td_stats *st = &k->st;
+    st->n = (size_t)r->v[0];
+    st->total = r->v[1];
+    st->min = r->v[2];
+    st->max = r->v[3];
+    td_part_mean_std(r->v[0], r->v[1], r->v + 4, &st->mean, &st->std);
+    st->median = r->sk ? td_sketch_median(r->sk) : st->mean;
+    if (st->median < (double)r->v[2])
+        st->median = (double)r->v[2];
+    if (st->median > (double)r->v[3])
+        st->median = (double)r->v[3];
 }
 
 static int kdev_cmp(const void *x, const void *y)
@@ -289,7 +184,7 @@ static void kernel_tables(td_summary *s, const td_partial *p, const td_table *t)
             for (; i < j; i++) {
                 size_t r = td_table_add_row(d);
                 td_row_int(s, d, r, "device", k[i].dev);
-                krow(s, d, r, td_part_kstr(s, k[i].r, 1), &k[i], dsum);
+                td_row_kernel(s, d, r, td_part_kstr(s, k[i].r, 1), &k[i].st, dsum);
             }
         }
         free(k);
@@ -312,27 +207,12 @@ static void kernel_tables(td_summary *s, const td_partial *p, const td_table *t)
         kstat_of(v[i], &k);
         const char *nm = td_part_kstr(s, v[i], 0);
         const int64_t *x = v[i]->v;
-        if (!strcmp(t->name, "kernels")) {
-            krow(s, d, td_table_add_row(d), nm, &k, sum);
-        } else if (!strcmp(t->name, "cuda_gpu_kern_sum")) {
-            size_t r = td_table_add_row(d);
-            td_row_f64(s, d, r, "Time (%)", sum ? 100.0 * (double)x[1] / (double)sum : 0);
-            td_row_int(s, d, r, "Total Time (ns)", x[1]);
-            td_row_int(s, d, r, "Instances", x[0]);
-            td_row_f64(s, d, r, "Avg (ns)", k.mean);
-            td_row_f64(s, d, r, "Med (ns)", k.median);
-            td_row_int(s, d, r, "Min (ns)", x[2]);
-            td_row_int(s, d, r, "Max (ns)", x[3]);
-            td_row_f64(s, d, r, "StdDev (ns)", k.std);
-            td_row_str(s, d, r, "Name", nm);
-        } else if (x[0] >= 2) { /* variability */
-            size_t r = td_table_add_row(d);
-            td_row_str(s, d, r, "name", nm);
-            td_row_int(s, d, r, "calls", x[0]);
-            td_row_int(s, d, r, "mean_ns", llround(k.mean));
-            td_row_int(s, d, r, "std_ns", llround(k.std));
-            td_row_f64(s, d, r, "cov", k.mean > 0 ? k.std / k.mean : 0);
-        }
+        if (!strcmp(t->name, "kernels"))
+            td_row_kernel(s, d, td_table_add_row(d), nm, &k.st, sum);
+        else if (!strcmp(t->name, "cuda_gpu_kern_sum"))
+            td_row_kern_sum(s, d, td_table_add_row(d), nm, &k.st, sum);
+        else if (x[0] >= 2) /* variability */
+            td_row_variability(s, d, td_table_add_row(d), nm, &k.st);
     }
     if (!strcmp(t->name, "kernels"))
         td_table_sort(d, "total_ns", 1);
@@ -347,12 +227,12 @@ static int coll_cmp(const void *x, const void *y)
 {
     const td_rec *a = *(td_rec *const *)x, *b = *(td_rec *const *)y;
     char fa[256], fb[256];
-    int c = strcmp(kfield(a, 0, fa, sizeof fa), kfield(b, 0, fb, sizeof fb));
+    int c = strcmp(td_part_kfield(a, 0, fa, sizeof fa), td_part_kfield(b, 0, fb, sizeof fb));
     if (c)
         return c;
     if (td_part_kint(a, 1) != td_part_kint(b, 1))
         return td_part_kint(a, 1) < td_part_kint(b, 1) ? -1 : 1;
-    c = strcmp(kfield(a, 2, fa, sizeof fa), kfield(b, 2, fb, sizeof fb));
+    c = strcmp(td_part_kfield(a, 2, fa, sizeof fa), td_part_kfield(b, 2, fb, sizeof fb));
     if (c)
         return c;
     return (td_part_kint(a, 3) > td_part_kint(b, 3)) - (td_part_kint(a, 3) < td_part_kint(b, 3));
@@ -370,23 +250,6 @@ static void collectives(td_summary *s, const td_partial *p, const td_table *t)
         const char *type = td_part_kstr(s, v[i], 0);
         int64_t bytes = td_part_kint(v[i], 1), group = td_part_kint(v[i], 3);
         const char *dtype = td_part_kstr(s, v[i], 2);
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", type);
-        td_row_int(s, d, r, "calls", x[0]);
-        td_row_int(s, d, r, "total_ns", x[1]);
-        td_row_int(s, d, r, "hidden_ns", x[2]);
-        td_row_str(s, d, r, "dtype", *dtype ? dtype : NULL);
-        double mean = (double)x[1] / (double)x[0];
-        td_row_int(s, d, r, "bytes", bytes >= 0 ? bytes : TD_NA);
-        td_row_int(s, d, r, "mean_ns", (int64_t)(mean + 0.5));
-        if (bytes >= 0 && mean > 0) {
-            double alg = (double)bytes / mean;
-            td_row_f64(s, d, r, "algbw_gbps", alg);
-            double f = td_bus_factor(type, (int)group);
-            if (f >= 0)
-                td_row_f64(s, d, r, "busbw_gbps", alg * f);
-        }
-        td_row_int(s, d, r, "group_size", group ? group : TD_NA);
         int64_t w = TD_NA;
         if (x[3] > 0 && x[4] >= 2 && v[i]->inst) {
             w = 0;
@@ -396,7 +259,8 @@ static void collectives(td_summary *s, const td_partial *p, const td_table *t)
                     w += in[1] - in[0] - in[2];
             }
         }
-        td_row_int(s, d, r, "wait_ns", w);
+        td_coll_stat st = {type, *dtype ? dtype : NULL, bytes, (int)group, x[0], x[1], x[2], w};
+        td_row_coll(s, d, td_table_add_row(d), &st);
     }
     td_table_sort(d, "total_ns", 1);
     free(v);
@@ -448,22 +312,12 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
         td_table_cols(d, "below_cut:bool:Below cut", NULL);
     for (size_t k = 0; k < (below ? n : keep); k++) {
         const int64_t *x = m[k].r->v;
-        double mean, std, tmean, tstd;
-        td_part_mean_std(x[0], x[1], x + 2, &mean, &std);
-        td_part_mean_std(x[0], x[4], x + 5, &tmean, &tstd);
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", m[k].name);
-        td_row_int(s, d, r, "program_id", m[k].program);
-        td_row_int(s, d, r, "executions", x[0]);
-        td_row_f64(s, d, r, "thunks_mean", tmean);
-        td_row_int(s, d, r, "mean_ns", llround(mean));
-        td_row_int(s, d, r, "total_ns", m[k].total);
-        td_row_f64(s, d, r, "share", sum ? (double)m[k].total / (double)sum : 0);
-        td_row_int(s, d, r, "below_cut", k >= keep);
-        if (!*xla || x[0] > 1) { /* XLA leaves them empty for one execution */
-            td_row_f64(s, d, r, "thunks_std", tstd);
-            td_row_int(s, d, r, "std_ns", llround(std));
-        }
+        /* XLA leaves the std cells empty for one execution; Kineto's table has no below_cut */
+        td_mod_stat st = {m[k].name, m[k].program, x[0], m[k].total, 0, 0, 0, 0,
+                          !*xla || x[0] > 1, below ? k >= keep : -1};
+        td_part_mean_std(x[0], x[1], x + 2, &st.mean, &st.std);
+        td_part_mean_std(x[0], x[4], x + 5, &st.tmean, &st.tstd);
+        td_row_module(s, d, td_table_add_row(d), &st, sum);
     }
     *kept = m;
     *nkept = keep;
@@ -472,7 +326,7 @@ static void modules(td_summary *s, const td_partial *p, const td_table *t, const
 static const mrow *kept_module(const mrow *m, size_t n, const td_rec *r)
 {
     char b[4096];
-    kfield(r, 0, b, sizeof b);
+    td_part_kfield(r, 0, b, sizeof b);
     for (size_t k = 0; k < n; k++)
         if (!strcmp(m[k].name, b))
             return &m[k];
@@ -498,13 +352,8 @@ static void thunks(td_summary *s, const td_partial *p, const td_table *t, const 
         if (!k)
             continue;
         const int64_t *x = v[i]->v;
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "module", k->name);
-        td_row_str(s, d, r, "name", td_part_kstr(s, v[i], 1));
-        td_row_int(s, d, r, "calls", x[0]);
-        td_row_int(s, d, r, "mean_ns", x[1] / x[0]);
-        td_row_int(s, d, r, "total_ns", x[1]);
-        td_row_f64(s, d, r, "share", mt[k - m] ? (double)x[1] / (double)mt[k - m] : 0);
+        td_thunk_stat st = {k->name, td_part_kstr(s, v[i], 1), NULL, NULL, x[0], x[1], 0};
+        td_row_thunk(s, d, td_table_add_row(d), &st, mt[k - m]);
     }
     td_table_sort(d, "total_ns", 1);
     free(mt);
@@ -532,10 +381,7 @@ static void phases(td_summary *s, const td_partial *p, const td_table *t)
     for (size_t i = 0; i < n && tot > 0; i++) {
         if ((double)acc >= 0.99 * (double)tot || v[i]->v[0] <= 0)
             break;
-        size_t r = td_table_add_row(d);
-        td_row_str(s, d, r, "name", td_part_kstr(s, v[i], 0));
-        td_row_int(s, d, r, "non_child_ns", v[i]->v[0]);
-        td_row_f64(s, d, r, "share", (double)v[i]->v[0] / (double)tot);
+        td_row_phase(s, d, td_table_add_row(d), td_part_kstr(s, v[i], 0), v[i]->v[0], tot);
         acc += v[i]->v[0];
     }
     free(v);

@@ -1,5 +1,6 @@
-/* partial/internal.h - the partial summary's state, shared by partial/partial.c (records, file
- * format) and merge/merge.c (building a partial, tables from the state). */
+/* partial/internal.h - the partial summary's state, shared by the files of partial/
+ * (records, file format, building a partial), the passes that record into it and the
+ * merge (tables from the state). */
 #ifndef TD_PARTIAL_INT_H
 #define TD_PARTIAL_INT_H
 #include "partial/partial.h"
@@ -47,35 +48,7 @@ void td_part_inst(td_rec *r, const int64_t *inst, int64_t per, int fresh);
 td_rec *td_part_find(const td_partial *p, int type, const char *key, size_t klen);
 int td_part_has(const td_partial *p, int type, const char *key); /* the record exists */
 
-/* merge/merge.c helpers shared with partial/build.c and merge/xla.c */
 int td_part_has_type(const td_partial *p, int type);
 int td_part_xla_flame(const char *kind); /* device, source, opname */
-td_rec **td_part_recs(const td_partial *p, int type, size_t *n);   /* malloc'd */
-const char *td_part_kstr(td_summary *s, const td_rec *r, int k);  /* key field k */
-int64_t td_part_kint(const td_rec *r, int k);                      /* TD_NA when empty */
-td_table *td_part_like(td_summary *s, const td_table *t);         /* same columns */
-
-/* XLA tables of a merged partial (merge/xla.c). kept: the programs above the
- * top-module cut with their names. */
-typedef struct td_xkept {
-    const int64_t *keys;
-    const char *const *names;
-    size_t n;
-} td_xkept;
-typedef struct td_xstate td_xstate;
-int td_xm_kept(const td_xkept *k, int64_t key);
-td_xstate *td_xm_state(td_summary *s, const td_partial *p);
-void td_xm_state_free(td_xstate *X);
-/* rt: thunk time less hidden, module time, wall time, busy union (of the kept programs) */
-void td_xm_runtime(td_summary *s, const td_partial *p, const td_xstate *X, const td_xkept *k,
-                   int64_t rt[4]);
-void td_xm_runtime_kv(td_summary *s, const char *key, const char *title, const int64_t rt[4]);
-void td_xm_thunks(td_summary *s, const td_table *t, const td_xstate *X, const td_xkept *k);
-void td_xm_hlo_ops(td_summary *s, const td_table *t, const td_xstate *X, const td_xkept *k);
-void td_xm_opcodes(td_summary *s, const td_table *t, const td_xstate *X, const td_xkept *k,
-                   const int64_t rt[4]);
-void td_xm_variability(td_summary *s, const td_partial *p, const td_xstate *X);
-void td_xm_collectives(td_summary *s, const td_partial *p);
-void td_xm_check_devices(td_summary *s, const td_partial *p);
 
 #endif

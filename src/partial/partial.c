@@ -514,3 +514,21 @@ td_table *td_part_schema(td_partial *p, const char *name, const char *title, int
     return t;
 }
 
+/* XLA flamegraphs made from the records (merge/xla.c) */
+int td_part_xla_flame(const char *kind)
+{
+    return !strcmp(kind, "device") || !strcmp(kind, "source") || !strcmp(kind, "opname");
+}
+
+/* Mean and sample standard deviation from n, sum and the 128-bit sum of squares. */
+void td_part_mean_std(int64_t n, int64_t sum, const int64_t *sq, double *mean, double *std)
+{
+    *mean = n ? (double)sum / (double)n : 0;
+    *std = 0;
+    if (n < 2)
+        return;
+    __int128 q = (__int128)(((unsigned __int128)(uint64_t)sq[1] << 64) | (uint64_t)sq[0]);
+    __int128 num = q * n - (__int128)sum * sum;
+    long double var = (long double)num / ((long double)n * (long double)(n - 1));
+    *std = var > 0 ? (double)sqrtl(var) : 0;
+}

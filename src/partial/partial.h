@@ -73,6 +73,9 @@ void td_part_key(td_buf *b, int nf, ...);
 td_rec *td_part_add(td_partial *p, int type, const char *key, size_t klen, const int64_t *v);
 /* One module execution (TD_R_KMOD / TD_R_XMOD): its GPU time and thunk count. */
 void td_part_exec(td_partial *p, int type, const char *key, int64_t gpu, int64_t thunks);
+/* Hook of the kernels pass (analyse/device.c): kernel durations of one name (device < 0)
+ * or one (device, name), sorted ascending. */
+void td_part_kernels(td_partial *p, int device, const char *name, const int64_t *dur, size_t n);
 /* 128-bit sum helpers for the sum-of-squares slots. */
 void td_part_sq(int64_t *lo_hi, int64_t x);
 /* Mean and sample standard deviation (n - 1) from n, the sum and the 128-bit sum of

@@ -7,6 +7,7 @@
  * of each process's first XlaCompile range (library loading) shown apart; phases
  * grouped as the notebook summarises them (passes lumped unless --compile-passes). */
 #include "analyse/xla/xla.h"
+#include "analyse/rows.h"
 #include "partial/partial.h"
 #include <math.h>
 #include <stdlib.h>
@@ -389,10 +390,8 @@ void xla_compile(xctx *x, int64_t **seen, size_t *nseen)
         for (size_t i = 0; i < nph && tot > 0; i++) {
             if ((double)acc >= 0.99 * (double)tot) break;
             if (ph[i].non_child <= 0) break;
-            size_t r = td_table_add_row(t);
-            td_row_str(s, t, r, "name", td_strget(set->strs, ph[i].name));
-            td_row_int(s, t, r, "non_child_ns", ph[i].non_child);
-            td_row_f64(s, t, r, "share", (double)ph[i].non_child / (double)tot);
+            td_row_phase(s, t, td_table_add_row(t), td_strget(set->strs, ph[i].name),
+                         ph[i].non_child, tot);
             acc += ph[i].non_child;
         }
     }

@@ -13,6 +13,7 @@
  *    thunks, mean, sample std and std/mean; the notebook's detailed view is the 10
  *    slowest with std/mean above 10%. */
 #include "analyse/xla/xla.h"
+#include "analyse/rows.h"
 #include "partial/partial.h"
 #include <math.h>
 #include <stdlib.h>
@@ -174,16 +175,11 @@ void xla_views(xctx *x, int64_t thunks_ns, int64_t modules_ns, int64_t wall_ns)
             ns[q] += pi[k].ns;
         }
         for (size_t q = 0; q < nop; q++) {
-            size_t r = td_table_add_row(ot);
-            td_row_str(s, ot, r, "opcode", td_strget(set->strs, op[q]));
-            td_row_int(s, ot, r, "total_ns", llround(ns[q]));
-            td_row_f64(s, ot, r, "share", modules_ns ? ns[q] / (double)modules_ns : 0);
+            td_row_opcode(s, ot, td_table_add_row(ot), td_strget(set->strs, op[q]), ns[q],
+                          modules_ns);
         }
-        size_t r = td_table_add_row(ot);
-        td_row_str(s, ot, r, "opcode", "GPU idle during modules");
-        td_row_int(s, ot, r, "total_ns", modules_ns - thunks_ns);
-        td_row_f64(s, ot, r, "share", modules_ns ? (double)(modules_ns - thunks_ns)
-                                                   / (double)modules_ns : 0);
+        td_row_opcode(s, ot, td_table_add_row(ot), TD_ROW_GPU_IDLE,
+                      (double)(modules_ns - thunks_ns), modules_ns);
         td_table_sort(ot, "total_ns", 1);
         free(op);
         free(ns);

@@ -25,68 +25,12 @@
  *    HLO dumps: analyse/xla/hlo.c; opcode table, flamegraphs, variability:
  *    analyse/xla/views.c. */
 #include "analyse/xla/xla.h"
+#include "analyse/rows.h"
 #include "partial/partial.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- small helpers -------------------------------------------------------------- */
-
-
-
-void xla_idmap_init(xla_idmap *m, size_t n)
-{
-    m->cap = 16;
-    while (m->cap < n * 2 + 16) m->cap *= 2;
-    m->n = 0;
-    m->k = td_xmalloc(m->cap * sizeof *m->k);
-    m->v = td_xmalloc(m->cap * sizeof *m->v);
-    for (size_t i = 0; i < m->cap; i++) m->k[i] = INT64_MIN;
-}
-static size_t idmap_slot(const xla_idmap *m, int64_t k)
-{
-    size_t h = (size_t)((uint64_t)k * 0x9E3779B97F4A7C15ull >> 20) & (m->cap - 1);
-    while (m->k[h] != INT64_MIN && m->k[h] != k) h = (h + 1) & (m->cap - 1);
-    return h;
-}
-void xla_idmap_put(xla_idmap *m, int64_t k, uint32_t v)
-{
-    if (k == INT64_MIN) return;
-    if ((m->n + 1) * 2 > m->cap) {
-        xla_idmap old = *m;
-        xla_idmap_init(m, old.cap);
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.k[i] != INT64_MIN) xla_idmap_put(m, old.k[i], old.v[i]);
-        free(old.k);
-        free(old.v);
-    }
-    size_t h = idmap_slot(m, k);
-    if (m->k[h] == INT64_MIN) { m->k[h] = k; m->v[h] = v; m->n++; }   /* first wins */
-}
-int64_t xla_idmap_get(const xla_idmap *m, int64_t k)
-{
-    if (k == INT64_MIN) return -1;
-    size_t h = idmap_slot(m, k);
-    return m->k[h] == k ? (int64_t)m->v[h] : -1;
-}
-void xla_idmap_free(xla_idmap *m) { free(m->k); free(m->v); }
-
-/* Value of "key=" inside an NVTX payload "#a=1,b=2#" (up to ',' or '#'). */
-int xla_field(const char *s, const char *key, const char **v, size_t *n)
-{
-    size_t kl = strlen(key);
-    const char *p = strchr(s, '#');
-    while (p && *p) {
-        p++;
-        if (!strncmp(p, key, kl) && p[kl] == '=') {
-            *v = p + kl + 1;
-            *n = strcspn(*v, ",#");
-            return 1;
-        }
-        p = strchr(p, ',');
-    }
-    return 0;
-}
 /* ---- modules and thunks of one trace ------------------------------------------------ */
 
 /* sort keys for grouping module runs; pos breaks ties (keeps range-id order) */
@@ -578,22 +522,16 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
     td_table_cols(mt, "below_cut:bool:Below cut", NULL);
     for (size_t k = 0; k < nms; k++) {
         mstat *p = &ms[k];
-        size_t r = td_table_add_row(mt);
         double mean = p->sum / (double)p->n, tmean = p->tsum / (double)p->n;
-        td_row_str(s, mt, r, "name", td_strget(set->strs, p->name));
-        td_row_int(s, mt, r, "program_id", p->key);
-        td_row_int(s, mt, r, "executions", p->n);
-        td_row_f64(s, mt, r, "thunks_mean", tmean);
-        td_row_int(s, mt, r, "mean_ns", llround(mean));
-        td_row_int(s, mt, r, "total_ns", p->total);
-        td_row_f64(s, mt, r, "share", mtot ? (double)p->total / (double)mtot : 0);
-        td_row_int(s, mt, r, "below_cut", k >= keepn);
+        td_mod_stat st = {td_strget(set->strs, p->name), p->key, p->n, p->total, mean, 0,
+                          tmean, 0, p->n > 1, k >= keepn};
         if (p->n > 1) {   /* sample standard deviations (n-1), like pandas */
             double v = (p->sq - p->n * mean * mean) / (double)(p->n - 1);
             double tv = (p->tsq - p->n * tmean * tmean) / (double)(p->n - 1);
-            td_row_int(s, mt, r, "std_ns", llround(v > 0 ? sqrt(v) : 0));
-            td_row_f64(s, mt, r, "thunks_std", tv > 0 ? sqrt(tv) : 0);
+            st.std = v > 0 ? sqrt(v) : 0;
+            st.tstd = tv > 0 ? sqrt(tv) : 0;
         }
+        td_row_module(s, mt, td_table_add_row(mt), &st, mtot);
     }
     for (size_t i = 0; i < x->nm; i++) {
         xmod *m = &x->m[i];
@@ -738,11 +676,8 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
         int64_t htot = 0;
         for (size_t k = 0; k < nha; k++) htot += ha[k].total;
         for (size_t k = 0; k < nha; k++) {
-            size_t r = td_table_add_row(ht);
-            td_row_str(s, ht, r, "hlo_op", td_strget(set->strs, ha[k].a));
-            td_row_int(s, ht, r, "calls", ha[k].calls);
-            td_row_int(s, ht, r, "total_ns", ha[k].total);
-            td_row_f64(s, ht, r, "share", htot ? (double)ha[k].total / (double)htot : 0);
+            td_row_hlo_op(s, ht, td_table_add_row(ht), td_strget(set->strs, ha[k].a), ha[k].calls,
+                          ha[k].total, htot);
         }
         td_table_sort(ht, "total_ns", 1);
         for (size_t k = 0; k < nta; k++) {
@@ -751,25 +686,21 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
             for (size_t q = 0; q < nta; q++) if (ta[q].prog == ta[k].prog) modt += ta[q].total;
             for (size_t q = 0; q < keepn; q++)
                 if (ms[q].key == ta[k].prog) mn = td_strget(set->strs, ms[q].name);
-            size_t r = td_table_add_row(tt);
-            td_row_str(s, tt, r, "module", mn);
-            td_row_str(s, tt, r, "name", td_strget(set->strs, ta[k].a));
-            td_row_str(s, tt, r, "hlo_op", td_strget(set->strs, ta[k].b));
-            td_row_int(s, tt, r, "calls", ta[k].calls);
-            td_row_int(s, tt, r, "mean_ns", llround((double)ta[k].total / (double)ta[k].calls));
-            td_row_int(s, tt, r, "total_ns", ta[k].total);
-            td_row_f64(s, tt, r, "share", modt ? (double)ta[k].total / (double)modt : 0);
+            td_thunk_stat st = {mn, td_strget(set->strs, ta[k].a), td_strget(set->strs, ta[k].b),
+                                NULL, ta[k].calls, ta[k].total, 1};
+            char *on = NULL;
             const xthunk *h = &x->th[ta[k].th];
             if (h->hlo >= 0) {
                 const xla_hinst *p = &x->hlo[h->hlo].in[h->hinst];
                 if (p->op_namel) {
-                    char *on = td_xmalloc(p->op_namel + 1);
+                    on = td_xmalloc(p->op_namel + 1);
                     memcpy(on, p->op_name, p->op_namel);
                     on[p->op_namel] = 0;
-                    td_row_str(s, tt, r, "op_name", on);
-                    free(on);
+                    st.op_name = on;
                 }
             }
+            td_row_thunk(s, tt, td_table_add_row(tt), &st, modt);
+            free(on);
             td_buf b = {0};
             for (const char *p = mn; *p; p++) td_buf_putc(&b, *p == ';' ? ':' : *p);
             td_buf_putc(&b, ';');

@@ -1,4 +1,4 @@
-/* analyse/xla/xla.h - what the XLA pass's files share (internal to analyse_xla*.c):
+/* analyse/xla/xla.h - what the XLA pass's files share (internal to the files of analyse/xla/):
  * module and thunk records, the int64 -> index map, NVTX payload fields, and the
  * HLO dump decoder (analyse/xla/hlo.c). */
 #ifndef TD_ANALYSE_XLA_H
@@ -171,7 +171,7 @@ typedef struct xla_vrow {
 } xla_vrow;
 void xla_variability_table(td_summary *s, xla_vrow *rw, size_t nr);
 
-/* summarize: the XLA state of the partial summary x->part (merge/xla.c) */
+/* summarize: the XLA state of the partial summary x->part (analyse/xla/part.c) */
 void xla_part_record(xctx *x, int any_comm);
 
 #endif
