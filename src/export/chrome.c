@@ -26,7 +26,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "export/chrome.h"
 #include "analyse/ipu.h"
-#include "read/ipu.h"
+#include "model/ipu.h"
 #include "export/stacktrace.h"
 #include <math.h>
 #include <stdlib.h>

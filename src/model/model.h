@@ -188,7 +188,7 @@ typedef enum {
 /* "chrome-json", "nsys-sqlite", "nsys-jax", "aiu-flex", "samba-artifacts", "ipu-json" */
 const char *td_format_name(td_format f);
 
-/* A Graphcore IPU report (read/ipu.h); owned by its trace, freed by td_ipu_free. */
+/* A Graphcore IPU report (model/ipu.h); owned by its trace, freed by td_ipu_free. */
 typedef struct td_ipu td_ipu;
 void td_ipu_free(td_ipu *p);
 

@@ -17,40 +17,6 @@
 #define MAX_TILES_PER_IPU (1 << 20)
 #define U32MAX 4294967295LL
 
-static const char *const type_names[TD_IPU__NTYPES] = {
-    "OnTileExecute", "DoExchange", "GlobalExchange", "StreamCopyBegin", "StreamCopyMid",
-    "StreamCopyEnd", "Sync", "ExternalSync", "SyncAns", "Other"};
-static const char *const kind_names[TD_LWP__NKINDS] = {
-    "Common", "StreamCopyBegin", "StreamCopyMid", "StreamCopyEnd", "BufferFlush", "Overflow"};
-static const char *const dir_names[] = {"", "Host", "RemoteBuffer", "Mixed"};
-
-const char *td_ipu_type_name(int type)
-{
-    return type >= 0 && type < TD_IPU__NTYPES ? type_names[type] : "Other";
-}
-
-const char *td_lwp_kind_name(int kind)
-{
-    return kind >= 0 && kind < TD_LWP__NKINDS ? kind_names[kind] : "?";
-}
-
-const char *td_ipu_dir_name(int dir)
-{
-    return dir >= 0 && dir <= TD_IPU_DIR_MIXED ? dir_names[dir] : "";
-}
-
-void td_ipu_free(td_ipu *p)
-{
-    if (!p)
-        return;
-    free(p->runs);
-    free(p->steps);
-    free(p->sipu);
-    free(p->blocks);
-    free(p->lwp_tiles);
-    free(p);
-}
-
 int td_ipu_sniff(const unsigned char *p, size_t n)
 {
     size_t i = 0;
@@ -246,7 +212,7 @@ static td_status rec_run(rctx *c, json_t *o)
 static int parse_type(const char *s)
 {
     for (int i = 0; i < TD_IPU_OTHER; i++)
-        if (strcmp(s, type_names[i]) == 0)
+        if (strcmp(s, td_ipu_type_name(i)) == 0)
             return i;
     if (strcmp(s, "External Sync") == 0)
         return TD_IPU_EXTERNALSYNC;
@@ -438,7 +404,7 @@ static td_status rec_block(rctx *c, json_t *o)
                       "StreamCopyEnd, BufferFlush or Overflow");
     int kind = -1;
     for (int i = 0; i < TD_LWP__NKINDS; i++)
-        if (strcmp(json_string_value(k), kind_names[i]) == 0)
+        if (strcmp(json_string_value(k), td_lwp_kind_name(i)) == 0)
             kind = i;
     if (kind < 0)
         return bad(c, "'kind': expected Common, StreamCopyBegin, StreamCopyMid, "

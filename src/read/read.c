@@ -1,9 +1,11 @@
 /* read/read.c - input dispatch: files, stdin, directories and tar archives; format detection
- * from content; rank assignment and event ordering once every input is read.
+ * from content through one table of formats (formats[]: name, sniff, read); rank
+ * assignment and event ordering once every input is read.
  *
  * Detection looks at the first bytes only: gzip magic (then again at the decompressed
- * bytes), "SQLite format 3", a zip local header, a ustar header, or JSON ('{' / '['
- * after whitespace and a BOM). Archives are read as streams by libarchive (tar format
+ * bytes), then each format's sniff in the table's order: "SQLite format 3", a zip local
+ * header, a ustar header, the JSON-looking formats ('{' / '[' after whitespace and a BOM),
+ * the text ones. Archives are read as streams by libarchive (tar format
  * only; gzip is undone by our own ISA-L layer underneath), and their members are never
  * written to disk. */
 #define _POSIX_C_SOURCE 200809L
@@ -28,28 +30,222 @@
 #define WHOLE_LIMIT_COMPRESSED ((size_t)4 << 30)
 #define WHOLE_LIMIT_PLAIN ((size_t)64 << 30)
 
-enum { C_UNKNOWN, C_JSON, C_SQLITE, C_ZIP, C_TAR, C_EMPTY, C_AIU, C_SAMBA_REPORT };
+/* ---- the formats ----
+ *
+ * Detection tries formats[] in order on the first PEEK bytes (after gzip is undone): the
+ * first row whose sniff says yes reads the stream. Every reader has the same signature
+ * (a rd, the error); adding a format is adding a row here and the reader's file. The
+ * order matters: the binary magics first, then the JSON-looking formats that are not
+ * Chrome traces, then Chrome JSON (any other JSON), then the text ones. */
 
-static int classify(const unsigned char *p, size_t n)
+/* What a reader is given. */
+typedef struct {
+    td_traceset *set;
+    td_in *in;        /* peeked, gzip undone */
+    const char *name; /* shown in messages */
+    int quiet;        /* content that is not a trace is skipped, not an error */
+    int depth;        /* 0, or 1 inside an archive */
+    int *found;       /* traces read: the reader adds to it */
+} rd;
+
+typedef struct {
+    const char *name;
+    int (*sniff)(const unsigned char *p, size_t n);
+    td_status (*read)(const rd *x, td_err *e);
+} format;
+
+static int sniff_sqlite(const unsigned char *p, size_t n)
 {
-    if (n == 0)
-        return C_EMPTY;
-    if (n >= 16 && memcmp(p, "SQLite format 3", 16) == 0)
-        return C_SQLITE;
-    if (n >= 4 && memcmp(p, "PK\3\4", 4) == 0)
-        return C_ZIP;
-    if (n >= 262 && memcmp(p + 257, "ustar", 5) == 0)
-        return C_TAR;
+    return n >= 16 && memcmp(p, "SQLite format 3", 16) == 0;
+}
+
+static int sniff_zip(const unsigned char *p, size_t n)
+{
+    return n >= 4 && memcmp(p, "PK\3\4", 4) == 0;
+}
+
+static int sniff_tar(const unsigned char *p, size_t n)
+{
+    return n >= 262 && memcmp(p + 257, "ustar", 5) == 0;
+}
+
+/* '{' or '[' after whitespace and a BOM */
+static int sniff_json(const unsigned char *p, size_t n)
+{
     size_t i = 0;
     if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
         i = 3;
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
         i++;
-    if (i < n && (p[i] == '{' || p[i] == '['))
-        return C_JSON;
-    return C_UNKNOWN;
+    return i < n && (p[i] == '{' || p[i] == '[');
 }
 
+static int sniff_aiu_flex(const unsigned char *p, size_t n)
+{
+    return sniff_json(p, n) && td_aiu_looks_flex(p, n);
+}
+
+static int sniff_ipu(const unsigned char *p, size_t n)
+{
+    return sniff_json(p, n) && td_ipu_sniff(p, n);
+}
+
+/* tracedoc's stack-trace report */
+static int sniff_samba_report(const unsigned char *p, size_t n)
+{
+    return sniff_json(p, n) && td_samba_is_report(p, n);
+}
+
+/* A trace added for the stream x reads; rank and gzip as read. */
+static td_trace *new_trace(const rd *x)
+{
+    td_trace *t = td_traceset_add(x->set, x->name);
+    t->rank = -1;
+    t->gzip = td_in_is_gzip(x->in);
+    return t;
+}
+
+typedef td_status (*whole_fn)(td_traceset *set, td_trace *t, const char *name,
+                              const unsigned char *data, size_t n, td_err *e);
+
+/* Formats read whole into memory: one trace from the bytes. */
+static td_status read_whole(const rd *x, whole_fn fn, td_err *e)
+{
+    unsigned char *data;
+    size_t n;
+    size_t lim = td_in_is_gzip(x->in) ? WHOLE_LIMIT_COMPRESSED : WHOLE_LIMIT_PLAIN;
+    td_status st = td_in_read_all(x->in, lim, &data, &n, e);
+    if (st != TD_OK)
+        return st;
+    td_trace *t = new_trace(x);
+    /* everything was read: size and hash are known before the reader runs (a reader
+     * that splits one file into several traces copies them) */
+    st = td_in_finish(x->in, &t->bytes, t->sha256, e);
+    if (st != TD_OK) {
+        free(data);
+        return st;
+    }
+    st = fn(x->set, t, x->name, data, n, e);
+    free(data);
+    if (st == TD_OK)
+        (*x->found)++;
+    return st;
+}
+
+static td_status whole_nsys(td_traceset *set, td_trace *t, const char *name,
+                            const unsigned char *data, size_t n, td_err *e)
+{
+    t->format = TD_FMT_NSYS_SQLITE;
+    return td_read_nsys_sqlite(set, t, name, data, n, e);
+}
+
+static td_status whole_nsys_jax(td_traceset *set, td_trace *t, const char *name,
+                                const unsigned char *data, size_t n, td_err *e)
+{
+    t->format = TD_FMT_NSYS_JAX;
+    return td_read_nsys_jax(set, t, name, data, n, e);
+}
+
+static td_status whole_aiu(td_traceset *set, td_trace *t, const char *name,
+                           const unsigned char *data, size_t n, td_err *e)
+{
+    return td_read_aiu(set, t, name, (const char *)data, n, e);
+}
+
+static td_status whole_samba_report(td_traceset *set, td_trace *t, const char *name,
+                                    const unsigned char *data, size_t n, td_err *e)
+{
+    return td_samba_read_report(set, t, name, data, n, e);
+}
+
+static td_status read_nsys(const rd *x, td_err *e)
+{
+    return read_whole(x, whole_nsys, e);
+}
+
+static td_status read_nsys_jax(const rd *x, td_err *e)
+{
+    return read_whole(x, whole_nsys_jax, e);
+}
+
+static td_status read_aiu(const rd *x, td_err *e)
+{
+    return read_whole(x, whole_aiu, e);
+}
+
+static td_status read_samba_report(const rd *x, td_err *e)
+{
+    return read_whole(x, whole_samba_report, e);
+}
+
+/* A DeepRT compile log given among the inputs: its ideal-cycle tables join the set (it
+ * is not a trace of its own). */
+static td_status read_complog(const rd *x, td_err *e)
+{
+    unsigned char *data;
+    size_t n;
+    td_status st = td_in_read_all(x->in, (size_t)1 << 30, &data, &n, e);
+    if (st != TD_OK)
+        return st;
+    st = td_read_complog(x->set, x->name, (const char *)data, n, e);
+    free(data);
+    return st;
+}
+
+/* Read as a stream; size and hash are known at the end. */
+static td_status read_ipu(const rd *x, td_err *e)
+{
+    td_trace *t = new_trace(x);
+    td_status st = td_read_ipu(x->set, t, x->in, e);
+    if (st == TD_OK)
+        st = td_in_finish(x->in, &t->bytes, t->sha256, e);
+    if (st == TD_OK)
+        (*x->found)++;
+    return st;
+}
+
+static td_status read_chrome(const rd *x, td_err *e)
+{
+    td_trace *t = new_trace(x);
+    int no_events = 0;
+    td_status st = td_read_chrome_ex(x->set, t, x->in, &no_events, e);
+    if (st != TD_OK) {
+        if (x->quiet && no_events) {
+            td_traceset_drop_last(x->set); /* a JSON file in a directory that is not a trace */
+            e->code = TD_OK;
+            e->msg[0] = 0;
+            return TD_OK;
+        }
+        return st;
+    }
+    st = td_in_finish(x->in, &t->bytes, t->sha256, e);
+    if (st == TD_OK)
+        (*x->found)++;
+    return st;
+}
+
+/* A stack-tracing artifact (CSV): collected, the trace is made by td_samba_input_done. */
+static td_status read_samba(const rd *x, td_err *e)
+{
+    td_status st = td_samba_collect(x->set, x->in, x->name, e);
+    if (st == TD_OK)
+        (*x->found)++;
+    return st;
+}
+
+static td_status read_tar(const rd *x, td_err *e);
+
+static const format formats[] = {
+    {"Nsight Systems SQLite", sniff_sqlite, read_nsys},
+    {"nsys-jax zip", sniff_zip, read_nsys_jax},
+    {"tar archive", sniff_tar, read_tar},
+    {"IBM AIU flex trace", sniff_aiu_flex, read_aiu},
+    {"DeepRT compile log", td_aiu_looks_complog, read_complog}, /* "[DeepRT] ..." may look like JSON */
+    {"PopVision (IPU) JSON", sniff_ipu, read_ipu},
+    {"tracedoc stack-trace report", sniff_samba_report, read_samba_report},
+    {"Chrome trace JSON", sniff_json, read_chrome},
+    {"SambaTune stack-trace artifact", td_samba_sniff, read_samba},
+};
 
 typedef struct {
     td_in *in;
@@ -75,9 +271,12 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
                              int depth, int *found, td_err *e);
 
 /* Each regular member of a tar stream that is a trace becomes one trace. */
-static td_status read_tar(td_traceset *set, td_in *in, const char *name, int depth,
-                          int *found, td_err *e)
+static td_status read_tar(const rd *arg, td_err *e)
 {
+    td_traceset *set = arg->set;
+    td_in *in = arg->in;
+    const char *name = arg->name;
+    int depth = arg->depth, *found = arg->found;
     if (depth > 0) {
         td_warn(&set->warnings, "%s: archive inside an archive skipped", name);
         return TD_OK;
@@ -132,55 +331,6 @@ out:
     return st;
 }
 
-static td_status read_whole(td_traceset *set, td_in *in, const char *name, int cls,
-                            int *found, td_err *e)
-{
-    unsigned char *data;
-    size_t n;
-    size_t lim = td_in_is_gzip(in) ? WHOLE_LIMIT_COMPRESSED : WHOLE_LIMIT_PLAIN;
-    td_status st = td_in_read_all(in, lim, &data, &n, e);
-    if (st != TD_OK)
-        return st;
-    td_trace *t = td_traceset_add(set, name);
-    t->rank = -1;
-    t->gzip = td_in_is_gzip(in);
-    /* everything was read: size and hash are known before the reader runs (a reader
-     * that splits one file into several traces copies them) */
-    st = td_in_finish(in, &t->bytes, t->sha256, e);
-    if (st != TD_OK) {
-        free(data);
-        return st;
-    }
-    if (cls == C_SQLITE) {
-        t->format = TD_FMT_NSYS_SQLITE;
-        st = td_read_nsys_sqlite(set, t, name, data, n, e);
-    } else if (cls == C_AIU) {
-        st = td_read_aiu(set, t, name, (const char *)data, n, e);
-    } else if (cls == C_SAMBA_REPORT) {
-        st = td_samba_read_report(set, t, name, data, n, e);
-    } else {
-        t->format = TD_FMT_NSYS_JAX;
-        st = td_read_nsys_jax(set, t, name, data, n, e);
-    }
-    free(data);
-    if (st == TD_OK)
-        (*found)++;
-    return st;
-}
-
-/* A DeepRT compile log given among the inputs: its ideal-cycle tables join the set. */
-static td_status read_complog(td_traceset *set, td_in *in, const char *name, td_err *e)
-{
-    unsigned char *data;
-    size_t n;
-    td_status st = td_in_read_all(in, (size_t)1 << 30, &data, &n, e);
-    if (st != TD_OK)
-        return st;
-    st = td_read_complog(set, name, (const char *)data, n, e);
-    free(data);
-    return st;
-}
-
 /* Detect and read one stream. quiet: content that is not a trace is skipped (inside a
  * directory or an archive) instead of being an error. */
 static td_status read_stream(td_traceset *set, td_in *in, const char *name, int quiet,
@@ -196,68 +346,19 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
         if (n < 0)
             return e->code;
     }
-    int cls = classify(p, (size_t)n);
-    switch (cls) {
-    case C_TAR:
-        return read_tar(set, in, name, depth, found, e);
-    case C_SQLITE:
-    case C_ZIP:
-        return read_whole(set, in, name, cls, found, e);
-    case C_JSON: {
-        if (td_aiu_looks_flex(p, (size_t)n)) /* IBM AIU flex trace, read whole */
-            return read_whole(set, in, name, C_AIU, found, e);
-        if (td_aiu_looks_complog(p, (size_t)n)) /* "[DeepRT] ..." starts like JSON */
-            return read_complog(set, in, name, e);
-        if (td_ipu_sniff(p, (size_t)n)) {
-            td_trace *t = td_traceset_add(set, name);
-            t->rank = -1;
-            t->gzip = td_in_is_gzip(in);
-            td_status st = td_read_ipu(set, t, in, e);
-            if (st == TD_OK)
-                st = td_in_finish(in, &t->bytes, t->sha256, e);
-            if (st == TD_OK)
-                (*found)++;
-            return st;
-        }
-        if (td_samba_is_report(p, (size_t)n)) /* tracedoc's stack-trace report */
-            return read_whole(set, in, name, C_SAMBA_REPORT, found, e);
-        td_trace *t = td_traceset_add(set, name);
-        t->rank = -1;
-        t->gzip = td_in_is_gzip(in);
-        int no_events = 0;
-        td_status st = td_read_chrome_ex(set, t, in, &no_events, e);
-        if (st != TD_OK) {
-            if (quiet && no_events) {
-                td_traceset_drop_last(set); /* a JSON file in a directory that is not a trace */
-                e->code = TD_OK;
-                e->msg[0] = 0;
-                return TD_OK;
-            }
-            return st;
-        }
-        st = td_in_finish(in, &t->bytes, t->sha256, e);
-        if (st == TD_OK)
-            (*found)++;
-        return st;
-    }
-    case C_EMPTY:
+    if (n == 0) {
         if (quiet)
             return TD_OK;
         return td_fail(e, TD_E_FORMAT, "%s: empty file", name);
-    default:
-        if (td_aiu_looks_complog(p, (size_t)n))
-            return read_complog(set, in, name, e);
-        if (td_samba_sniff(p, (size_t)n)) { /* a stack-tracing artifact (CSV) */
-            td_status st = td_samba_collect(set, in, name, e);
-            if (st == TD_OK)
-                (*found)++;
-            return st;
-        }
-        if (quiet)
-            return TD_OK;
-        return td_fail(e, TD_E_FORMAT,
-                       "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)", name);
     }
+    const rd x = {set, in, name, quiet, depth, found};
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (formats[i].sniff(p, (size_t)n))
+            return formats[i].read(&x, e);
+    if (quiet)
+        return TD_OK;
+    return td_fail(e, TD_E_FORMAT,
+                   "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)", name);
 }
 
 static td_status read_file(td_traceset *set, const char *path, const char *name, int quiet,

@@ -637,7 +637,8 @@ static td_status join(td_traceset *set, struct td_samba_acc *a, const char *arg,
         }
     /* layers 3 and 4, by name or global id */
     for (int k = K_L3; k <= K_L4; k++) {
-        uint8_t *seen = td_xcalloc(nhs + 1, 1);
+        /* sized for every slot, not today's nhs: layers 3/4 may still add hypersections */
+        uint8_t *seen = td_xcalloc(cap + 1, 1);
         for (size_t i = 0; i < a->nrows[k]; i++) {
             const srow *r = &a->rows[k][i];
             int32_t idx = -1;

@@ -267,7 +267,8 @@ static td_status row(tctx *x, const char **cell, const size_t *len, int ncell, i
             int y, m, d;
             const char *q = cell[i];
             if (len[i] != 8 || !digits(q, q + 8, 4, &y) || !digits(q + 4, q + 8, 2, &m) ||
-                !digits(q + 6, q + 8, 2, &d) || m < 1 || m > 12 || d < 1 || d > 31)
+                !digits(q + 6, q + 8, 2, &d) || m < 1 || m > 12 || d < 1 || d > 31 ||
+                y < 1900 || y > 2261) /* ns since 1970 fit in 64 bits */
                 return td_fail(e, TD_E_FORMAT, "%s: line %zu: '%.*s' is not a YYYYMMDD date",
                                x->path, line, (int)(len[i] > 20 ? 20 : len[i]), cell[i]);
             date = days_from_civil(y, (unsigned)m, (unsigned)d) * 86400LL * 1000000000LL;
