@@ -11,6 +11,9 @@ objdir = os.path.join(build, 'obj')
 objs = []
 for root, _, fs in os.walk(objdir):
     objs += [os.path.join(root, f) for f in fs if f.endswith('.o')]
+# only the objects of sources that exist (a build directory keeps those of removed files)
+objs = [o for o in objs
+        if os.path.exists(os.path.join('src', os.path.relpath(o, objdir)[:-2] + '.c'))]
 defs, uses = {}, defaultdict(set)
 for o in sorted(objs):
     name = os.path.relpath(o, objdir)[:-2] + '.c'

@@ -1,5 +1,5 @@
 /* analyse/aiu.c - IBM AIU flex traces: the figures acelyzer (IBM/aiu-trace-analyzer)
- * defines, per device (pid), from the instructions read/aiu.c kept (README "IBM AIU").
+ * defines, per device (pid), from the instructions read/aiu.c kept (doc/formats.md "IBM AIU").
  *
  * Cycles to time: each instruction type owns one TS interval (DmaI TS1->TS2, Cmpt Prep
  * TS2->TS3, Cmpt Exec TS3->TS4, DmaO TS4->TS5, other TS1->TS5); its duration is that many

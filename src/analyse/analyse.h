@@ -33,7 +33,7 @@ struct td_partial;
 void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s,
                          struct td_partial *part);
 
-/* IBM AIU: an instruction's device-side duration in ns, its TS interval (README "IBM
+/* IBM AIU: an instruction's device-side duration in ns, its TS interval (doc/formats.md "IBM
  * AIU") at soc_mhz; the host duration when it has no counters. It ends at host_e. */
 int64_t td_aiu_device_ns(const td_aiu_instr *in, double soc_mhz);
 

@@ -145,7 +145,7 @@ static inline const char *td_name(const td_actx *a, td_str id)
 }
 
 /* Flamegraph stacks are cut at this depth (frames below the thread); deeper frames are
- * merged into one frame of this name, with a warning (README "Limits"). */
+ * merged into one frame of this name, with a warning (doc/formats.md "Limits"). */
 #define TD_FLAME_MAX_DEPTH 512
 #define TD_FLAME_DEEPER "(deeper frames merged)"
 

@@ -4,7 +4,7 @@
  * exchanges, stream copies by direction, the debug-name flamegraph (cycles) and the
  * flat per-IPU timeline the PDF draws. Lightweight profiling is analyse/lwp.c.
  *
- * Definitions (README "Graphcore IPU export" says them for users):
+ * Definitions (doc/formats.md "Graphcore IPU export" says them for users):
  * - categories: Internal Sync = Sync + SyncAns, External Sync, OnTileExecute, DoExchange,
  *   GlobalExchange, StreamCopy = Begin + Mid + End, Other; a step's cycles on an IPU
  *   count for that IPU; the "all" rows add the IPUs up; share = cycles / IPU total.

@@ -2,11 +2,11 @@
  * lightweight profiling (analyse/lwp.c), from a td_ipu (read/ipu.h) into the summary
  * tables ipu_step_types, ipu_runs, ipu_steps, ipu_exchanges, ipu_stream_copies,
  * lwp_blocks, ipu_timeline (document-only), the "ipu" flame (cycles) and the ipu.* and
- * lwp.* scalars. README "Graphcore IPU export" states every definition. */
+ * lwp.* scalars. doc/formats.md "Graphcore IPU export" states every definition. */
 #ifndef TD_ANALYSE_IPU_H
 #define TD_ANALYSE_IPU_H
 #include "analyse/analyse.h"
-#include "read/ipu.h"
+#include "model/ipu.h"
 
 /* Step-type categories of the cycle proportions (formats.md sec. 6). */
 enum {
@@ -22,7 +22,7 @@ int64_t td_ipu_cycles_ns(const td_ipu *m, int64_t cycles);
 /* The ipu_timeline table (created with its columns when absent; not in summary.json). */
 void td_ipu_timeline_table(td_summary *s, td_table **out);
 
-/* Lightweight-profiling blocks after the overflow rules (README "Graphcore IPU export"),
+/* Lightweight-profiling blocks after the overflow rules (doc/formats.md "Graphcore IPU export"),
  * sorted by lane then cycles: what the documents and the Chrome export show. */
 enum { TD_LWP_ST_OK = 0, TD_LWP_ST_NOEND, TD_LWP_ST_UNKNOWN };
 typedef struct td_lwp_block {

@@ -1,5 +1,5 @@
 /* analyse/telemetry.c - telemetry samples (read/telemetry.c) aligned with the trace by
- * wall clock, per metric and per step (README "Telemetry").
+ * wall clock, per metric and per step (doc/formats.md "Telemetry").
  *
  * Alignment: a sample's trace time is its wall-clock time minus the trace's time base
  * (Kineto baseTimeNanoseconds, nsys session start) plus --telemetry-offset. A trace

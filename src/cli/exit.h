@@ -1,4 +1,4 @@
-/* cli/exit.h - tracedoc's exit statuses, the one place they are named: README.md's
+/* cli/exit.h - tracedoc's exit statuses, the one place they are named: doc/commands.md's
  * "Exit status" table, row for row. Only main() exits; the commands return one of these,
  * and td_exit_for maps a module's td_status to one. */
 #ifndef TD_CLI_EXIT_H

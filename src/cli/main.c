@@ -259,7 +259,7 @@ static const td_cli_cmd cmds[] = {
     [C_STACK] = {"stack-trace", "ARTIFACTS [-o NAME_chrome_tracing_report.json]",
                  "SambaTune-style stack-tracing report (Chrome trace JSON).",
                  "ARTIFACTS is a stack-tracing artifact set (a directory or .tar.gz of the\n"
-                 "layer CSV files, README \"SambaNova stack tracing\") or such a report.\n"
+                 "layer CSV files, doc/formats.md \"SambaNova stack tracing\") or such a report.\n"
                  "Without -o: NAME_chrome_tracing_report.json, NAME from the input's name.",
                  1, 1, "one ARTIFACTS directory, archive or report", td_cmd_stack_trace},
     [C_SUMMARIZE] = {"summarize", "TRACE... -o PART.tds [OPTIONS]",

@@ -1,5 +1,5 @@
 /* export/chrome.c - `tracedoc export --format chrome`: every input as one Chrome Trace
- * Event JSON file (README "Export to Perfetto"), so one viewer serves every stack.
+ * Event JSON file (doc/commands.md "Export to Perfetto"), so one viewer serves every stack.
  *
  * - Events of the model (Kineto passthrough, nsys, nsys-jax CPU ranges, AIU host pairs,
  *   SambaTune rows) keep their name, category, process and thread; X events (B/E pairs

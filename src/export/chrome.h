@@ -1,5 +1,5 @@
 /* export/chrome.h - `tracedoc export --format chrome`: what tracedoc read, as one Chrome
- * Trace Event JSON file (chrome://tracing, Perfetto, and tracedoc itself); README
+ * Trace Event JSON file (chrome://tracing, Perfetto, and tracedoc itself); doc/commands.md
  * "export" says the layout. */
 #ifndef TD_RENDER_CHROME_H
 #define TD_RENDER_CHROME_H

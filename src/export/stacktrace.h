@@ -6,7 +6,7 @@
 #include "summary/summary.h"
 
 /* Write the report of the first trace in set with stack-tracing data, laid out as
- * README "stack-trace" says; row titles come from the summary s (hyperfunctions and
+ * doc/commands.md "stack-trace" says; row titles come from the summary s (hyperfunctions and
  * host_breakdown tables). TD_E_FORMAT when no input has stack-tracing data; the file is
  * written atomically. */
 td_status td_render_stacktrace(const td_traceset *set, const td_summary *s,

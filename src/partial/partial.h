@@ -9,7 +9,7 @@
  * Merging is associative and commutative (up to the order of per-rank rows, which
  * td_partial_finish sorts by rank), so parts can be merged in a tree.
  *
- * File format (README "Partial summaries"): UTF-8 text, one record per line, fields
+ * File format (doc/scale-out.md "Partial summaries"): UTF-8 text, one record per line, fields
  * separated by TAB; text fields escape '\\' '\t' '\n' '\r' and 0x1f as \\ \t \n \r \u,
  * and a null cell is \N. The first line is "tracedoc-partial<TAB>1"; then header lines
  * (tool, options, sketch, format, world_size, device), then kv / table / row / rec /

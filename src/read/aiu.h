@@ -3,7 +3,7 @@
  * A flex trace is a bare JSON array of B/E pairs whose device data is in "attr": TS1..TS5
  * 32-bit cycle counters (hex or decimal strings, wrapping), Bytes, CollGroup, Power. pid is
  * the AIU, tid an unsigned 64-bit instruction stream; events come in any order and pairs
- * may be duplicated (see ../shared/traces/aiu/README.md and README "IBM AIU").
+ * may be duplicated (see ../shared/traces/aiu/README.md and doc/formats.md "IBM AIU").
  * td_read_aiu pairs each E with the latest open B of the same (pid, tid, name), fills
  * t->aiu (one td_aiu_instr per pair, exact duplicates dropped with a warning) and one
  * td_event per pair (host times, TD_K_OTHER) so the generic passes see the time span.

@@ -1,5 +1,5 @@
 /* read/complog.c - DeepRT compile logs: the "Perf Summary" tables of ideal cycles per
- * kernel (see read/aiu.h and README "IBM AIU").
+ * kernel (see read/aiu.h and doc/formats.md "IBM AIU").
  *
  * A table opens at a line containing " Ideal/Total Cycles " and closes at
  * "====== Perf Summary End ======". Its data rows are `NAME  CYCLES` (NAME of letters,

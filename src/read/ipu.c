@@ -1,5 +1,5 @@
 /* read/ipu.c - the tracedoc.ipu/1 export (JSON Lines) of a PopVision report; see
- * read/ipu.h and README "Graphcore IPU export".
+ * read/ipu.h and doc/formats.md "Graphcore IPU export".
  *
  * The stream is read through a reused buffer one line at a time; each line is one small
  * JSON object parsed by jansson, so memory grows with the records kept, never with the

@@ -1,5 +1,5 @@
 /* read/ipu.h - Graphcore IPU reports in tracedoc's open export format ("tracedoc.ipu/1",
- * JSON Lines; schema in README "Graphcore IPU export"), the data model of libpva
+ * JSON Lines; schema in doc/formats.md "Graphcore IPU export"), the data model of libpva
  * (PopVision Analysis library): the target, runs, the detailed execution trace (program
  * steps with per-IPU cycles, BSP tile data, exchanged bytes) and lightweight-profiling
  * blocks.

@@ -1,4 +1,4 @@
-/* read/samba.c - the SambaTune stack-tracing artifact set (README "SambaNova stack
+/* read/samba.c - the SambaTune stack-tracing artifact set (doc/formats.md "SambaNova stack
  * tracing") and tracedoc's *_chrome_tracing_report.json read back.
  *
  * Artifact files are CSV with a header row naming the columns; '#' lines and blank lines

@@ -1,6 +1,6 @@
 /* read/samba.h - SambaTune stack-tracing data (formats.md sec. 7): the project's open
  * artifact set (CSV files for compiler layers 1-3, the layer-4 runtime benchmark and an
- * snprof-like host breakdown; README "SambaNova stack tracing") and tracedoc's own
+ * snprof-like host breakdown; doc/formats.md "SambaNova stack tracing") and tracedoc's own
  * *_chrome_tracing_report.json read back.
  *
  * Artifact files are recognised by their CSV header (never by name), collected while one

@@ -1,4 +1,4 @@
-/* read/samba_report.c - tracedoc's *_chrome_tracing_report.json read back (README
+/* read/samba_report.c - tracedoc's *_chrome_tracing_report.json read back (doc/formats.md
  * "SambaNova stack tracing"): the events through the Chrome reader, like any trace; then
  * the stack-tracing data from the file as a whole (jansson; a report is small next to
  * a profiler trace): hypersections and the schedule from the model row's section calls

@@ -1,5 +1,5 @@
 /* read/telemetry.c - aiu-smi / nvidia-smi dmon text, nvidia-smi --query-gpu CSV and
- * generic timestamped CSV (see read/telemetry.h and README "Telemetry").
+ * generic timestamped CSV (see read/telemetry.h and doc/formats.md "Telemetry").
  *
  * dmon layout: a first '#' line of column names, an optional second '#' line of units,
  * then rows of whitespace-separated values ('-' = no value); header lines repeated later

@@ -7,7 +7,7 @@
  *   section findings                             "section KIND [ARG] [key=value ...]" lines;
  *   section table kernels top=15 title="Top kernels"   values may be "quoted".
  *
- * See README.md "Templates" for the section kinds and their options. */
+ * See doc/templates.md "Templates" for the section kinds and their options. */
 #ifndef TD_TEMPLATE_H
 #define TD_TEMPLATE_H
 #include "summary/summary.h"

@@ -151,7 +151,7 @@ const char *xw_unit_name(double scale)
 }
 
 
-/* A reader's name for a metric of the changes table (README "Nightly regression reports"):
+/* A reader's name for a metric of the changes table (doc/nightly.md "Nightly regression reports"):
  * "Kernel NAME: total time" for kernel.total_ns:NAME, "GPU idle time" for gpu.idle_ns
  * (the device's word); the metric's own name when it is none of these. */
 void xw_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
