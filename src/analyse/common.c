@@ -72,6 +72,8 @@ static void input_base(td_buf *b, const char *in)
  * and a count. Never a comma list of every file. */
 void td_run_label(td_buf *b, const char *const *input, const char *const *paths, size_t n)
 {
+    if (n == 0) /* an archive or directory that held no trace (fuzz finding crash-60492e80) */
+        return;
     if (n == 1) {
         td_buf_puts(b, base_name(paths[0]));
         return;
