@@ -1,0 +1,142 @@
+/* read/nsys_gpu.c - device work of an Nsight Systems export: CUPTI_ACTIVITY_KIND_
+ * {KERNEL,MEMCPY,MEMSET} rows become events on one track per (process, device, stream);
+ * rows with a correlation id are kept in r->ops for the NVTX GPU projection. */
+#include "read/nsys_int.h"
+
+/* ---- device work ---- */
+
+/* ---- device work ---- */
+
+static uint32_t device_track(rd *r, int64_t pid, int64_t dev, int64_t stream)
+{
+    /* Device tracks get a negative tid so they never meet a host thread's (pid, tid). */
+    int64_t tid = -1 - (int64_t)(((uint64_t)dev & 0xffffffu) << 32 | (uint32_t)stream);
+    size_t before = r->t->ntracks;
+    uint32_t k = td_nsys_track_of(r, pid, tid);
+    if (r->t->ntracks != before) {
+        td_track *tr = &r->t->tracks[k];
+        tr->device = (int32_t)dev;
+        tr->stream = (int32_t)stream;
+        char buf[48];
+        snprintf(buf, sizeof buf, "Stream %" PRId64, stream);
+        tr->thread_name = td_intern_cstr(r->set->strs, buf);
+    }
+    return k;
+}
+/* Collective name of an NCCL kernel ("ncclKernel_AllReduce_RING_LL_Sum_float",
+ * "ncclDevKernel_AllGather_RING_LL"), lower-cased as Kineto writes it; 0 otherwise. */
+static td_str nccl_coll(rd *r, td_str name)
+{
+    static const char *const k[][2] = {
+        {"AllReduce", "allreduce"}, {"AllGather", "allgather"},
+        {"ReduceScatter", "reducescatter"}, {"Broadcast", "broadcast"},
+        {"SendRecv", "sendrecv"}, {"AllToAll", "alltoall"}, {"Reduce", "reduce"},
+    };
+    const char *s = td_strget(r->set->strs, name);
+    if (strncmp(s, "nccl", 4) != 0)
+        return 0;
+    const char *u = strchr(s, '_');
+    if (!u)
+        return 0;
+    u++;
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (strncmp(u, k[i][0], strlen(k[i][0])) == 0)
+            return td_intern_cstr(r->set->strs, k[i][1]);
+    return 0;
+}
+
+static const char *copy_kind(int64_t k)
+{
+    /* CUpti_ActivityMemcpyKind */
+    switch (k) {
+    case 1: return "HtoD";
+    case 2: return "DtoH";
+    case 3: return "HtoA";
+    case 4: return "AtoH";
+    case 5: return "AtoA";
+    case 6: return "AtoD";
+    case 7: return "DtoA";
+    case 8: return "DtoD";
+    case 9: return "HtoH";
+    case 10: return "PtoP";
+    default: return "unknown";
+    }
+}
+
+td_status td_nsys_read_device_table(rd *r, int which)
+{
+    static const char *const kc[] = {"start", "end", "deviceId", "streamId", "correlationId",
+        "globalPid", "demangledName", "shortName", "mangledName", "gridX", "gridY", "gridZ",
+        "blockX", "blockY", "blockZ"};
+    static const char *const mc[] = {"start", "end", "deviceId", "streamId", "correlationId",
+        "globalPid", "bytes", "copyKind"};
+    static const char *const tabs[] = {"CUPTI_ACTIVITY_KIND_KERNEL",
+        "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"};
+    const char *tab = tabs[which];
+    sqlite3_stmt *st;
+    td_status s = which == K_KERNEL ? td_nsys_select_cols(r, tab, kc, 15, 3, NULL, &st)
+                                    : td_nsys_select_cols(r, tab, mc, which == K_MEMCPY ? 8 : 7, 3,
+                                                  NULL, &st);
+    if (s != TD_OK || !st)
+        return s;
+    td_strtab *S = r->set->strs;
+    static const char *const catname[] = {"kernel", "gpu_memcpy", "gpu_memset"};
+    static const uint8_t kinds[] = {TD_K_KERNEL, TD_K_MEMCPY, TD_K_MEMSET};
+    uint16_t cat = td_trace_cat(r->t, td_intern_cstr(S, catname[which]));
+    td_str memset_name = td_intern_cstr(S, "[CUDA memset]");
+    td_str copy_names[11] = {0};
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!times_ok(st))
+            return td_nsys_bad_time(r, st, tab);
+        r->t->nevents++;
+        int64_t start = col_i64(st, 0, 0), end = col_i64(st, 1, start);
+        int64_t dev = col_i64(st, 2, 0), stream = col_i64(st, 3, 0);
+        int64_t pid = PID_OF(col_i64(st, 5, 0));
+        td_event *ev = td_trace_push_event(r->t);
+        ev->ts = start;
+        ev->dur = clamp_dur(r, start, end);
+        ev->corr = make_corr(pid, col_i64(st, 4, 0));
+        ev->track = device_track(r, pid, dev, stream);
+        ev->cat = cat;
+        ev->kind = kinds[which];
+        ev->ph = 'X';
+        td_aux *a;
+        ev->aux = td_trace_push_aux(r->t, &a);
+        if (which == K_KERNEL) {
+            /* nsys's kernel reports name kernels by their demangled name */
+            ev->name = sid_str(r, st, 6);
+            if (!ev->name)
+                ev->name = sid_str(r, st, 7);
+            if (!ev->name)
+                ev->name = sid_str(r, st, 8);
+            for (int i = 0; i < 3; i++) {
+                a->grid[i] = (int32_t)col_i64(st, 9 + i, 0);
+                a->block[i] = (int32_t)col_i64(st, 12 + i, 0);
+            }
+            a->coll = nccl_coll(r, ev->name);
+        } else if (which == K_MEMCPY) {
+            int64_t k = col_i64(st, 7, 0);
+            if (k < 0 || k > 10)
+                k = 0;
+            if (!copy_names[k]) {
+                char buf[48];
+                snprintf(buf, sizeof buf, "[CUDA memcpy %s]", copy_kind(k));
+                copy_names[k] = td_intern_cstr(S, buf);
+            }
+            ev->name = copy_names[k];
+            a->bytes = col_i64(st, 6, -1);
+        } else {
+            ev->name = memset_name;
+            a->bytes = col_i64(st, 6, -1);
+        }
+        if (ev->corr) {
+            devop *o = TD_PUSH(r->ops, r->nops, r->ops_cap);
+            o->corr = ev->corr;
+            o->start = start;
+            o->end = start + ev->dur;
+            o->device = (int32_t)dev;
+        }
+    }
+    return td_nsys_done(r, st, rc, tab);
+}

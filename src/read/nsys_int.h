@@ -1,0 +1,221 @@
+/* read/nsys_int.h - shared by the Nsight Systems SQLite reader's files; not exported.
+ *
+ * read/nsys.c opens the export and runs the steps in order; nsys_db.c holds the query
+ * helpers, StringIds, thread/process names, devices and the track table that the row
+ * readers use; nsys_gpu.c reads kernel/memcpy/memset rows, nsys_host.c the runtime
+ * (deduplicated by correlation id) and OS runtime rows, nsys_nvtx.c the NVTX ranges and
+ * their GPU projection, nsys_split.c deals a multi-process report out into one trace per
+ * process. The per-row helpers are static inline here so the row loops stay as fast as
+ * when they were one file. Every array in rd is malloc'd and freed by
+ * td_read_nsys_sqlite. */
+#ifndef TD_READ_NSYS_INT_H
+#define TD_READ_NSYS_INT_H
+#include "read/read.h"
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <inttypes.h>
+
+
+/* StringIds row: id -> interned value; rt is the value without a "_vNNNN" suffix
+ * (runtime API names), computed on first use. */
+typedef struct {
+    int64_t id;
+    td_str s;
+    td_str rt;
+    uint8_t rt_done;
+} strid;
+
+/* Per-thread or per-process name from ThreadNames / PROCESSES / NVTX. */
+typedef struct {
+    int64_t pid, tid;
+    td_str name;
+    int64_t prio;   /* several names for one thread: the highest wins */
+} tname;
+
+/* A device operation with a correlation id (for the GPU projection). */
+typedef struct {
+    int64_t corr, start, end;
+    int32_t device;
+} devop;
+
+/* A kept runtime call (deduplicated) before it becomes an event. */
+typedef struct {
+    int64_t start, end, pid, tid, corr, cid;
+    td_str name;
+    uint8_t kind;
+} rtcall;
+
+/* A runtime call that launched device work: its track and the work's extent. */
+typedef struct {
+    uint32_t track;
+    int64_t start, end, gmin, gmax;
+    int32_t nops, device;
+} launch;
+
+/* An NVTX range before nesting. */
+typedef struct {
+    int64_t start, end;
+    td_str name;
+    uint32_t track;
+    int type;   /* 59 push/pop, 60 start/end */
+} nvrange;
+
+typedef struct {
+    td_traceset *set;
+    td_trace *t;
+    const char *name;
+    td_err *e;
+    sqlite3 *db;
+    strid *sid;
+    size_t nsid, sid_cap;
+    tname *dom;   /* NVTX domains: pid = domainId */
+    size_t ndom, dom_cap;
+    tname *thr;   /* thread names (ThreadNames, then NVTX thread names) */
+    size_t nthr, thr_cap;
+    tname *proc;  /* process names */
+    size_t nproc, proc_cap;
+    devop *ops;
+    size_t nops, ops_cap;
+    rtcall *rt;
+    size_t nrt, rt_cap;
+    nvrange *nv;
+    size_t nnv, nv_cap;
+    uint32_t *tk;       /* (pid, tid) -> track + 1, open addressing; 0 = empty slot */
+    size_t tk_cap;
+    uint64_t clamped;   /* rows with end < start */
+    uint64_t unended;   /* NVTX ranges without an end */
+} rd;
+
+#define PID_OF(g) (((g) / 0x1000000) % 0x1000000)
+#define TID_OF(g) ((g) % 0x1000000)
+
+/* Device tables, in the order td_nsys_read_device_table takes them. */
+enum { K_KERNEL, K_MEMCPY, K_MEMSET };
+
+/* ---- per-row helpers ---- */
+
+/* qsort without the undefined behaviour of a NULL base for empty arrays */
+static inline void sort(void *p, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(p, n, size, cmp);
+}
+
+static inline int64_t col_i64(sqlite3_stmt *st, int i, int64_t def)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? def : sqlite3_column_int64(st, i);
+}
+
+static inline int col_null(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL;
+}
+
+
+/* Event rows must have start/end (columns 0 and 1) within +-2^61 ns (73 years), so
+ * that differences and sums downstream cannot overflow; anything else is corrupt. */
+#define TIME_LIMIT ((int64_t)1 << 61)
+
+static inline int bad_col(sqlite3_stmt *st)
+{
+    for (int i = 0; i < 2; i++) {
+        int64_t v = col_i64(st, i, 0);
+        if (v < -TIME_LIMIT || v > TIME_LIMIT)
+            return i;
+    }
+    return -1;
+}
+
+static inline int times_ok(sqlite3_stmt *st)
+{
+    return bad_col(st) < 0;
+}
+
+static inline td_str intern_col(rd *r, sqlite3_stmt *st, int i)
+{
+    const char *s = (const char *)sqlite3_column_text(st, i);
+    if (!s)
+        return 0;
+    return td_intern(r->set->strs, s, (size_t)sqlite3_column_bytes(st, i));
+}
+
+static inline strid *sid_find(rd *r, int64_t id)
+{
+    if (id >= 0 && (uint64_t)id < r->nsid && r->sid[id].id == id)
+        return &r->sid[id];   /* ids are usually dense from 0 */
+    size_t lo = 0, hi = r->nsid;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (r->sid[m].id < id)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < r->nsid && r->sid[lo].id == id ? &r->sid[lo] : NULL;
+}
+
+static inline td_str sid_str(rd *r, sqlite3_stmt *st, int i)
+{
+    if (col_null(st, i))
+        return 0;
+    strid *x = sid_find(r, sqlite3_column_int64(st, i));
+    return x ? x->s : 0;
+}
+
+static inline int64_t make_corr(int64_t pid, int64_t cid)
+{
+    return cid ? (int64_t)((uint64_t)pid << 32 | (uint32_t)cid) : 0;
+}
+
+static inline int64_t clamp_dur(rd *r, int64_t start, int64_t end)
+{
+    if (end < start) {
+        r->clamped++;
+        return 0;
+    }
+    return end - start;
+}
+
+
+/* ---- nsys_db.c: queries, StringIds, names, devices, tracks ---- */
+
+/* A TD_E_FORMAT error naming what failed and SQLite's message. */
+td_status td_nsys_sqlfail(rd *r, const char *what);
+/* Prepare "SELECT c0, c1, ... FROM tab [tail]" with NULL for absent columns.
+ * *st = NULL (and TD_OK) when the table is absent or lacks a column in `need`. */
+td_status td_nsys_select_cols(rd *r, const char *tab, const char *const *cols, int ncols,
+                              uint32_t need, const char *tail, sqlite3_stmt **st);
+/* The error for a row whose start or end is out of range; finalizes st. */
+td_status td_nsys_bad_time(rd *r, sqlite3_stmt *st, const char *tab);
+/* Finish a row loop: rc is the last sqlite3_step result; finalizes st. */
+td_status td_nsys_done(rd *r, sqlite3_stmt *st, int rc, const char *tab);
+td_status td_nsys_read_strings(rd *r);
+/* Set (or replace) the name of (pid, tid) in a small unsorted list. */
+void td_nsys_name_set(tname **a, size_t *n, size_t *cap, int64_t pid, int64_t tid,
+                      td_str s);
+td_str td_nsys_name_get(const tname *a, size_t n, int64_t pid, int64_t tid);
+td_status td_nsys_read_names(rd *r);
+td_status td_nsys_read_devices(rd *r);
+/* Track of (pid, tid), appended to r->t when new. */
+uint32_t td_nsys_track_of(rd *r, int64_t pid, int64_t tid);
+/* Sort r->thr and r->proc and give the tracks their thread and process names. */
+void td_nsys_name_tracks(rd *r);
+
+/* ---- nsys_gpu.c, nsys_host.c: CUPTI activity and OS runtime rows ---- */
+
+td_status td_nsys_read_device_table(rd *r, int which);
+td_status td_nsys_read_runtime(rd *r);
+td_status td_nsys_read_osrt(rd *r);
+
+/* ---- nsys_nvtx.c: NVTX events, GPU projection and nesting of ranges ---- */
+
+td_status td_nsys_read_nvtx(rd *r);
+td_status td_nsys_project_ranges(rd *r);
+void td_nsys_range_events(rd *r);
+
+/* ---- nsys_split.c ---- */
+
+void td_nsys_split_processes(rd *r);
+
+#endif

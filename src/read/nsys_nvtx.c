@@ -1,0 +1,296 @@
+/* read/nsys_nvtx.c - NVTX_EVENTS of an Nsight Systems export: marks become instants,
+ * thread names join r->thr, push/pop and start/end ranges become td_range with the extent
+ * of the device work their runtime calls launched (push/pop ones nested per thread, also
+ * TD_K_RANGE events, and t->compile for XLA programs). */
+#include "read/nsys_int.h"
+
+/* ---- NVTX ---- */
+
+enum { NVTX_MARK = 34, NVTX_THREAD_NAME = 39, NVTX_PUSHPOP = 59, NVTX_STARTEND = 60,
+       NVTX_DOMAIN_CREATE = 75 };
+
+static td_str nvtx_text(rd *r, sqlite3_stmt *st)
+{
+    td_str s = intern_col(r, st, 4);
+    if (!s)
+        s = sid_str(r, st, 7);
+    return s;
+}
+
+td_status td_nsys_read_nvtx(rd *r)
+{
+    static const char *const c[] = {"start", "end", "eventType", "rangeId", "text",
+        "globalTid", "endGlobalTid", "textId", "domainId"};
+    sqlite3_stmt *st;
+    td_status s = td_nsys_select_cols(r, "NVTX_EVENTS", c, 9, 1 | 4, "ORDER BY start", &st);
+    if (s != TD_OK || !st)
+        return s;
+    td_strtab *S = r->set->strs;
+    uint16_t cat = td_trace_cat(r->t, td_intern_cstr(S, "nvtx"));
+    int rc;
+    /* Domains are created before use (nsys records nvtxDomainCreate as an event), but
+     * collect them first anyway so the order of rows does not matter. */
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (col_i64(st, 2, 0) == NVTX_DOMAIN_CREATE)
+            td_nsys_name_set(&r->dom, &r->ndom, &r->dom_cap, col_i64(st, 8, 0), 0,
+                             nvtx_text(r, st));
+    }
+    if (rc != SQLITE_DONE)
+        return td_nsys_done(r, st, rc, "NVTX_EVENTS");
+    sqlite3_reset(st);
+    td_buf b = {0};
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t type = col_i64(st, 2, 0), g = col_i64(st, 5, 0);
+        if (!times_ok(st)) {
+            td_buf_free(&b);
+            return td_nsys_bad_time(r, st, "NVTX_EVENTS");
+        }
+        r->t->nevents++;
+        if (type != NVTX_MARK && type != NVTX_THREAD_NAME && type != NVTX_PUSHPOP &&
+            type != NVTX_STARTEND)
+            continue;
+        td_str name = nvtx_text(r, st);
+        if (type == NVTX_THREAD_NAME) {
+            if (name) {
+                /* a name the program gave its thread beats the OS one; the last wins */
+                tname *x = TD_PUSH(r->thr, r->nthr, r->thr_cap);
+                x->pid = PID_OF(g);
+                x->tid = TID_OF(g);
+                x->name = name;
+                x->prio = ((int64_t)1 << 62) + (int64_t)r->nthr;
+            }
+            continue;
+        }
+        /* Ranges in a named domain read "Domain:text", as nsys reports write them
+         * (e.g. TSL:XlaModule:#...#). */
+        int64_t dom = col_i64(st, 8, 0);
+        td_str dn = dom ? td_nsys_name_get(r->dom, r->ndom, dom, 0) : 0;
+        if (dn) {
+            b.n = 0;
+            td_buf_printf(&b, "%s:%s", td_strget(S, dn), td_strget(S, name));
+            name = td_intern(S, b.p, b.n);
+        }
+        int64_t start = col_i64(st, 0, 0);
+        uint32_t track = td_nsys_track_of(r, PID_OF(g), TID_OF(g));
+        if (type == NVTX_MARK) {
+            td_event *ev = td_trace_push_event(r->t);
+            ev->ts = start;
+            ev->name = name;
+            ev->track = track;
+            ev->cat = cat;
+            ev->kind = TD_K_INSTANT;
+            ev->ph = 'i';
+            continue;
+        }
+        if (col_null(st, 1)) {
+            r->unended++;
+            continue;
+        }
+        nvrange *x = TD_PUSH(r->nv, r->nnv, r->nv_cap);
+        x->start = start;
+        x->end = start + clamp_dur(r, start, col_i64(st, 1, start));
+        x->name = name;
+        x->track = track;
+        x->type = (int)type;
+    }
+    td_buf_free(&b);
+    return td_nsys_done(r, st, rc, "NVTX_EVENTS");
+}
+
+/* ---- GPU projection and nesting of NVTX ranges ---- */
+
+static int cmp_devop(const void *x, const void *y)
+{
+    const devop *a = x, *b = y;
+    if (a->corr != b->corr)
+        return a->corr < b->corr ? -1 : 1;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static int cmp_launch(const void *x, const void *y)
+{
+    const launch *a = x, *b = y;
+    if (a->track != b->track)
+        return a->track < b->track ? -1 : 1;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static int cmp_range(const void *x, const void *y)
+{
+    const td_range *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->end != b->end)
+        return a->end > b->end ? -1 : 1;   /* enclosing range first */
+    if (a->track != b->track)
+        return a->track < b->track ? -1 : 1;
+    return a->level < b->level ? -1 : a->level > b->level;   /* level holds the type here */
+}
+
+/* (thread, range index) pairs: push/pop ranges grouped by thread for nesting */
+typedef struct {
+    uint32_t track;
+    size_t i;
+} tix;
+
+static int cmp_tix(const void *x, const void *y)
+{
+    const tix *a = x, *b = y;
+    if (a->track != b->track)
+        return a->track < b->track ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+td_status td_nsys_project_ranges(rd *r)
+{
+    td_trace *t = r->t;
+    if (!r->nnv)
+        return TD_OK;
+    /* Runtime calls that launched device work, with that work's extent. */
+    sort(r->ops, r->nops, sizeof *r->ops, cmp_devop);
+    launch *L = NULL;
+    size_t nl = 0, lcap = 0;
+    for (size_t i = 0; i < r->nrt; i++) {
+        rtcall *x = &r->rt[i];
+        if (!x->corr)
+            continue;
+        size_t lo = 0, hi = r->nops;
+        while (lo < hi) {
+            size_t m = lo + (hi - lo) / 2;
+            if (r->ops[m].corr < x->corr)
+                lo = m + 1;
+            else
+                hi = m;
+        }
+        if (lo >= r->nops || r->ops[lo].corr != x->corr)
+            continue;
+        launch *l = TD_PUSH(L, nl, lcap);
+        l->track = td_nsys_track_of(r, x->pid, x->tid);
+        l->start = x->start;
+        l->end = x->end;
+        l->gmin = INT64_MAX;
+        l->gmax = INT64_MIN;
+        l->nops = 0;
+        l->device = r->ops[lo].device;   /* ops sorted by start within a corr */
+        for (size_t j = lo; j < r->nops && r->ops[j].corr == x->corr; j++) {
+            l->nops++;
+            if (r->ops[j].start < l->gmin)
+                l->gmin = r->ops[j].start;
+            if (r->ops[j].end > l->gmax)
+                l->gmax = r->ops[j].end;
+        }
+    }
+    sort(L, nl, sizeof *L, cmp_launch);
+
+    for (size_t i = 0; i < r->nnv; i++) {
+        nvrange *v = &r->nv[i];
+        td_range *g = TD_PUSH(t->ranges, t->nranges, t->ranges_cap);
+        memset(g, 0, sizeof *g);
+        g->start = v->start;
+        g->end = v->end;
+        g->name = v->name;
+        g->track = v->track;
+        g->level = v->type;   /* temporarily, for sorting and nesting below */
+        g->gpu_start = -1;
+        g->gpu_end = -1;
+        g->device = -1;
+        /* first launch on this thread starting at or after the range start */
+        size_t lo = 0, hi = nl;
+        while (lo < hi) {
+            size_t m = lo + (hi - lo) / 2;
+            if (L[m].track < v->track || (L[m].track == v->track && L[m].start < v->start))
+                lo = m + 1;
+            else
+                hi = m;
+        }
+        int64_t gmin = INT64_MAX, gmax = INT64_MIN;
+        for (size_t j = lo; j < nl && L[j].track == v->track && L[j].start <= v->end; j++) {
+            if (L[j].end > v->end)
+                continue;   /* only calls fully inside the range count */
+            if (L[j].gmin < gmin) {
+                gmin = L[j].gmin;
+                g->device = L[j].device;
+            }
+            if (L[j].gmax > gmax)
+                gmax = L[j].gmax;
+            g->num_gpu_ops += L[j].nops;
+        }
+        if (g->num_gpu_ops) {
+            g->gpu_start = gmin;
+            g->gpu_end = gmax;
+        }
+    }
+    free(L);
+
+    /* Ids follow the (start, enclosing first) order. Push/pop ranges nest per thread by
+     * containment, so ranges of different domains that interleave stay siblings;
+     * start/end ranges may cross threads and overlap freely: level 0, no parent. */
+    sort(t->ranges, t->nranges, sizeof *t->ranges, cmp_range);
+    tix *idx = td_xmalloc((t->nranges + 1) * sizeof *idx);
+    uint8_t *pp = td_xcalloc(t->nranges + 1, 1);   /* push/pop (not start/end) */
+    size_t m = 0;
+    for (size_t i = 0; i < t->nranges; i++) {
+        td_range *g = &t->ranges[i];
+        g->range_id = (int64_t)i + 1;
+        g->parent_id = -1;
+        if (g->level == NVTX_PUSHPOP) {
+            idx[m++] = (tix){g->track, i};
+            pp[i] = 1;
+        }
+        g->level = 0;
+    }
+    /* grouped by thread, each thread's ranges stay in (start, enclosing first) order;
+     * then one stack pass per thread */
+    sort(idx, m, sizeof *idx, cmp_tix);
+    size_t *stack = td_xmalloc((m + 1) * sizeof *stack), depth = 0;
+    for (size_t k = 0; k < m; k++) {
+        td_range *g = &t->ranges[idx[k].i];
+        if (k && idx[k - 1].track != idx[k].track)
+            depth = 0;
+        while (depth) {
+            td_range *p = &t->ranges[stack[depth - 1]];
+            if (p->start <= g->start && g->end <= p->end)
+                break;
+            depth--;
+        }
+        if (depth) {
+            td_range *p = &t->ranges[stack[depth - 1]];
+            g->parent_id = p->range_id;
+            g->level = p->level + 1;
+            p->num_child++;
+        }
+        stack[depth++] = idx[k].i;
+    }
+    free(stack);
+    /* A JAX/XLA program's push/pop ranges also feed the compile statistics (what the
+     * nsys-jax reader gets from its push/pop CSV); other programs have no use for them.
+     * Kept in range order. */
+    int xla = 0;
+    for (size_t k = 0; k < m && !xla; k++)
+        xla = strncmp(td_strget(r->set->strs, t->ranges[idx[k].i].name), "TSL:XlaCompile",
+                      14) == 0;
+    for (size_t i = 0; xla && i < t->nranges; i++)
+        if (pp[i])
+            *TD_PUSH(t->compile, t->ncompile, t->compile_cap) = t->ranges[i];
+    free(pp);
+    free(idx);
+    return TD_OK;
+}
+
+/* Push/pop ranges also become TD_K_RANGE events (CPU flamegraph, time span). */
+void td_nsys_range_events(rd *r)
+{
+    uint16_t cat = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "nvtx"));
+    for (size_t i = 0; i < r->nnv; i++) {
+        if (r->nv[i].type != NVTX_PUSHPOP)
+            continue;
+        td_event *ev = td_trace_push_event(r->t);
+        ev->ts = r->nv[i].start;
+        ev->dur = r->nv[i].end - r->nv[i].start;
+        ev->name = r->nv[i].name;
+        ev->track = r->nv[i].track;
+        ev->cat = cat;
+        ev->kind = TD_K_RANGE;
+        ev->ph = 'X';
+    }
+}
