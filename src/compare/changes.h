@@ -1,5 +1,5 @@
 /* compare/changes.h - regression detection for nightly runs: the comparable metrics of a
- * summary, comparability of two runs, and the `changes` table (two runs: rank / t tests
+ * summary (compare/metrics.h), comparability of two runs, and the `changes` table (two runs: rank / t tests
  * and per-step noise; a history of runs: E-divisive change points).
  *
  * Adds to the current summary: table `changes` (metric, direction, before, after,
@@ -8,38 +8,8 @@
  * `verdict`, `change_counts.*`, `change_rule`, and regression.baseline. */
 #ifndef TD_ANALYSE_CHANGES_H
 #define TD_ANALYSE_CHANGES_H
+#include "compare/metrics.h"
 #include "summary/summary.h"
-
-/* One comparable metric of a run. Names: "step.median_ns", "gpu.idle_ns",
- * "compile.total_ns", "runtime.wall_ns", "kernel.total_ns:NAME", "kernel.mean_ns:NAME",
- * "op.total_ns:NAME", "op.mean_ns:NAME", "module.total_ns:NAME", "module.mean_ns:NAME",
- * "collective.total_ns:NAME@BYTES", "collective.mean_ns:NAME@BYTES". Every value is
- * a time in ns (unit "ns"); lower is better. Graphcore IPU exports add metrics in
- * cycles, shares and fractions (unit "cycles", "share", "fraction"): "ipu.run_cycles"
- * (median run, per-run samples), "ipu.cycles:IPU N", "ipu.tile_balance:IPU N",
- * "ipu.tile_utilisation:IPU N" (higher is better), "ipu.step_type_cycles:IPU N/TYPE",
- * "ipu.step_type_share:IPU N/TYPE" (higher is better for OnTileExecute, the compute),
- * "lwp.total_cycles:LANE/BLOCK", "lwp.mean_cycles:LANE/BLOCK". */
-typedef struct td_metric {
-    const char *name;
-    const char *unit;
-    double value;
-    double *samples; size_t nsamples; /* per-step wall times (step.median_ns only) */
-    double sd, count;  /* per-call sample std and calls (kernel/module means), else NaN/0 */
-    double share;      /* share of its table's time (judged when >= 1%); 1 for run totals */
-    int kernel;        /* 1: a kernel.total_ns metric (new/vanished kernels) */
-    int higher_better; /* 1: larger is better (IPU tile balance, compute share) */
-} td_metric;
-
-typedef struct td_metrics {
-    td_metric *m;
-    size_t n, cap;
-    td_arena *a;
-} td_metrics;
-
-td_metrics *td_metrics_of(const td_summary *s);
-void td_metrics_free(td_metrics *ms);
-const td_metric *td_metrics_find(const td_metrics *ms, const char *name);
 
 /* What makes two runs comparable (from summary scalars and tables). */
 typedef struct td_runkey {

@@ -22,33 +22,22 @@
  * - Several inputs: each gets its own pids (process names prefixed "rank N: ").
  * Times are microseconds with three decimals (exact ns). When the earliest time is a
  * wall-clock one (epoch ns), whole seconds are taken off every time and written as
- * baseTimeNanoseconds, so viewers that parse times as doubles keep the nanoseconds. */
+ * baseTimeNanoseconds, so viewers that parse times as doubles keep the nanoseconds.
+ *
+ * This file drives the file (header, origin, inputs) and writes the model's events and
+ * the NVTX projections; chrome_device.c the AIU and IPU device time, chrome_emit.c the
+ * single events (export/internal.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "export/chrome.h"
-#include "analyse/ipu.h"
-#include "model/ipu.h"
+#include "export/internal.h"
 #include "export/stacktrace.h"
+#include "model/ipu.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define EPOCH_LO (1262304000LL * 1000000000LL) /* 2010-01-01: times above are wall clock */
 #define BIG_TS 1000000000000000LL             /* 1e15 ns: rebase above this */
-
-typedef struct cw {
-    FILE *f;
-    const td_traceset *set;
-    const td_summary *s;
-    const td_opts *o;
-    int multi;            /* several inputs: every one gets fresh pids */
-    int64_t origin;       /* ns subtracted from every (wall-clock) time */
-    int64_t next_pid;     /* next pid for processes tracedoc makes up */
-    int64_t next_tid;     /* next tid for rows of overlapping slices */
-    int64_t flow_stride;  /* several inputs: input i's flow ids are offset by i x this, as
-                             flow ids are global (one rank's arrows must not join another's) */
-    int64_t nevents;      /* events written (for the caller's statistics) */
-    const char *version;
-} cw;
 
 static const char *canon_cat(int kind)
 {
@@ -67,84 +56,6 @@ static const char *canon_cat(int kind)
     case TD_K_RANGE: return "nvtx";
     default: return NULL;
     }
-}
-
-/* ---- small writers ---- */
-
-static void ev_head(cw *w, const char *ph, const char *cat, const char *name, int64_t pid,
-                    int64_t tid, int64_t ts)
-{
-    FILE *f = w->f;
-    fprintf(f, ",\n{\"ph\": \"%s\", \"cat\": ", ph);
-    td_json_str(f, cat ? cat : "");
-    fputs(", \"name\": ", f);
-    td_json_str(f, name ? name : "");
-    fprintf(f, ", \"pid\": %lld, \"tid\": %lld, \"ts\": ", (long long)pid, (long long)tid);
-    td_json_us(f, ts);
-    w->nevents++;
-}
-
-/* args members: the first opens the object */
-typedef struct args {
-    FILE *f;
-    int open;
-} args;
-
-static void a_key(args *a, const char *k)
-{
-    fputs(a->open ? ", \"" : ", \"args\": {\"", a->f);
-    a->open = 1;
-    fputs(k, a->f);
-    fputs("\": ", a->f);
-}
-static void a_int(args *a, const char *k, int64_t v)
-{
-    a_key(a, k);
-    fprintf(a->f, "%lld", (long long)v);
-}
-static void a_str(args *a, const char *k, const char *v)
-{
-    a_key(a, k);
-    td_json_str(a->f, v);
-}
-static void a_real(args *a, const char *k, double v)
-{
-    if (isnan(v))
-        return;
-    a_key(a, k);
-    td_json_real(a->f, v);
-}
-static void a_us(args *a, const char *k, int64_t ns)
-{
-    a_key(a, k);
-    td_json_us(a->f, ns);
-}
-static void a_end(args *a)
-{
-    fputs(a->open ? "}}" : "}", a->f);
-}
-
-/* Greedy lanes: items sorted by start go to the first lane free at their start. */
-typedef struct lanes {
-    int64_t *end;
-    size_t n, cap;
-} lanes;
-static size_t lane_pick(lanes *l, int64_t from, int64_t to)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (l->end[i] <= from) {
-            l->end[i] = to;
-            return i;
-        }
-    *TD_PUSH(l->end, l->n, l->cap) = to;
-    return l->n - 1;
-}
-
-static int64_t new_pid(cw *w, const char *name, int64_t sort)
-{
-    int64_t pid = w->next_pid++;
-    td_chrome_meta(w->f, pid, 0, "process_name", name, sort);
-    return pid;
 }
 
 /* ---- the model's events ---- */
@@ -226,41 +137,41 @@ static void event_args(cw *w, const td_trace *t, const td_event *ev, const char 
 {
     args a = {w->f, 0};
     if (src_cat)
-        a_str(&a, "source_cat", src_cat);
+        td_cw_str(&a, "source_cat", src_cat);
     if (ev->corr)
-        a_int(&a, "correlation", ev->corr);
+        td_cw_int(&a, "correlation", ev->corr);
     if (ev->aux) {
         const td_aux *x = &t->aux[ev->aux];
         const td_strtab *S = w->set->strs;
         if (x->ext_id)
-            a_int(&a, "External id", x->ext_id);
+            td_cw_int(&a, "External id", x->ext_id);
         if (x->bytes >= 0)
-            a_int(&a, "bytes", x->bytes);
+            td_cw_int(&a, "bytes", x->bytes);
         if (x->in_nelems >= 0)
-            a_int(&a, "In msg nelems", x->in_nelems);
+            td_cw_int(&a, "In msg nelems", x->in_nelems);
         if (x->out_nelems >= 0)
-            a_int(&a, "Out msg nelems", x->out_nelems);
+            td_cw_int(&a, "Out msg nelems", x->out_nelems);
         if (x->coll)
-            a_str(&a, "Collective name", td_strget(S, x->coll));
+            td_cw_str(&a, "Collective name", td_strget(S, x->coll));
         if (x->dtype)
-            a_str(&a, "dtype", td_strget(S, x->dtype));
+            td_cw_str(&a, "dtype", td_strget(S, x->dtype));
         if (x->group_size)
-            a_int(&a, "Group size", x->group_size);
+            td_cw_int(&a, "Group size", x->group_size);
         if (x->grid[0] || x->grid[1] || x->grid[2]) {
-            a_key(&a, "grid");
+            td_cw_key(&a, "grid");
             fprintf(w->f, "[%d, %d, %d]", x->grid[0], x->grid[1], x->grid[2]);
         }
         if (x->block[0] || x->block[1] || x->block[2]) {
-            a_key(&a, "block");
+            td_cw_key(&a, "block");
             fprintf(w->f, "[%d, %d, %d]", x->block[0], x->block[1], x->block[2]);
         }
     }
     const td_track *k = &t->tracks[ev->track];
     if (td_kind_is_device(ev->kind) && k->device >= 0) {
-        a_int(&a, "device", k->device);
-        a_int(&a, "stream", k->stream >= 0 ? k->stream : 0);
+        td_cw_int(&a, "device", k->device);
+        td_cw_int(&a, "stream", k->stream >= 0 ? k->stream : 0);
     }
-    a_end(&a);
+    td_cw_end(&a);
 }
 
 /* Slices of one row must nest (the JSON trace format's rule; Perfetto drops a slice that
@@ -406,17 +317,17 @@ static void model_events(cw *w, const td_trace *t, size_t ti, const tmap *m, int
             tid = *o;
         }
         if (ev->kind == TD_K_INSTANT) {
-            ev_head(w, "i", cat, name, pid, tid, ts);
+            td_cw_head(w, "i", cat, name, pid, tid, ts);
             fputs(", \"s\": \"t\"", f);
         } else if (ev->kind == TD_K_ASYNC) {
-            ev_head(w, "b", cat, name, pid, tid, ts);
+            td_cw_head(w, "b", cat, name, pid, tid, ts);
             fprintf(f, ", \"id\": %zu", i);
             event_args(w, t, ev, src);
-            ev_head(w, "e", cat, name, pid, tid, ts + ev->dur);
+            td_cw_head(w, "e", cat, name, pid, tid, ts + ev->dur);
             fprintf(f, ", \"id\": %zu}", i);
             continue;
         } else {
-            ev_head(w, "X", cat, name, pid, tid, ts);
+            td_cw_head(w, "X", cat, name, pid, tid, ts);
             fputs(", \"dur\": ", f);
             td_json_us(f, ev->dur);
         }
@@ -426,17 +337,17 @@ static void model_events(cw *w, const td_trace *t, size_t ti, const tmap *m, int
     free(otid);
     for (size_t i = 0; i < t->ncounters; i++) {
         const td_counter *c = &t->counters[i];
-        ev_head(w, "C", "", td_strget(S, c->name), m[c->track].pid, m[c->track].tid,
+        td_cw_head(w, "C", "", td_strget(S, c->name), m[c->track].pid, m[c->track].tid,
                 c->ts + shift);
         args a = {f, 0};
-        a_real(&a, td_strget(S, c->series), c->value);
-        a_end(&a);
+        td_cw_real(&a, td_strget(S, c->series), c->value);
+        td_cw_end(&a);
     }
     for (size_t i = 0; i < t->nflows; i++) {
         const td_flow *fl = &t->flows[i];
         const char *cat = td_strget(S, fl->cat);
         char ph[2] = {fl->ph, 0};
-        ev_head(w, ph, cat, cat, m[fl->track].pid, m[fl->track].tid, fl->ts + shift);
+        td_cw_head(w, ph, cat, cat, m[fl->track].pid, m[fl->track].tid, fl->ts + shift);
         fprintf(f, ", \"id\": %lld%s}", (long long)(fl->id + (int64_t)ti * w->flow_stride),
                 fl->bind_next ? ", \"bp\": \"e\"" : "");
     }
@@ -497,7 +408,7 @@ static void projected(cw *w, const td_trace *t, const tmap *m, int64_t shift)
                          t->rank, dev);
             else
                 snprintf(name, sizeof name, "%s: NVTX ranges (GPU projection)", dev);
-            pid = new_pid(w, name, w->next_pid);
+            pid = td_cw_pid(w, name, w->next_pid);
             tid = 0;
         }
         if (!i || v[i].device != v[i - 1].device || v[i].track != v[i - 1].track ||
@@ -528,282 +439,29 @@ static void projected(cw *w, const td_trace *t, const tmap *m, int64_t shift)
             }
             tid = base + nr - 1;
         }
-        ev_head(w, "X", "nvtx_gpu_projection", td_strget(S, r->name), pid, base + sub[i],
+        td_cw_head(w, "X", "nvtx_gpu_projection", td_strget(S, r->name), pid, base + sub[i],
                 r->gpu_start + shift);
         fputs(", \"dur\": ", w->f);
         td_json_us(w->f, r->gpu_end - r->gpu_start);
         args a = {w->f, 0};
-        a_us(&a, "cpu_start_us", r->start + shift);
-        a_us(&a, "cpu_dur_us", r->end - r->start);
-        a_int(&a, "launch_pid", m[r->track].pid);
-        a_int(&a, "launch_tid", m[r->track].tid);
-        a_int(&a, "level", r->level);
+        td_cw_us(&a, "cpu_start_us", r->start + shift);
+        td_cw_us(&a, "cpu_dur_us", r->end - r->start);
+        td_cw_int(&a, "launch_pid", m[r->track].pid);
+        td_cw_int(&a, "launch_tid", m[r->track].tid);
+        td_cw_int(&a, "level", r->level);
         if (r->range_id)
-            a_int(&a, "range_id", r->range_id);
+            td_cw_int(&a, "range_id", r->range_id);
         if (r->parent_id > 0)
-            a_int(&a, "parent_id", r->parent_id);
+            td_cw_int(&a, "parent_id", r->parent_id);
         if (r->num_gpu_ops >= 0)
-            a_int(&a, "num_gpu_ops", r->num_gpu_ops);
+            td_cw_int(&a, "num_gpu_ops", r->num_gpu_ops);
         if (v[i].device >= 0)
-            a_int(&a, "device", v[i].device);
-        a_end(&a);
+            td_cw_int(&a, "device", v[i].device);
+        td_cw_end(&a);
     }
     free(iv);
     free(sub);
     free(v);
-}
-
-/* ---- IBM AIU: device time ---- */
-
-static int aiu_cmp(const void *x, const void *y)
-{
-    const td_aiu_instr *a = *(const td_aiu_instr *const *)x, *b = *(const td_aiu_instr *const *)y;
-    if (a->device != b->device)
-        return a->device < b->device ? -1 : 1;
-    if (a->type != b->type)
-        return a->type < b->type ? -1 : 1;
-    if (a->host_e != b->host_e)
-        return a->host_e < b->host_e ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-static void aiu_device(cw *w, const td_trace *t, int64_t shift)
-{
-    static const char *const tname[5] = {"other", "DmaI", "Cmpt Prep", "Cmpt Exec", "DmaO"};
-    static const char *const tcat[5] = {"AIU other", "gpu_memcpy", "AIU Cmpt Prep", "kernel",
-                                        "gpu_memcpy"};
-    const td_kv *kv = td_sum_get(w->s, "aiu.soc_mhz");
-    double soc = kv ? kv->v.f : 1000.0;
-    const td_aiu_instr **v = td_xmalloc((t->naiu + 1) * sizeof *v);
-    int64_t *start = td_xmalloc((t->naiu + 1) * sizeof *start);
-    for (size_t i = 0; i < t->naiu; i++)
-        v[i] = &t->aiu[i];
-    qsort(v, t->naiu, sizeof *v, aiu_cmp);
-    const td_strtab *S = w->set->strs;
-    char name[200];
-    int64_t pid = 0;
-    for (size_t i = 0; i < t->naiu;) {
-        size_t j = i;
-        while (j < t->naiu && v[j]->device == v[i]->device && v[j]->type == v[i]->type)
-            j++;
-        if (!i || v[i]->device != v[i - 1]->device) {
-            if (w->multi)
-                snprintf(name, sizeof name, "rank %d: AIU %d device time (%.3f MHz SoC clock)",
-                         t->rank, v[i]->device, soc);
-            else
-                snprintf(name, sizeof name, "AIU %d device time (%.3f MHz SoC clock)",
-                         v[i]->device, soc);
-            pid = new_pid(w, name, w->next_pid);
-        }
-        /* by device start within the type, then greedy lanes */
-        for (size_t k = i; k < j; k++)
-            start[k] = v[k]->host_e - td_aiu_device_ns(v[k], soc);
-        for (size_t k = i + 1; k < j; k++) { /* insertion sort by start (mostly sorted) */
-            const td_aiu_instr *x = v[k];
-            int64_t sx = start[k];
-            size_t q = k;
-            while (q > i && start[q - 1] > sx) {
-                v[q] = v[q - 1];
-                start[q] = start[q - 1];
-                q--;
-            }
-            v[q] = x;
-            start[q] = sx;
-        }
-        lanes L = {0};
-        int type = v[i]->type;
-        for (size_t k = i; k < j; k++) {
-            const td_aiu_instr *in = v[k];
-            size_t lane = lane_pick(&L, start[k], in->host_e);
-            int64_t tid = type * 100 + (int64_t)lane;
-            ev_head(w, "X", tcat[type], td_strget(S, in->name), pid, tid, start[k] + shift);
-            fputs(", \"dur\": ", w->f);
-            td_json_us(w->f, in->host_e - start[k]);
-            args a = {w->f, 0};
-            a_int(&a, "device", in->device);
-            a_int(&a, "stream", tid);
-            a_str(&a, "type", tname[type]);
-            if (in->has_ts)
-                for (int c = 0; c < 5; c++) {
-                    char key[8];
-                    snprintf(key, sizeof key, "TS%d", c + 1);
-                    a_int(&a, key, in->cyc[c]);
-                }
-            if (in->bytes >= 0)
-                a_int(&a, "bytes", in->bytes);
-            if (in->coll)
-                a_str(&a, "CollGroup", td_strget(S, in->coll));
-            a_us(&a, "host_begin_us", in->host_b + shift);
-            a_us(&a, "host_end_us", in->host_e + shift);
-            a_end(&a);
-        }
-        for (size_t q = 0; q < L.n; q++) {
-            snprintf(name, sizeof name, q ? "%s (%zu)" : "%s", tname[type], q + 1);
-            td_chrome_meta(w->f, pid, type * 100 + (int64_t)q, "thread_name", name,
-                           type * 100 + (int64_t)q);
-        }
-        free(L.end);
-        i = j;
-    }
-    free(start);
-    free(v);
-}
-
-/* ---- Graphcore IPU ---- */
-
-static void ipu_steps(cw *w, const td_trace *t)
-{
-    const td_ipu *m = t->ipu;
-    const td_strtab *S = w->set->strs;
-    char name[200];
-    for (int32_t ipu = 0; ipu < m->nipus; ipu++) {
-        int any = 0;
-        for (size_t i = 0; i < m->nsipu && !any; i++)
-            any = m->sipu[i].ipu == ipu;
-        if (!any)
-            continue;
-        if (w->multi)
-            snprintf(name, sizeof name, "rank %d: IPU %d", t->rank, ipu);
-        else
-            snprintf(name, sizeof name, "IPU %d", ipu);
-        int64_t pid = new_pid(w, name, w->next_pid);
-        td_chrome_meta(w->f, pid, 0, "thread_name", "Runs", 0);
-        for (int c = 0; c < TD_IPU_NCATS; c++)
-            td_chrome_meta(w->f, pid, c + 1, "thread_name", td_ipu_cat_names[c], c + 1);
-        for (size_t r = 0; r < m->nruns; r++) {
-            const td_ipu_run *run = &m->runs[r];
-            int64_t from = INT64_MAX, to = INT64_MIN;
-            for (uint32_t s = 0; s < run->nsteps; s++) {
-                const td_ipu_step *st = &m->steps[run->first_step + s];
-                for (uint32_t k = 0; k < st->n; k++) {
-                    const td_ipu_stepipu *e = &m->sipu[st->first + k];
-                    if (e->ipu != ipu)
-                        continue;
-                    if (e->from_min < from)
-                        from = e->from_min;
-                    if (e->from_min + e->cycles > to)
-                        to = e->from_min + e->cycles;
-                }
-            }
-            if (from == INT64_MAX)
-                continue;
-            ev_head(w, "X", "ipu_run", td_strget(S, run->name), pid, 0, td_ipu_cycles_ns(m, from));
-            fputs(", \"dur\": ", w->f);
-            td_json_us(w->f, td_ipu_cycles_ns(m, to) - td_ipu_cycles_ns(m, from));
-            args a = {w->f, 0};
-            a_int(&a, "run", (int64_t)r);
-            a_int(&a, "steps", run->nsteps);
-            a_int(&a, "cycles_from", from);
-            a_int(&a, "cycles_to", to);
-            if (run->us_start != TD_IPU_NA) {
-                a_int(&a, "microseconds_start", run->us_start);
-                a_int(&a, "microseconds_end", run->us_end);
-            }
-            a_end(&a);
-        }
-        for (size_t i = 0; i < m->nsteps; i++) {
-            const td_ipu_step *st = &m->steps[i];
-            for (uint32_t k = 0; k < st->n; k++) {
-                const td_ipu_stepipu *e = &m->sipu[st->first + k];
-                if (e->ipu != ipu)
-                    continue;
-                const char *nm = st->name ? td_strget(S, st->name) : "";
-                int64_t ts = td_ipu_cycles_ns(m, e->from_min);
-                ev_head(w, "X", "ipu_step", *nm ? nm : td_ipu_type_name(st->type), pid,
-                        td_ipu_cat(st->type) + 1, ts);
-                fputs(", \"dur\": ", w->f);
-                td_json_us(w->f, td_ipu_cycles_ns(m, e->from_min + e->cycles) - ts);
-                args a = {w->f, 0};
-                a_str(&a, "type", td_ipu_type_name(st->type));
-                a_int(&a, "ipu", ipu);
-                a_int(&a, "run", st->run);
-                a_int(&a, "cycles", e->cycles);
-                a_int(&a, "cycles_from_min", e->from_min);
-                a_int(&a, "cycles_from_max", e->from_max);
-                a_int(&a, "cycles_to_min", e->to_min);
-                a_int(&a, "cycles_to_max", e->to_max);
-                if (e->active_tiles >= 0)
-                    a_int(&a, "active_tiles", e->active_tiles);
-                if (e->tile_cycles != TD_IPU_NA)
-                    a_int(&a, "tile_cycles", e->tile_cycles);
-                a_real(&a, "tile_balance", e->tile_balance);
-                a_real(&a, "active_tile_balance", e->active_tile_balance);
-                a_real(&a, "data_balance", e->data_balance);
-                if (e->data_in != TD_IPU_NA)
-                    a_int(&a, "data_in", e->data_in);
-                if (e->data_out != TD_IPU_NA)
-                    a_int(&a, "data_out", e->data_out);
-                if (st->type == TD_IPU_STREAMCOPYMID)
-                    a_str(&a, "direction", td_ipu_dir_name(st->dir));
-                if (st->vertex)
-                    a_str(&a, "vertex", td_strget(S, st->vertex));
-                a_end(&a);
-            }
-        }
-    }
-}
-
-static void ipu_lwp(cw *w, const td_trace *t)
-{
-    const td_ipu *m = t->ipu;
-    td_lwp L;
-    td_lwp_blocks(w->set->strs, m, w->o->show_flushes, &L);
-    char name[200];
-    int64_t pid = 0;
-    int32_t cur_ipu = -1, cur_lane = INT32_MIN;
-    lanes io = {0};
-    for (size_t i = 0; i < L.n; i++) {
-        const td_lwp_block *b = &L.v[i];
-        if (b->ipu != cur_ipu) {
-            cur_ipu = b->ipu;
-            if (w->multi)
-                snprintf(name, sizeof name, "rank %d: IPU %d lightweight profiling", t->rank,
-                         b->ipu);
-            else
-                snprintf(name, sizeof name, "IPU %d lightweight profiling", b->ipu);
-            pid = new_pid(w, name, w->next_pid);
-            cur_lane = INT32_MIN;
-        }
-        int64_t tid;
-        if (b->lane >= 0) {
-            tid = b->lane % m->tiles_per_ipu + 1;
-            if (b->lane != cur_lane) {
-                snprintf(name, sizeof name, "tile %d", b->lane % m->tiles_per_ipu);
-                td_chrome_meta(w->f, pid, tid, "thread_name", name, tid);
-            }
-        } else {
-            if (b->lane != cur_lane)
-                io.n = 0;
-            size_t k = lane_pick(&io, b->from, b->to);
-            tid = m->tiles_per_ipu + 1 + (int64_t)k;
-            if (k + 1 == io.n && io.end[k] == b->to) {
-                snprintf(name, sizeof name, k ? "I/O (%zu)" : "I/O", k + 1);
-                td_chrome_meta(w->f, pid, tid, "thread_name", name, tid);
-            }
-        }
-        cur_lane = b->lane;
-        const char *kind = b->status == TD_LWP_ST_UNKNOWN ? "Unknown"
-                           : b->status == TD_LWP_ST_NOEND ? "NoEnd"
-                                                          : td_lwp_kind_name(b->kind);
-        int64_t ts = td_ipu_cycles_ns(m, b->from);
-        ev_head(w, "X", "lwp_block", b->name, pid, tid, ts);
-        fputs(", \"dur\": ", w->f);
-        td_json_us(w->f, td_ipu_cycles_ns(m, b->to) - ts);
-        args a = {w->f, 0};
-        a_str(&a, "kind", kind);
-        a_int(&a, "ipu", b->ipu);
-        if (b->lane >= 0)
-            a_int(&a, "tile", b->lane % m->tiles_per_ipu);
-        a_int(&a, "cycles_from", b->from);
-        a_int(&a, "cycles_to", b->to);
-        if (b->cycles >= 0)
-            a_int(&a, "cycles", b->cycles);
-        if (L.base && L.base[b->ipu] != INT64_MAX)
-            a_int(&a, "base_cycles", L.base[b->ipu]);
-        a_end(&a);
-    }
-    free(io.end);
-    td_lwp_free(&L);
 }
 
 /* ---- the file ---- */
@@ -924,11 +582,11 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
         if (t->nranges)
             projected(w, t, m, shift);
         if (t->naiu)
-            aiu_device(w, t, shift);
+            td_cw_aiu(w, t, shift);
         if (t->ipu && t->ipu->nsteps)
-            ipu_steps(w, t);
+            td_cw_ipu_steps(w, t);
         if (t->ipu && t->ipu->nblocks)
-            ipu_lwp(w, t);
+            td_cw_ipu_lwp(w, t);
         free(m);
     }
     fputs("\n]}\n", f);

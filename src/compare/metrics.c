@@ -1,0 +1,298 @@
+/* compare/metrics.c - the comparable metrics of a summary (compare/metrics.h): what
+ * `changes` and the history judge, collected from the summary's scalars and tables. */
+#define _POSIX_C_SOURCE 200809L
+#include "compare/metrics.h"
+#include "compare/stats.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static td_metric *add(td_metrics *ms, const char *name, double v)
+{
+    td_metric *m = TD_PUSH(ms->m, ms->n, ms->cap);
+    memset(m, 0, sizeof *m);
+    m->name = td_arena_strdup(ms->a, name);
+    m->unit = "ns";
+    m->value = v;
+    m->sd = NAN;
+    m->share = 1;
+    return m;
+}
+
+
+static double cell_num(const td_table *t, size_t r, int c)
+{
+    if (c < 0)
+        return NAN;
+    const td_col *col = &t->cols[c];
+    const td_cell *x = td_table_cell(t, r, c);
+    if (col->type == TD_T_SHARE || col->type == TD_T_F64 || col->type == TD_T_GBPS)
+        return x->f;
+    if (col->type == TD_T_TEXT)
+        return NAN;
+    return x->i == TD_NA ? NAN : (double)x->i;
+}
+
+static void steps_metric(td_metrics *ms, const td_summary *s)
+{
+    const td_table *t = td_sum_find_table(s, "steps");
+    if (!t)
+        return;
+    int cw = td_table_col(t, "wall_ns"), cu = td_table_col(t, "warmup");
+    if (cw < 0 || !t->nrows)
+        return;
+    double *v = td_arena_alloc(ms->a, t->nrows * sizeof *v);
+    size_t n = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (cu >= 0 && td_table_cell(t, r, cu)->i == 1)
+            continue;
+        double w = cell_num(t, r, cw);
+        if (!isnan(w))
+            v[n++] = w;
+    }
+    if (!n)
+        return;
+    double *tmp = td_xmalloc(n * sizeof *tmp);
+    memcpy(tmp, v, n * sizeof *tmp);
+    td_metric *m = add(ms, "step.median_ns", td_median(tmp, n));
+    free(tmp);
+    m->samples = v;
+    m->nsamples = n;
+}
+
+/* The GPU timeline row of the whole run: the job-wide row (rank null) or the first
+ * device-all row, scope "trace". */
+static void timeline_metrics(td_metrics *ms, const td_summary *s)
+{
+    const td_table *t = td_sum_find_table(s, "gpu_timeline");
+    if (!t)
+        return;
+    int cd = td_table_col(t, "device"), cs = td_table_col(t, "scope");
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *scope = cs >= 0 ? td_table_cell(t, r, cs)->s : NULL;
+        if (cd < 0 || td_table_cell(t, r, cd)->i != -1 || !scope || strcmp(scope, "trace"))
+            continue;
+        static const char *const parts[] = {"computation_ns", "exposed_comm_ns",
+                                            "exposed_memcpy_ns", "idle_ns"};
+        for (size_t k = 0; k < 4; k++) {
+            double v = cell_num(t, r, td_table_col(t, parts[k]));
+            if (!isnan(v)) {
+                char name[64];
+                snprintf(name, sizeof name, "gpu.%s", parts[k]);
+                add(ms, name, v);
+            }
+        }
+        return;
+    }
+}
+
+/* Per-name metrics of a table: total and mean; std and count when the table has them. */
+static int is_step_name(const td_summary *s, const char *nm)
+{
+    const td_table *st = td_sum_find_table(s, "steps");
+    int cn = st ? td_table_col(st, "name") : -1;
+    for (size_t r = 0; cn >= 0 && r < st->nrows; r++) {
+        const char *x = td_table_cell(st, r, cn)->s;
+        if (x && !strcmp(x, nm))
+            return 1;
+    }
+    return 0;
+}
+
+static void named_metrics(td_metrics *ms, const td_summary *s, const char *table,
+                          const char *prefix, const char *mean_col, const char *count_col,
+                          const char *share_col)
+{
+    const td_table *t = td_sum_find_table(s, table);
+    if (!t)
+        return;
+    int ops = strcmp(prefix, "op") == 0;
+    int cn = td_table_col(t, "name"), ct = td_table_col(t, "total_ns");
+    int cm = td_table_col(t, mean_col), csd = td_table_col(t, "std_ns");
+    int cc = count_col ? td_table_col(t, count_col) : -1;
+    int csh = share_col ? td_table_col(t, share_col) : -1;
+    int cb = strcmp(prefix, "collective") == 0 ? td_table_col(t, "bytes") : -1;
+    if (cn < 0 || ct < 0)
+        return;
+    double sum = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        double v = cell_num(t, r, ct);
+        if (!isnan(v))
+            sum += v;
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *nm = td_table_cell(t, r, cn)->s;
+        if (!nm || (ops && is_step_name(s, nm))) /* a numbered step range is not a metric */
+            continue;
+        char key[1200];
+        if (cb >= 0) {
+            double b = cell_num(t, r, cb);
+            snprintf(key, sizeof key, "%s@%.0f", nm, isnan(b) ? 0.0 : b);
+        } else
+            snprintf(key, sizeof key, "%s", nm);
+        char name[1300];
+        snprintf(name, sizeof name, "%s.total_ns:%s", prefix, key);
+        if (td_metrics_find(ms, name))
+            continue; /* the first row of a name wins (rows are by time) */
+        double tot = cell_num(t, r, ct);
+        double share = csh >= 0 ? cell_num(t, r, csh) : (sum > 0 ? tot / sum : NAN);
+        if (!isnan(tot)) {
+            td_metric *m = add(ms, name, tot);
+            m->share = share;
+            m->kernel = strcmp(prefix, "kernel") == 0;
+        }
+        double mean = cell_num(t, r, cm);
+        if (!isnan(mean)) {
+            snprintf(name, sizeof name, "%s.mean_ns:%s", prefix, key);
+            td_metric *m = add(ms, name, mean);
+            m->share = share;
+            m->sd = cell_num(t, r, csd);
+            m->count = cc >= 0 ? cell_num(t, r, cc) : 0;
+        }
+    }
+}
+
+
+static td_metric *add_unit(td_metrics *ms, const char *name, double v, const char *unit,
+                           int higher_better, double share)
+{
+    td_metric *m = add(ms, name, v);
+    m->unit = unit;
+    m->higher_better = higher_better;
+    m->share = share;
+    return m;
+}
+
+/* Graphcore IPU exports (analyse/ipu.c's tables and scalars): run cycles with per-run
+ * samples, per IPU cycles, tile balance and utilisation, step-type cycles and shares,
+ * lightweight-profiling blocks. */
+static void ipu_metrics(td_metrics *ms, const td_summary *s)
+{
+    char name[1400], key[64];
+    const td_table *t = td_sum_find_table(s, "ipu_runs");
+    int cc = t ? td_table_col(t, "cycles") : -1;
+    if (cc >= 0 && t->nrows) {
+        double *v = td_arena_alloc(ms->a, t->nrows * sizeof *v);
+        size_t n = 0;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (!isnan(cell_num(t, r, cc)))
+                v[n++] = cell_num(t, r, cc);
+        if (n) {
+            double *tmp = td_xmalloc(n * sizeof *tmp);
+            memcpy(tmp, v, n * sizeof *tmp);
+            td_metric *m = add_unit(ms, "ipu.run_cycles", td_median(tmp, n), "cycles", 0, 1);
+            free(tmp);
+            m->samples = v;
+            m->nsamples = n;
+        }
+    }
+    int64_t nipu = td_sum_int(s, "ipu.count");
+    for (int64_t i = 0; nipu != TD_NA && i < nipu && i < 4096; i++) {
+        static const char *const what[][3] = {{"cycles", "cycles", "0"},
+                                              {"tile_balance", "fraction", "1"},
+                                              {"tile_utilisation", "fraction", "1"}};
+        for (size_t k = 0; k < 3; k++) {
+            snprintf(key, sizeof key, "ipu.%lld.%s", (long long)i, what[k][0]);
+            double v = td_sum_num(s, key);
+            if (isnan(v))
+                continue;
+            snprintf(name, sizeof name, "ipu.%s:IPU %lld", what[k][0], (long long)i);
+            add_unit(ms, name, v, what[k][1], what[k][2][0] == '1', 1);
+        }
+    }
+    t = td_sum_find_table(s, "ipu_step_types");
+    int ci = t ? td_table_col(t, "ipu") : -1, ct = t ? td_table_col(t, "type") : -1,
+        cy = t ? td_table_col(t, "cycles") : -1, cs = t ? td_table_col(t, "share") : -1;
+    for (size_t r = 0; ci >= 0 && ct >= 0 && cy >= 0 && cs >= 0 && r < t->nrows; r++) {
+        const char *ty = td_table_cell(t, r, ct)->s;
+        double ipu = cell_num(t, r, ci), cyc = cell_num(t, r, cy), sh = cell_num(t, r, cs);
+        if (!ty || isnan(ipu))
+            continue;
+        char who[32]; /* the "all" rows (device -1) add the IPUs up */
+        if (ipu < 0)
+            snprintf(who, sizeof who, "all IPUs");
+        else
+            snprintf(who, sizeof who, "IPU %.0f", ipu);
+        snprintf(name, sizeof name, "ipu.step_type_cycles:%s/%s", who, ty);
+        if (!isnan(cyc) && !td_metrics_find(ms, name))
+            add_unit(ms, name, cyc, "cycles", 0, sh);
+        snprintf(name, sizeof name, "ipu.step_type_share:%s/%s", who, ty);
+        if (!isnan(sh) && !td_metrics_find(ms, name))
+            add_unit(ms, name, sh, "share", !strcmp(ty, "OnTileExecute"), sh);
+    }
+    t = td_sum_find_table(s, "lwp_blocks");
+    int cl = t ? td_table_col(t, "lane") : -1, cn = t ? td_table_col(t, "name") : -1,
+        cb = t ? td_table_col(t, "cycles") : -1, cm = t ? td_table_col(t, "mean_cycles") : -1,
+        cmeas = t ? td_table_col(t, "measured") : -1;
+    double sum = 0;
+    for (size_t r = 0; cb >= 0 && r < t->nrows; r++)
+        if (!isnan(cell_num(t, r, cb)))
+            sum += cell_num(t, r, cb);
+    for (size_t r = 0; cl >= 0 && cn >= 0 && cb >= 0 && r < t->nrows; r++) {
+        const char *lane = td_table_cell(t, r, cl)->s, *nm = td_table_cell(t, r, cn)->s;
+        double tot = cell_num(t, r, cb), mean = cell_num(t, r, cm);
+        if (!lane || !nm)
+            continue;
+        double sh = sum > 0 && !isnan(tot) ? tot / sum : NAN;
+        snprintf(name, sizeof name, "lwp.total_cycles:%s/%s", lane, nm);
+        if (!isnan(tot) && !td_metrics_find(ms, name))
+            add_unit(ms, name, tot, "cycles", 0, sh);
+        snprintf(name, sizeof name, "lwp.mean_cycles:%s/%s", lane, nm);
+        if (!isnan(mean) && !td_metrics_find(ms, name)) {
+            td_metric *m = add_unit(ms, name, mean, "cycles", 0, sh);
+            m->count = cmeas >= 0 ? cell_num(t, r, cmeas) : 0;
+        }
+    }
+}
+
+static int cmp_metric(const void *a, const void *b)
+{
+    return strcmp(((const td_metric *)a)->name, ((const td_metric *)b)->name);
+}
+
+td_metrics *td_metrics_of(const td_summary *s)
+{
+    td_metrics *ms = td_xcalloc(1, sizeof *ms);
+    ms->a = td_arena_new();
+    steps_metric(ms, s);
+    timeline_metrics(ms, s);
+    static const char *const totals[] = {"compile.total_ns", "runtime.thunks_ns",
+                                         "runtime.modules_ns", "runtime.wall_ns"};
+    for (size_t i = 0; i < sizeof totals / sizeof totals[0]; i++) {
+        int64_t v = td_sum_int(s, totals[i]);
+        if (v != TD_NA)
+            add(ms, totals[i], (double)v);
+    }
+    named_metrics(ms, s, "kernels", "kernel", "mean_ns", "calls", "share");
+    named_metrics(ms, s, "ops", "op", "avg_ns", "calls", "total_share");
+    named_metrics(ms, s, "modules", "module", "mean_ns", "executions", "share");
+    named_metrics(ms, s, "collectives", "collective", "mean_ns", "calls", NULL);
+    ipu_metrics(ms, s);
+    if (ms->n)
+        qsort(ms->m, ms->n, sizeof *ms->m, cmp_metric);
+    return ms;
+}
+
+void td_metrics_free(td_metrics *ms)
+{
+    if (!ms)
+        return;
+    free(ms->m);
+    td_arena_free(ms->a);
+    free(ms);
+}
+
+const td_metric *td_metrics_find(const td_metrics *ms, const char *name)
+{
+    /* sorted after td_metrics_of; linear while it is being built */
+    for (size_t i = 0; i < ms->n; i++)
+        if (strcmp(ms->m[i].name, name) == 0)
+            return &ms->m[i];
+    return NULL;
+}
+
+const td_metric *td_metrics_lookup(const td_metrics *ms, const char *name)
+{
+    td_metric key = {.name = name};
+    return ms->n ? bsearch(&key, ms->m, ms->n, sizeof *ms->m, cmp_metric) : NULL;
+}

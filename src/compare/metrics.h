@@ -1,0 +1,44 @@
+/* compare/metrics.h - the comparable metrics of a summary: what `changes` (two runs) and
+ * the history of nightly runs judge. */
+#ifndef TD_COMPARE_METRICS_H
+#define TD_COMPARE_METRICS_H
+#include "summary/summary.h"
+
+/* One comparable metric of a run. Names: "step.median_ns", "gpu.idle_ns",
+ * "compile.total_ns", "runtime.wall_ns", "kernel.total_ns:NAME", "kernel.mean_ns:NAME",
+ * "op.total_ns:NAME", "op.mean_ns:NAME", "module.total_ns:NAME", "module.mean_ns:NAME",
+ * "collective.total_ns:NAME@BYTES", "collective.mean_ns:NAME@BYTES". Every value is
+ * a time in ns (unit "ns"); lower is better. Graphcore IPU exports add metrics in
+ * cycles, shares and fractions (unit "cycles", "share", "fraction"): "ipu.run_cycles"
+ * (median run, per-run samples), "ipu.cycles:IPU N", "ipu.tile_balance:IPU N",
+ * "ipu.tile_utilisation:IPU N" (higher is better), "ipu.step_type_cycles:IPU N/TYPE",
+ * "ipu.step_type_share:IPU N/TYPE" (higher is better for OnTileExecute, the compute),
+ * "lwp.total_cycles:LANE/BLOCK", "lwp.mean_cycles:LANE/BLOCK". */
+typedef struct td_metric {
+    const char *name;
+    const char *unit;
+    double value;
+    double *samples; size_t nsamples; /* per-step wall times (step.median_ns only) */
+    double sd, count;  /* per-call sample std and calls (kernel/module means), else NaN/0 */
+    double share;      /* share of its table's time (judged when >= 1%); 1 for run totals */
+    int kernel;        /* 1: a kernel.total_ns metric (new/vanished kernels) */
+    int higher_better; /* 1: larger is better (IPU tile balance, compute share) */
+} td_metric;
+
+typedef struct td_metrics {
+    td_metric *m;
+    size_t n, cap;
+    td_arena *a;
+} td_metrics;
+
+/* The metrics of s, sorted by name; the caller frees them with td_metrics_free (names
+ * live in the set's arena). */
+td_metrics *td_metrics_of(const td_summary *s);
+void td_metrics_free(td_metrics *ms);
+/* A metric by name, NULL when absent: td_metrics_find by a linear scan (also while the
+ * set is being built), td_metrics_lookup by binary search (once td_metrics_of returned).
+ * The result points into ms. */
+const td_metric *td_metrics_find(const td_metrics *ms, const char *name);
+const td_metric *td_metrics_lookup(const td_metrics *ms, const char *name);
+
+#endif
