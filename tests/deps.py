@@ -64,22 +64,7 @@ for c in sccs_of(folders):
             if fa != fb and fa in c and fb in c:
                 syms = sorted(s for s in uses[a] if defs.get(s) == b)
                 print('   %s -> %s: %s' % (a, b, ' '.join(syms[:6])))
-# Tarjan
-idx, low, on, st, sccs, n = {}, {}, set(), [], [], [0]
-def strong(v):
-    idx[v] = low[v] = n[0]; n[0] += 1; st.append(v); on.add(v)
-    for w in graph[v]:
-        if w not in idx: strong(w); low[v] = min(low[v], low[w])
-        elif w in on: low[v] = min(low[v], idx[w])
-    if low[v] == idx[v]:
-        c = []
-        while True:
-            w = st.pop(); on.discard(w); c.append(w)
-            if w == v: break
-        if len(c) > 1: sccs.append(sorted(c))
-sys.setrecursionlimit(10000)
-for v in sorted(set(graph) | set(defs.values())):
-    if v not in idx: strong(v)
+sccs = sccs_of(graph)
 for c in sccs:
     print('cycle (%d files): %s' % (len(c), ' '.join(c)))
     # one concrete pair per file, to say where to cut
