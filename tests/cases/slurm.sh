@@ -24,6 +24,11 @@ chmod 700 "$S/munge"
 P=$((20000 + ($$ % 5000) * 2))
 pids=()
 stop() {
+    # this cluster's jobs first (their slurmstepd would outlive slurmd), then the daemons
+    if [ ${#pids[@]} -gt 1 ] && [ -n "${SLURM_CONF:-}" ]; then
+        scancel --quiet --partition=debug 2>/dev/null
+        for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.1; done
+    fi
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
     for p in "${pids[@]}"; do
         for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
