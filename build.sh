@@ -9,14 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")"
 export LC_ALL=C
 
-# Debian packages: libraries (-dev), and the tools the tests use to check documents.
+# Debian packages: libraries (-dev), and the tools the tests use to check documents
+# (slurm-wlm and munge: tests/cases/slurm.sh runs doc/scale-out.md's job on a real Slurm).
 BUILD_PKGS="build-essential pkg-config libxlsxwriter-dev libcairo2-dev libpango1.0-dev
   libcsv-dev libisal-dev libsqlite3-dev liblzma-dev libarchive-dev
   libsnappy-dev libzstd-dev zlib1g-dev libfontconfig-dev libssl-dev libjansson-dev"
 # ./build.sh fuzz: clang and its sanitizer/libFuzzer runtime
 FUZZ_PKGS="clang libclang-rt-dev"
 TEST_PKGS="poppler-utils qpdf python3 python3-openpyxl libreoffice-calc-nogui chromium xz-utils time sqlite3
-  zip unzip python3-scipy"
+  zip unzip python3-scipy slurm-wlm munge"
 
 deps() {
     local want="$BUILD_PKGS"

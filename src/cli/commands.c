@@ -444,6 +444,10 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     int code = TD_EXIT_OK;
     if (td_template_load(c.tpl ? c.tpl : "bug-report", tdir, &t, &e) != TD_OK)
         return td_cli_fail(&e);
+    /* -o a/b/out: a and a/b made now, before the work (a run that cannot write its
+     * documents fails in a second, not after the analysis) */
+    if ((code = td_cli_make_parents(out, 0)) != TD_EXIT_OK)
+        goto done;
     unsigned docs = t->documents;
     if (c.format && (code = td_cli_formats(&format_opt, c.format, &docs)) != TD_EXIT_OK)
         goto done;
@@ -541,6 +545,9 @@ int td_cmd_summarize(void *ctx, char **args, int nargs)
     cli c = *(cli *)ctx;
     if (!c.out)
         return td_cli_stop(TD_EXIT_USAGE, "summarize: expected -o FILE.tds");
+    int rc = td_cli_make_parents(c.out, 0); /* parts/ of a job's first task */
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     int parts = 0;
     if (td_run_partial_inputs(args, nargs, "summarize", &parts, &e) != TD_OK)
@@ -559,22 +566,36 @@ int td_cmd_merge(void *ctx, char **args, int nargs)
     if (!c.out)
         return td_cli_stop(TD_EXIT_USAGE, "merge: expected -o DIR (documents) or -o FILE.tds "
                            "(a partial)");
+    td_cli_list in;
+    int rc = td_cli_merge_inputs(args, nargs, c.files_from, &in);
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     size_t n = strlen(c.out);
+    int ni = (int)in.n;
     if (n < 4 || strcmp(c.out + n - 4, ".tds")) {
         int parts = 0;
-        if (td_run_partial_inputs(args, nargs, "merge", &parts, &e) != TD_OK)
-            return td_cli_fail(&e);
-        if (!parts)
-            return td_cli_stop(TD_EXIT_USAGE, "merge: the inputs are not partial summaries "
-                               "(.tds); make them with 'tracedoc summarize'");
-        return td_cmd_report(ctx, args, nargs);
+        if (td_run_partial_inputs(in.v, ni, "merge", &parts, &e) != TD_OK)
+            rc = td_cli_fail(&e);
+        else if (!parts)
+            rc = td_cli_stop(TD_EXIT_USAGE, "merge: the inputs are not partial summaries "
+                             "(.tds); make them with 'tracedoc summarize'");
+        else
+            rc = td_cmd_report(ctx, in.v, ni);
+        td_cli_list_free(&in);
+        return rc;
     }
     td_partial *p = NULL;
-    if (td_run_merge(&c.run, args, nargs, "merge", &p, &e) != TD_OK)
-        return td_cli_fail(&e);
-    td_status st = td_partial_write(p, c.out, &e);
-    td_partial_free(p);
+    if ((rc = td_cli_make_parents(c.out, 0)) != TD_EXIT_OK) { /* before the work */
+        td_cli_list_free(&in);
+        return rc;
+    }
+    td_status st = td_run_merge(&c.run, in.v, ni, "merge", &p, &e);
+    td_cli_list_free(&in);
+    if (st == TD_OK) {
+        st = td_partial_write(p, c.out, &e);
+        td_partial_free(p);
+    }
     return st != TD_OK ? td_cli_fail(&e) : TD_EXIT_OK;
 }
 

@@ -56,12 +56,15 @@ int td_cli_fail(const td_err *e)
     return td_cli_exit_for(e->code);
 }
 
-/* Progress for long work, only when stderr is a terminal (quiet in scripts and CI). */
+int td_cli_progress;
+
+/* Progress for long work, only when stderr is a terminal (quiet in scripts and CI) or
+ * --progress asked for it (batch jobs' logs). */
 void td_cli_note(void *ctx, int kind, const char *msg)
 {
     static int tty = -1;
     (void)ctx;
-    if (kind == TD_RUN_PROGRESS) {
+    if (kind == TD_RUN_PROGRESS && !td_cli_progress) {
         if (tty < 0)
             tty = isatty(STDERR_FILENO);
         if (!tty)
