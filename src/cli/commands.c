@@ -489,11 +489,9 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     if (c.expect)
         td_sum_set_str(s, "report.expect", "Expected", c.expect);
     td_checklist(s);
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        code = td_cli_stop(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", out,
-                           strerror(errno));
-        goto done;
-    }
+    td_outdir od; /* the documents go to a stage, switched in at the end (cli/outdir.h) */
+    if (td_outdir_begin(&od, out, &e) != TD_OK)
+        goto fail;
     timing(c.timings, "read", t_read);
     timing(c.timings, "analyse", t_an);
     td_render_opts r = render_opts(&c, t);
@@ -501,14 +499,15 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     char msg[PATH_MAX + 32];
     snprintf(msg, sizeof msg, "writing the documents to %s", out);
     td_cli_note(NULL, TD_RUN_PROGRESS, msg);
-    if ((code = write_documents(s, t, &r, out, docs, c.timings)) != TD_EXIT_OK)
+    if ((code = write_documents(s, t, &r, od.stage, docs, c.timings)) != TD_EXIT_OK) {
+        td_outdir_end(&od);
         goto done;
-    /* the directory now holds this run's documents: what an earlier run left there
-     * and this one did not write again goes (cli/outdir.h) */
+    }
     size_t nnames;
     char **names = td_docs_files(s, docs, &nnames);
-    td_status st = td_outdir_sweep(out, names, nnames, &e);
+    td_status st = td_outdir_commit(&od, names, nnames, &e);
     td_docs_files_free(names, nnames);
+    td_outdir_end(&od);
     if (st != TD_OK)
         goto fail;
     timing(c.timings, "render (all)", td_now_ns() - t_render);
