@@ -9,12 +9,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- reading ------------------------------------------------------------------- */
 
 int td_is_partial(const char *path)
 {
-    if (!strcmp(path, "-"))
+    struct stat sb;
+    /* only a regular file is looked into: a pipe, FIFO or process substitution
+     * (<(zcat ...)) is read once, by its reader (what a look would take is gone, and
+     * opening a FIFO whose writer is gone blocks) */
+    if (!strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return 0;
     FILE *f = fopen(path, "rb");
     if (!f)
