@@ -720,7 +720,7 @@ int td_cmd_history(void *ctx, char **args, int nargs)
     else
         td_table_write_text(t, stdout, 0);
     if (fflush(stdout) != 0 && st == TD_OK)
-        st = td_fail(&e, TD_E_OUTPUT, "stdout: write error");
+        st = td_fail(&e, TD_E_OUTPUT, "standard output: cannot write: %s", strerror(errno));
     td_summary_free(s);
     return st != TD_OK ? td_cli_fail(&e) : TD_EXIT_OK;
 }
