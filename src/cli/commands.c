@@ -123,14 +123,6 @@ static void timing(int on, const char *what, int64_t ns)
         td_cli_say("timings: %-14s %10.3f ms", what, (double)ns / 1e6);
 }
 
-/* td_docs_timed for --timings: "render pdf". */
-static void doc_timing(void *ctx, const char *doc, int64_t ns)
-{
-    char what[64];
-    snprintf(what, sizeof what, "render %s", doc);
-    timing(*(const int *)ctx, what, ns);
-}
-
 /* Detection options: --tolerance, else the template's `tolerance`, else 5%; the
  * template's per-metric tolerances. */
 static td_detect_opts detect_opts(const cli *c, const td_template *t)
@@ -379,55 +371,6 @@ done:
 
 /* ---- report (and merge -o DIR) ---- */
 
-/* The documents in docs into out: two cores share the rendering (the summary is read-only
- * from here on): a child process writes the workbook and the text outputs while this one
- * writes the SVGs and the PDF, the costliest document. If fork fails, everything is
- * written here. Returns the exit status, having said what went wrong. */
-static int write_documents(const td_summary *s, const td_template *t, const td_render_opts *r,
-                           const char *out, unsigned docs, int timings)
-{
-    const unsigned in_parent = TD_DOC_SVG | TD_DOC_PDF;
-    td_err e = {0};
-    pid_t kid = -1;
-    int pfd[2] = {-1, -1}; /* the child's error message, said by this process */
-    if ((docs & ~in_parent) && (docs & in_parent) && pipe(pfd) == 0) {
-        fflush(stdout);
-        fflush(stderr);
-        kid = fork();
-        if (kid == 0) {
-            close(pfd[0]);
-            td_status st = td_docs_write(s, t, r, out, docs & ~in_parent, doc_timing, &timings,
-                                         &e);
-            if (st != TD_OK && write(pfd[1], e.msg, strnlen(e.msg, sizeof e.msg)) < 0)
-                st = TD_E_INTERNAL;
-            _exit(td_cli_exit_for(st)); /* the child's end: no atexit handlers, the parent
-                                         * owns the cleanup */
-        }
-        close(pfd[1]);
-        if (kid < 0)
-            close(pfd[0]);
-    }
-    td_status st = td_docs_write(s, t, r, out, kid > 0 ? docs & in_parent : docs, doc_timing,
-                                 &timings, &e);
-    int code = td_cli_exit_for(st);
-    if (st != TD_OK)
-        td_cli_say("%s", e.msg);
-    if (kid > 0) {
-        int status = 0;
-        while (waitpid(kid, &status, 0) < 0 && errno == EINTR)
-            ;
-        char msg[sizeof e.msg];
-        ssize_t n = read(pfd[0], msg, sizeof msg - 1);
-        close(pfd[0]);
-        msg[n > 0 ? n : 0] = 0;
-        if (n > 0 && (st == TD_OK || strcmp(msg, e.msg)))
-            td_cli_say("%s", msg);
-        if (code == TD_EXIT_OK && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
-            code = WIFEXITED(status) ? WEXITSTATUS(status) : TD_EXIT_INTERNAL;
-    }
-    return code;
-}
-
 int td_cmd_report(void *ctx, char **args, int nargs)
 {
     static const td_cli_opt format_opt = {"format", 0, "LIST", 0, "", NULL, 0};
@@ -493,11 +436,9 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     if (c.expect)
         td_sum_set_str(s, "report.expect", "Expected", c.expect);
     td_checklist(s);
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        code = td_cli_stop(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", out,
-                           strerror(errno));
-        goto done;
-    }
+    td_outdir od; /* the documents go to a stage, switched in at the end (cli/outdir.h) */
+    if (td_outdir_begin(&od, out, &e) != TD_OK)
+        goto fail;
     timing(c.timings, "read", t_read);
     timing(c.timings, "analyse", t_an);
     td_render_opts r = render_opts(&c, t);
@@ -505,14 +446,15 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     char msg[PATH_MAX + 32];
     snprintf(msg, sizeof msg, "writing the documents to %s", out);
     td_cli_note(NULL, TD_RUN_PROGRESS, msg);
-    if ((code = write_documents(s, t, &r, out, docs, c.timings)) != TD_EXIT_OK)
+    if ((code = td_cli_write_documents(s, t, &r, od.stage, docs, c.timings)) != TD_EXIT_OK) {
+        td_outdir_end(&od);
         goto done;
-    /* the directory now holds this run's documents: what an earlier run left there
-     * and this one did not write again goes (cli/outdir.h) */
+    }
     size_t nnames;
     char **names = td_docs_files(s, docs, &nnames);
-    td_status st = td_outdir_sweep(out, names, nnames, &e);
+    td_status st = td_outdir_commit(&od, names, nnames, &e);
     td_docs_files_free(names, nnames);
+    td_outdir_end(&od);
     if (st != TD_OK)
         goto fail;
     timing(c.timings, "render (all)", td_now_ns() - t_render);
@@ -742,7 +684,7 @@ int td_cmd_history(void *ctx, char **args, int nargs)
     else
         td_table_write_text(t, stdout, 0);
     if (fflush(stdout) != 0 && st == TD_OK)
-        st = td_fail(&e, TD_E_OUTPUT, "stdout: write error");
+        st = td_fail(&e, TD_E_OUTPUT, "standard output: cannot write: %s", strerror(errno));
     td_summary_free(s);
     return st != TD_OK ? td_cli_fail(&e) : TD_EXIT_OK;
 }

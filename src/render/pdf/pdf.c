@@ -318,7 +318,7 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
         tmp = td_tmp_name(path);
         sink k2 = {fopen(tmp, "wb"), 0};
         if (!k2.f)
-            st = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+            st = td_tmp_fail(path, tmp, errno, e);
         else {
             st = write_pdf(&d, &k2, e);
             if (st != TD_OK) {

@@ -94,7 +94,7 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
      * and prints its own message when that fails; ours names the file and the cause. */
     FILE *probe = fopen(tmp, "wb");
     if (!probe) {
-        td_status st = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+        td_status st = td_tmp_fail(path, tmp, errno, e);
         free(tmp);
         return st;
     }
