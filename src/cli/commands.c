@@ -411,7 +411,6 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     if (base || hdb) /* a stored run compared before is compared anew */
         td_summary_drop_comparison(s);
     if (base) {
-        td_regression(base, c.baseline, s, dopt.min_effect);
         verdict = td_changes_two(base, c.baseline, s, &dopt);
         td_run_stacks_beside(&c.run, base, c.baseline);
         if (verdict != TD_CHG_NOT_COMPARABLE)
@@ -543,21 +542,21 @@ int td_cmd_merge(void *ctx, char **args, int nargs)
 
 /* ---- diff ---- */
 
-/* diff -o DIR: regression.csv, summary.json, changes.csv, report.md, junit.xml and the
- * differential flamegraphs. */
+/* diff -o DIR: regression.csv and changes.csv (both the `changes` table: the one
+ * judgement, regression.csv kept for the scripts that read it), summary.json, report.md,
+ * junit.xml and the differential flamegraphs. */
 static td_status write_diff(const cli *c, td_summary *cur, const td_template *tp, td_err *e)
 {
     char path[PATH_MAX + 64];
     td_status st;
-    const td_table *t = td_sum_find_table(cur, "regression.metrics");
     const td_table *ch = td_sum_find_table(cur, "changes");
-    snprintf(path, sizeof path, "%s/regression.csv", c->out);
-    if ((st = td_write_atomic_cb(path, write_csv_cb, (void *)t, e)) != TD_OK)
-        return st;
     snprintf(path, sizeof path, "%s/summary.json", c->out);
     if ((st = td_write_atomic_cb(path, write_json_cb, cur, e)) != TD_OK)
         return st;
-    if (ch) {
+    if (ch) { /* none when the runs are not comparable: nothing was judged */
+        snprintf(path, sizeof path, "%s/regression.csv", c->out);
+        if ((st = td_write_atomic_cb(path, write_csv_cb, (void *)ch, e)) != TD_OK)
+            return st;
         snprintf(path, sizeof path, "%s/changes.csv", c->out);
         if ((st = td_write_atomic_cb(path, write_csv_cb, (void *)ch, e)) != TD_OK)
             return st;
@@ -600,18 +599,16 @@ int td_cmd_diff(void *ctx, char **args, int nargs)
     if (td_run_apply_meta(&c.run, cur, &e) != TD_OK)
         goto fail;
     td_detect_opts dopt = detect_opts(&c, tp);
-    td_regression(base, c.inputs[0], cur, dopt.min_effect);
     int verdict = td_changes_two(base, c.inputs[0], cur, &dopt);
     if (c.out && verdict != TD_CHG_NOT_COMPARABLE) {
         td_run_stacks_beside(&c.run, base, c.inputs[0]);
         td_run_stacks_beside(&c.run, cur, c.inputs[1]);
         td_run_diff_flames(&c.run, cur, base, c.inputs[0]);
     }
-    td_table *t = td_sum_find_table(cur, "regression.metrics");
+    /* one judgement (issue 21): the changes and nothing else; runs that are not
+     * comparable judge no metric, only what differs is printed */
     const td_table *ch = td_sum_find_table(cur, "changes");
-    if (t) /* the README's contract: diff prints regression.metrics, then the changes */
-        td_table_write_text(t, stdout, 0);
-    if (ch && ch->nrows)
+    if (verdict != TD_CHG_NOT_COMPARABLE && ch && ch->nrows)
         td_table_write_text(ch, stdout, 0);
     const td_table *cmpt = td_sum_find_table(cur, "comparability");
     if (verdict == TD_CHG_NOT_COMPARABLE && cmpt)

@@ -557,42 +557,6 @@ int pd_compile(pdoc *d, const td_section *sec)
     return 1;
 }
 
-int pd_regression(pdoc *d, const td_section *sec)
-{
-    const td_summary *s = d->s;
-    const td_table *rt = td_sum_find_table(s, "regression.metrics");
-    int nkv = 0;
-    for (size_t i = 0; i < s->nkv; i++)
-        if (strncmp(s->kv[i].key, "regression.", 11) == 0)
-            nkv++;
-    if (!nkv && !(rt && rt->nrows))
-        return 0;
-    pd_heading(d, sec->title[0] ? sec->title : "Regression against the baseline", 30);
-    double W = d->x1 - d->x0;
-    for (size_t i = 0; i < s->nkv; i++) {
-        const td_kv *kv = &s->kv[i];
-        if (strncmp(kv->key, "regression.", 11) != 0)
-            continue;
-        char v[512];
-        if (kv->type == TD_T_TEXT)
-            snprintf(v, sizeof v, "%s", kv->v.s ? kv->v.s : "");
-        else
-            fmt_kv(kv, v, sizeof v);
-        pd_need(d, 12);
-        const char *label = kv->title ? kv->title : kv->key + 11;
-        pd_text(d, d->x0, d->y, label, PF_SANS, 8.5, W * 0.4, PANGO_ALIGN_LEFT,
-                PANGO_ELLIPSIZE_END, C_MUTED);
-        double h = pd_text(d, d->x0 + W * 0.4, d->y, v, PF_BOLD, 8.5, W * 0.6,
-                           PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT);
-        d->y += (h > 11 ? h : 11) + 1;
-    }
-    if (rt && rt->nrows) {
-        d->y += 4;
-        pd_table(d, rt, sec->top ? sec->top : 25, NULL);
-    }
-    return 1;
-}
-
 int pd_warnings(pdoc *d, const char *title)
 {
     const td_summary *s = d->s;

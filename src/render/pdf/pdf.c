@@ -102,10 +102,8 @@ static int draw_section(pdoc *d, const td_template *t, const td_section *sec)
     case TD_PDF_FLAME:
         return pd_flame(d, sec->arg, title);
     case TD_PDF_REGRESSION:
-        /* with a changes table or a verdict, the changes; else the plain comparison */
-        return td_sum_find_table(d->s, "changes") || td_sum_get(d->s, "verdict")
-                   ? pd_changes(d, sec)
-                   : pd_regression(d, sec);
+        /* the changes and their verdict, nothing without them (issue 21: one judgement) */
+        return pd_changes(d, sec);
     case TD_PDF_VERDICT:
         return pd_verdict(d);
     case TD_PDF_TRENDS:

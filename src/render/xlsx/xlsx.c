@@ -31,8 +31,7 @@ static void add_sheets(xw *x, const td_template *t, const td_section *sec)
         xw_table_sheet(x, td_sum_find_table(s, sec->arg), sec);
         break;
     case TD_XLSX_REGRESSION: {
-        /* the plain comparison, then the changes by severity and comparability */
-        xw_table_sheet(x, td_sum_find_table(s, "regression.metrics"), sec);
+        /* the changes by severity (the one judgement), then comparability */
         static const char *const more[][2] = {{"changes", "Changes"},
                                               {"comparability", "Comparability"}};
         for (size_t k = 0; k < 2; k++) {
