@@ -13,7 +13,10 @@
 #include "summary/flame.h"
 #include "summary/template.h"
 #include <errno.h>
+#include "base/fmt.h"
+#include "base/text.h"
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -577,6 +580,46 @@ static td_status write_diff(const cli *c, td_summary *cur, const td_template *tp
     return TD_OK;
 }
 
+/* The changes as a reader reads them: the metric's name (not its key), before and after in
+ * readable units (td_fmt_ns: "76.8 ms"), the change; since only where a history gave one. */
+static void print_changes(const td_table *ch)
+{
+    int cn = td_table_col(ch, "name"), cm = td_table_col(ch, "metric");
+    int cd = td_table_col(ch, "direction"), cu = td_table_col(ch, "unit");
+    int cb = td_table_col(ch, "before"), ca = td_table_col(ch, "after");
+    int cc = td_table_col(ch, "change"), cs = td_table_col(ch, "since");
+    int wname = 6;
+    for (size_t r = 0; r < ch->nrows; r++) {
+        const char *n = td_table_cell(ch, r, cn >= 0 ? cn : cm)->s;
+        int l = n ? (int)td_utf8_len(n) : 0;
+        wname = l > wname ? (l < 90 ? l : 90) : wname;
+    }
+    printf("Changes\n%-*s  %-9s  %10s  %10s  %7s\n", wname, "Metric", "Direction", "Before",
+           "After", "Change");
+    for (size_t r = 0; r < ch->nrows; r++) {
+        const char *n = td_table_cell(ch, r, cn >= 0 ? cn : cm)->s;
+        const char *u = cu >= 0 ? td_table_cell(ch, r, cu)->s : "ns";
+        char v[2][48], pct[32];
+        for (int k = 0; k < 2; k++) {
+            const td_cell *x = td_table_cell(ch, r, k ? ca : cb);
+            int ns = ch->cols[k ? ca : cb].type == TD_T_NS;
+            double d = ns ? (x->i == TD_NA ? NAN : (double)x->i) : x->f;
+            if (isnan(d))
+                snprintf(v[k], sizeof v[k], "-");
+            else if (!u || !strcmp(u, "ns"))
+                td_fmt_ns(v[k], sizeof v[k], (int64_t)llround(d));
+            else
+                snprintf(v[k], sizeof v[k], "%.4g %s", d, u);
+        }
+        td_cell_format(&ch->cols[cc], td_table_cell(ch, r, cc), pct, sizeof pct);
+        const char *since = cs >= 0 ? td_table_cell(ch, r, cs)->s : NULL;
+        int pad = wname - (int)td_utf8_len(n ? n : "");
+        printf("%s%*s  %-9s  %10s  %10s  %7s%s%s\n", n ? n : "", pad > 0 ? pad : 0, "",
+               td_table_cell(ch, r, cd)->s ? td_table_cell(ch, r, cd)->s : "", v[0], v[1],
+               pct[0] ? pct : "-", since ? "  since " : "", since ? since : "");
+    }
+}
+
 int td_cmd_diff(void *ctx, char **args, int nargs)
 {
     cli c = *(cli *)ctx;
@@ -609,7 +652,7 @@ int td_cmd_diff(void *ctx, char **args, int nargs)
      * comparable judge no metric, only what differs is printed */
     const td_table *ch = td_sum_find_table(cur, "changes");
     if (verdict != TD_CHG_NOT_COMPARABLE && ch && ch->nrows)
-        td_table_write_text(ch, stdout, 0);
+        print_changes(ch);
     const td_table *cmpt = td_sum_find_table(cur, "comparability");
     if (verdict == TD_CHG_NOT_COMPARABLE && cmpt)
         td_table_write_text(cmpt, stdout, 0);

@@ -68,3 +68,19 @@ assert "metrics" not in s["regression"], "tolerance table still in summary.json"
 assert s["regression"]["regressed"] == n, (s["regression"], n)
 assert "regressed by more" not in out and "Regression against" not in out, out
 PYEOF
+# named for people, readable units, step time first, no `since` without a history
+$PY - dc.out <<'PYEOF' || exit 1
+import re, sys
+out = open(sys.argv[1]).read()
+lines = out.splitlines()
+assert lines[0] == "Changes" and lines[2].startswith("Step time (median of the steady steps)"), out
+assert "GPU exposed communication" in out, out
+assert not re.search(r"\b(gpu|step|kernel|op)\.[a-z_]+_ns", out), "a key on stdout: " + out
+assert not re.search(r"\d{6,}(\.\d+)? ns", out), "raw ns on stdout: " + out
+assert "14.455 ms" in out and "19.901 ms" in out, out
+assert "since" not in out, "since without a history: " + out
+PYEOF
+grep -q '| Step time (median of the steady steps) |\|Step time (median of the steady steps)' dc/report.md || die "report.md: no reader's name"
+grep -q 'gpu.exposed_comm_ns' dc/report.md && die "report.md: a key"
+
+exit 0
