@@ -3,7 +3,8 @@
 #   ./build.sh run    install what is missing, build, write the example report to out/
 #   ./build.sh test   install what is missing, build (release + ASan/UBSan), run every test
 # Other commands: build, deps, golden (regenerate golden files: read the diff before
-# committing), bench (benchmarks, see bench/README), fuzz [SECONDS] (libFuzzer harnesses,
+# committing), bench (benchmarks, see bench/README), stress (slow fault tests: kills at
+# random moments, rounds of concurrent writers; tests/stress/run.sh), fuzz [SECONDS] (libFuzzer harnesses,
 # see tests/fuzz/README.md), clean.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -84,6 +85,7 @@ golden)
     echo "build.sh: goldens regenerated; read 'git diff tests/golden/' before committing." >&2
     ;;
 bench) deps; build; bench/run.sh "${@:2}" ;;
+stress) deps test; build; tests/stress/run.sh build ;; # slow fault tests (tests/stress/)
 fuzz)
     # ./build.sh fuzz [SECONDS [HARNESS...]]: every libFuzzer harness for SECONDS (default
     # 60) each, one after the other; findings go to tests/fuzz/findings/HARNESS/
@@ -93,7 +95,7 @@ fuzz)
     ;;
 clean) rm -rf build build-asan build-portable build-fuzz out ;;
 *)
-    echo "usage: ./build.sh [run|test|build|golden|bench|fuzz [SECONDS]|deps|clean]" >&2
+    echo "usage: ./build.sh [run|test|build|golden|bench|stress|fuzz [SECONDS]|deps|clean]" >&2
     exit 2
     ;;
 esac

@@ -448,7 +448,8 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     char msg[PATH_MAX + 32];
     snprintf(msg, sizeof msg, "writing the documents to %s", out);
     td_cli_note(NULL, TD_RUN_PROGRESS, msg);
-    if ((code = td_cli_write_documents(s, t, &r, od.stage, docs, c.timings)) != TD_EXIT_OK) {
+    if ((code = td_cli_write_documents(s, t, &r, od.stage, od.target, docs,
+                                       c.timings)) != TD_EXIT_OK) {
         td_outdir_end(&od);
         goto done;
     }

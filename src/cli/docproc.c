@@ -73,6 +73,19 @@ static void spawn(kid *k, const td_summary *s, const td_template *t, const td_re
     k->err = er[0];
 }
 
+/* The stage's name (cli/outdir.h) is the output directory's for the user. */
+static const char *stage_dir, *shown_dir;
+
+static void say(const char *msg)
+{
+    const char *at = stage_dir && *stage_dir ? strstr(msg, stage_dir) : NULL;
+    if (!at || !strcmp(stage_dir, shown_dir)) {
+        td_cli_say("%s", msg);
+        return;
+    }
+    td_cli_say("%.*s%s%s", (int)(at - msg), msg, shown_dir, at + strlen(stage_dir));
+}
+
 /* Say what the child wrote on stderr, each line with our prefix. */
 static void relay(int fd)
 {
@@ -94,13 +107,7 @@ static void relay(int fd)
             *nl++ = 0;
         if (!*line)
             continue;
-        if (!strncmp(line, "tracedoc: ", 10)) {
-            line[strlen(line)] = '\n'; /* ours already: as it is */
-            if (write(STDERR_FILENO, line, strlen(line)) < 0)
-                return;
-        } else {
-            td_cli_say("%s", line);
-        }
+        say(!strncmp(line, "tracedoc: ", 10) ? line + 10 : line);
     }
 }
 
@@ -116,7 +123,7 @@ static int reap(kid *k, const char *other_msg)
     close(k->msg);
     msg[n > 0 ? n : 0] = 0;
     if (n > 0 && (!other_msg || strcmp(msg, other_msg)))
-        td_cli_say("%s", msg);
+        say(msg);
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         td_cli_say("the renderer of the %s died (signal %d, %s): out of memory? (a memory "
@@ -129,8 +136,10 @@ static int reap(kid *k, const char *other_msg)
 }
 
 int td_cli_write_documents(const td_summary *s, const td_template *t, const td_render_opts *r,
-                           const char *out, unsigned docs, int timings)
+                           const char *out, const char *shown, unsigned docs, int timings)
 {
+    stage_dir = out;
+    shown_dir = shown;
     const unsigned graphic = TD_DOC_SVG | TD_DOC_PDF;
     kid k[2] = {{-1, -1, -1, 0}, {-1, -1, -1, 0}};
     unsigned left = docs;
@@ -149,7 +158,7 @@ int td_cli_write_documents(const td_summary *s, const td_template *t, const td_r
     if (left) { /* what no child could take */
         td_status st = td_docs_write(s, t, r, out, left, doc_timing, &timings, &e);
         if (st != TD_OK) {
-            td_cli_say("%s", e.msg);
+            say(e.msg);
             code = td_cli_exit_for(st);
         }
     }

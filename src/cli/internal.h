@@ -54,10 +54,11 @@ int td_cli_stop(int code, const char *fmt, ...) __attribute__((format(printf, 2,
 /* The exit status of a module's status. */
 int td_cli_exit_for(td_status s);
 /* cli/docproc.c: the documents in docs (TD_DOC_*) into the directory out, rendered in
- * child processes (a renderer's death is exit 5 with a message); returns the exit
- * status, having said what went wrong. */
+ * child processes (a renderer's death is exit 5 with a message); messages name the
+ * directory shown instead of out (the stage of cli/outdir.h). Returns the exit status,
+ * having said what went wrong. */
 int td_cli_write_documents(const td_summary *s, const td_template *t, const td_render_opts *r,
-                           const char *out, unsigned docs, int timings);
+                           const char *out, const char *shown, unsigned docs, int timings);
 /* The pipeline's notes (run/pipeline.h): progress only on a terminal, warnings always. */
 void td_cli_note(void *ctx, int kind, const char *msg);
 
