@@ -244,6 +244,24 @@ static td_flame *pick_flame(const td_summary *s, const char *asked)
     return NULL;
 }
 
+/* The checklist items the report lacks, told to the author (the PDF shows only what the
+ * report contains; summary.json keeps every item with ok = 0 or 1). */
+static void checklist_notes(const td_summary *s, const td_template *tp)
+{
+    /* only for a template whose PDF has the checklist (the bug report): a nightly or
+     * manager document is not a report an author completes */
+    int has = 0;
+    for (size_t i = 0; tp && i < tp->npdf; i++)
+        has |= tp->pdf[i].kind.pdf == TD_PDF_CHECKLIST;
+    const td_table *t = has ? td_sum_find_table(s, "checklist") : NULL;
+    int ci = t ? td_table_col(t, "item") : -1, co = t ? td_table_col(t, "ok") : -1;
+    int cd = t ? td_table_col(t, "detail") : -1;
+    for (size_t r = 0; t && ci >= 0 && co >= 0 && cd >= 0 && r < t->nrows; r++)
+        if (td_table_cell(t, r, co)->i != 1)
+            td_cli_say("note: the report has no %s: %s", td_table_cell(t, r, ci)->s,
+                       td_table_cell(t, r, cd)->s);
+}
+
 static void no_stacks(const td_summary *s, const char *asked)
 {
     td_buf b = {0};
@@ -438,6 +456,7 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     if (c.expect)
         td_sum_set_str(s, "report.expect", "Expected", c.expect);
     td_checklist(s);
+    checklist_notes(s, t);
     td_outdir od; /* the documents go to a stage, switched in at the end (cli/outdir.h) */
     if (td_outdir_begin(&od, out, &e) != TD_OK)
         goto fail;

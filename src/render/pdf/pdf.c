@@ -58,6 +58,8 @@ static int sec_table(pdoc *d, const td_section *sec, const char *title)
     /* page 1 already gave every input with all its facts: not again */
     if (!strcmp(sec->arg, "inputs") && d->inputs_listed)
         tb = NULL;
+    if (td_render_says_nothing(d->s, sec->arg))
+        tb = NULL;
     if (tb && tb->nrows && top > 0)
         return pd_table(d, tb, top, title ? title : tb->title);
     return 0;

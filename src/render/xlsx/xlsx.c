@@ -28,7 +28,8 @@ static void add_sheets(xw *x, const td_template *t, const td_section *sec)
         xw_summary_sheet(x, t, sec);
         break;
     case TD_XLSX_TABLE:
-        xw_table_sheet(x, td_sum_find_table(s, sec->arg), sec);
+        if (!td_render_says_nothing(s, sec->arg))
+            xw_table_sheet(x, td_sum_find_table(s, sec->arg), sec);
         break;
     case TD_XLSX_REGRESSION: {
         /* the changes by severity (the one judgement), then comparability */
