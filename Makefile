@@ -3,7 +3,12 @@
 # PORTABLE=1 builds without CPU-specific code (the scalar paths arm64 uses), e.g.
 # make BUILD=build-portable PORTABLE=1. FUZZ=1 CC=clang builds the libFuzzer harnesses
 # of tests/fuzz (make fuzz BUILD=build-fuzz FUZZ=1 CC=clang; see tests/fuzz/README.md).
-# make install [PREFIX=/usr/local] [DESTDIR=...]: bin, share/tracedoc, man1, bash completion.
+# make install [PREFIX=/usr/local] [DESTDIR=...] [FONTS=system]: bin, share/tracedoc, man1
+# (gzipped), bash completion; FONTS=system links share/tracedoc/fonts to Debian's
+# fonts-dejavu-core (the same files, /usr/share/fonts/truetype/dejavu) instead of copying
+# the bundled ones. make uninstall removes what install wrote and the directories it made.
+# Packagers' flags add to the project's: make CFLAGS=-O1 CPPFLAGS=-D_FORTIFY_SOURCE=2
+# LDFLAGS=-Wl,-z,relro (CFLAGS come last, so their -O wins).
 BUILD ?= build
 SAN ?= 0
 PORTABLE ?= 0
@@ -29,8 +34,12 @@ endif
 ifeq ($(PORTABLE),1)
 OPT += -DTD_PORTABLE
 endif
-CFLAGS += $(WARN) $(OPT) -Isrc -D_FILE_OFFSET_BITS=64 -DTD_VERSION='"$(VERSION)"' -DTD_DATADIR='"$(CURDIR)"' \
+# the project's flags, then the packager's (CPPFLAGS, CFLAGS, LDFLAGS from the command
+# line or the environment: dpkg-buildflags), so neither replaces the other
+TD_CPPFLAGS = -Isrc -D_FILE_OFFSET_BITS=64 -DTD_VERSION='"$(VERSION)"' -DTD_DATADIR='"$(CURDIR)"' \
           $(shell pkg-config --cflags $(PKGS))
+TD_CFLAGS = $(WARN) $(OPT)
+ALL_CFLAGS = $(TD_CPPFLAGS) $(CPPFLAGS) $(TD_CFLAGS) $(CFLAGS)
 LDLIBS += $(shell pkg-config --libs $(PKGS)) -lcsv -lm -lpthread
 
 # sources in a folder per stage (src/README.md); objects mirror the folders
@@ -54,19 +63,19 @@ fuzz: $(FUZZERS)
 # -MMD -MP: each object depends on the headers it includes (build/obj/**/*.d)
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tracedoc: $(OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS) | $(BUILD)/tests
-	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(LIBOBJS) | $(BUILD)/tests
-	$(CC) $(CFLAGS) -MMD -MP -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBOBJS) | $(BUILD)/fuzz
-	$(CC) $(CFLAGS) -MMD -MP -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tests $(BUILD)/fuzz:
 	mkdir -p $@
@@ -75,18 +84,35 @@ BINDIR = $(DESTDIR)$(PREFIX)/bin
 DATADIR = $(DESTDIR)$(PREFIX)/share/tracedoc
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 COMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+FONTS ?= bundled
+SYSTEM_FONTDIR ?= /usr/share/fonts/truetype/dejavu
+INSTALL_DIRS = $(BINDIR) $(DATADIR)/templates $(DATADIR)/fonts $(MANDIR) $(COMPDIR)
+# the directories install made (none of them existed), deepest first: what uninstall removes
+DIRS_FILE = $(DATADIR)/installed-dirs
 
 install: $(BUILD)/tracedoc
-	install -d $(BINDIR) $(DATADIR)/templates $(DATADIR)/fonts $(MANDIR) $(COMPDIR)
+	@made=""; for d in $(INSTALL_DIRS); do \
+	    while [ ! -d "$$d" ] && [ "$$d" != / ] && [ "$$d" != . ]; do made="$$made$$d\n"; d=$$(dirname "$$d"); done; \
+	done; \
+	install -d $(INSTALL_DIRS) && \
+	printf "$$made" | awk 'NF && !seen[$$0]++ { print length($$0) "\t" $$0 }' | sort -rn | cut -f2- >>$(DIRS_FILE)
 	install -m 755 $(BUILD)/tracedoc $(BINDIR)/tracedoc
 	install -m 644 templates/*.tdt $(DATADIR)/templates/
-	install -m 644 fonts/* $(DATADIR)/fonts/
-	install -m 644 doc/tracedoc.1 $(MANDIR)/tracedoc.1
+ifeq ($(FONTS),system)
+	for f in fonts/*.ttf; do \
+	    [ -f "$(SYSTEM_FONTDIR)/$${f#fonts/}" ] || { echo "$(SYSTEM_FONTDIR)/$${f#fonts/}: missing (apt-get install fonts-dejavu-core)" >&2; exit 1; }; \
+	    ln -sf "$(SYSTEM_FONTDIR)/$${f#fonts/}" "$(DATADIR)/fonts/$${f#fonts/}"; \
+	done
+else
+	install -m 644 fonts/*.ttf fonts/LICENSE-DejaVu fonts/README.md $(DATADIR)/fonts/
+endif
+	gzip -9n <doc/tracedoc.1 >$(MANDIR)/tracedoc.1.gz && chmod 644 $(MANDIR)/tracedoc.1.gz
 	install -m 644 doc/tracedoc.bash $(COMPDIR)/tracedoc
 
 uninstall:
-	rm -f $(BINDIR)/tracedoc $(MANDIR)/tracedoc.1 $(COMPDIR)/tracedoc
-	rm -rf $(DATADIR)
+	rm -f $(BINDIR)/tracedoc $(MANDIR)/tracedoc.1.gz $(MANDIR)/tracedoc.1 $(COMPDIR)/tracedoc
+	@dirs=$$(cat $(DIRS_FILE) 2>/dev/null); rm -rf $(DATADIR); \
+	for d in $$dirs; do rmdir "$$d" 2>/dev/null || true; done
 
 clean:
 	rm -rf $(BUILD)

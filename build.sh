@@ -3,20 +3,22 @@
 #   ./build.sh run    install what is missing, build, write the example report to out/
 #   ./build.sh test   install what is missing, build (release + ASan/UBSan), run every test
 # Other commands: build, deps, golden (regenerate golden files: read the diff before
-# committing), bench (benchmarks, see bench/README), fuzz [SECONDS] (libFuzzer harnesses,
+# committing), bench (benchmarks, see bench/README), stress (slow fault tests: kills at
+# random moments, rounds of concurrent writers; tests/stress/run.sh), fuzz [SECONDS] (libFuzzer harnesses,
 # see tests/fuzz/README.md), clean.
 set -euo pipefail
 cd "$(dirname "$0")"
 export LC_ALL=C
 
-# Debian packages: libraries (-dev), and the tools the tests use to check documents.
+# Debian packages: libraries (-dev), and the tools the tests use to check documents
+# (slurm-wlm and munge: tests/cases/slurm.sh runs doc/scale-out.md's job on a real Slurm).
 BUILD_PKGS="build-essential pkg-config libxlsxwriter-dev libcairo2-dev libpango1.0-dev
   libcsv-dev libisal-dev libsqlite3-dev liblzma-dev libarchive-dev
   libsnappy-dev libzstd-dev zlib1g-dev libfontconfig-dev libssl-dev libjansson-dev"
 # ./build.sh fuzz: clang and its sanitizer/libFuzzer runtime
 FUZZ_PKGS="clang libclang-rt-dev"
 TEST_PKGS="poppler-utils qpdf python3 python3-openpyxl libreoffice-calc-nogui chromium xz-utils time sqlite3
-  zip unzip python3-scipy"
+  zip unzip python3-scipy slurm-wlm munge"
 
 deps() {
     local want="$BUILD_PKGS"
@@ -83,6 +85,7 @@ golden)
     echo "build.sh: goldens regenerated; read 'git diff tests/golden/' before committing." >&2
     ;;
 bench) deps; build; bench/run.sh "${@:2}" ;;
+stress) deps test; build; tests/stress/run.sh build ;; # slow fault tests (tests/stress/)
 fuzz)
     # ./build.sh fuzz [SECONDS [HARNESS...]]: every libFuzzer harness for SECONDS (default
     # 60) each, one after the other; findings go to tests/fuzz/findings/HARNESS/
@@ -92,7 +95,7 @@ fuzz)
     ;;
 clean) rm -rf build build-asan build-portable build-fuzz out ;;
 *)
-    echo "usage: ./build.sh [run|test|build|golden|bench|fuzz [SECONDS]|deps|clean]" >&2
+    echo "usage: ./build.sh [run|test|build|golden|bench|stress|fuzz [SECONDS]|deps|clean]" >&2
     exit 2
     ;;
 esac

@@ -16,17 +16,21 @@ _tracedoc()
     --stacks) COMPREPLY=($(compgen -W "cpu device ops compile source opname ipu sections" -- "$cur")); return ;;
     --warmup) COMPREPLY=($(compgen -W "auto none" -- "$cur")); return ;;
     --paper) COMPREPLY=($(compgen -W "a4 letter" -- "$cur")); return ;;
+    --files-from) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     -o|--output)
         case "$cmd" in report|diff) COMPREPLY=($(compgen -d -- "$cur")) ;; *) COMPREPLY=($(compgen -f -- "$cur")) ;; esac
         return ;;
     --format)
         case "$cmd" in summary) COMPREPLY=($(compgen -W "text json csv" -- "$cur")) ;;
         export) COMPREPLY=($(compgen -W "chrome" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W "pdf xlsx svg json csv folded pdf,xlsx" -- "$cur")) ;; esac
+        *) COMPREPLY=($(compgen -W "pdf xlsx svg json csv folded md junit pdf,xlsx" -- "$cur")) ;; esac
         return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        words=$("${COMP_WORDS[0]}" "$cmd" --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u)
+        # the options of the command: the entries of its --help's option list (lines
+        # "  -o, --output ..." / "  --name ..."), not options its text mentions
+        words=$("${COMP_WORDS[0]}" "$cmd" --help 2>/dev/null |
+            sed -n 's/^  \(-[A-Za-z], \)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p' | sort -u)
         COMPREPLY=($(compgen -W "$words" -- "$cur"))
         return
     fi

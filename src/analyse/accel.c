@@ -1,10 +1,11 @@
 /* analyse/accel.c - which accelerator the traces ran on, named as the trace names it:
- * trace.accelerator ("CUDA", "SPYRE", "MTIA", "HPU", "XPU", "AIU", "PRIVATEUSE1") and
+ * trace.accelerator ("CUDA", "ROCm", "SPYRE", "MTIA", "HPU", "XPU", "AIU", "PRIVATEUSE1") and
  * trace.device_word, the word documents use for the device ("GPU" for CUDA/ROCm, else
  * the accelerator's name), so a Spyre trace never reads "GPU". Rules (README
  * "Accelerator naming"): an AIU flex trace is AIU; Kineto categories privateuse1_* are
  * SPYRE when a device or process name says Spyre/AIU (else PRIVATEUSE1), mtia_* MTIA,
- * hpu_* HPU, xpu_* XPU; any other device work is CUDA (torch names ROCm devices CUDA). */
+ * hpu_* HPU, xpu_* XPU; any other device work is CUDA, or ROCm when a device's name says
+ * AMD/Radeon/Instinct (torch names ROCm devices CUDA; the trace's deviceProperties do not). */
 #include "analyse/internal.h"
 #include <string.h>
 #include <strings.h>
@@ -20,7 +21,7 @@ static int has_word(const char *s, const char *w)
 
 void td_an_accel(td_actx *a)
 {
-    int pu1 = 0, mtia = 0, hpu = 0, xpu = 0, aiu = 0, spyre = 0, dev = 0;
+    int pu1 = 0, mtia = 0, hpu = 0, xpu = 0, aiu = 0, spyre = 0, dev = 0, rocm = 0;
     for (size_t i = 0; i < a->n; i++) {
         const td_trace *t = a->tc[i].t;
         if (t->format == TD_FMT_AIU_FLEX)
@@ -42,6 +43,9 @@ void td_an_accel(td_actx *a)
             const char *n = td_name(a, t->devices[k].name);
             if (has_word(n, "spyre") || has_word(n, "aiu"))
                 spyre = 1;
+            /* torch on ROCm names its devices CUDA; the device properties say AMD */
+            if (has_word(n, "amd") || has_word(n, "radeon") || has_word(n, "instinct"))
+                rocm = 1;
         }
         for (size_t k = 0; k < t->ntracks; k++) {
             const char *n = td_name(a, t->tracks[k].process_name);
@@ -50,11 +54,11 @@ void td_an_accel(td_actx *a)
         }
     }
     const char *acc = aiu ? "AIU" : pu1 ? (spyre ? "SPYRE" : "PRIVATEUSE1") : mtia ? "MTIA"
-                    : hpu ? "HPU" : xpu ? "XPU" : dev ? "CUDA" : NULL;
+                    : hpu ? "HPU" : xpu ? "XPU" : dev ? (rocm ? "ROCm" : "CUDA") : NULL;
     if (!acc)
         return;
     a->accel = acc;
-    a->devword = strcmp(acc, "CUDA") ? acc : "GPU";
+    a->devword = strcmp(acc, "CUDA") && strcmp(acc, "ROCm") ? acc : "GPU";
     td_sum_set_str(a->s, "trace.accelerator", "Accelerator", acc);
     td_sum_set_str(a->s, "trace.device_word", "Device kind", a->devword);
 }

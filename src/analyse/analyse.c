@@ -254,11 +254,18 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         if (!td_sum_find_table(s, "modules") && !td_sum_find_table(s, "thunks"))
             td_an_modules(&a);
         trim();
+        /* diagnosis (issue 24): idle causes, launches, queues, comm/comp overlap */
+        td_an_idle(&a);
+        td_an_launches(&a);
+        td_an_queue(&a);
+        td_an_overlap(&a);
+        trim();
         td_an_var(&a);
         td_an_flames(&a);
         td_an_aiu(&a);
         td_an_telemetry(&a);
         td_analyse_samba(set, o, s);
+        td_an_headline(&a);
         td_an_findings(&a);
         /* every warning (reader and passes) is in summary.json too */
         for (size_t i = 0; i < set->warnings.n; i++)

@@ -17,6 +17,12 @@ static const char *meta(const td_summary *s, const char *const *keys)
     return NULL;
 }
 
+static int acc_is(const td_summary *s, const char *name)
+{
+    const td_kv *kv = td_sum_get(s, "trace.accelerator");
+    return kv && kv->type == TD_T_TEXT && kv->v.s && !strcmp(kv->v.s, name);
+}
+
 static void item(td_summary *s, td_table *t, const char *name, int ok, const char *detail)
 {
     size_t r = td_table_add_row(t);
@@ -97,9 +103,13 @@ void td_checklist(td_summary *s)
                                   tsm ? (long long)tsm->v.i : 0LL)
          : tsm ? "The telemetry does not span a whole kept iteration: start aiu-smi before the "
                  "profiled iterations and stop it after them"
-               : spyre ? "Add --telemetry FILE: aiu-smi dmon (or nvidia-smi) output taken while profiling"
-                       : "Add --telemetry FILE: the device monitor's output (nvidia-smi dmon, "
-                         "aiu-smi dmon...) taken while profiling");
+               : spyre ? "Add --telemetry FILE: aiu-smi dmon output taken while profiling"
+               : acc_is(s, "CUDA") ? "Add --telemetry FILE: nvidia-smi dmon output taken while "
+                                     "profiling"
+               : acc_is(s, "ROCm") ? "Add --telemetry FILE: amd-smi monitor (or rocm-smi) "
+                                     "output taken while profiling"
+                                   : "Add --telemetry FILE: the device monitor's output taken "
+                                     "while profiling");
     const td_kv *lab = td_sum_get(s, "inputs_label");
     const td_table *in = td_sum_find_table(s, "inputs");
     item(s, t, "The trace file", in && in->nrows > 0,

@@ -116,6 +116,29 @@ static void xla_findings(td_actx *a, size_t *nf)
     }
 }
 
+/* The end of the idle sentence: what the streams' idle time is (idle_breakdown,
+ * analyse/idle.c, whole trace), or "." without that table. */
+static const char *idle_causes(td_summary *s)
+{
+    const td_table *ib = td_sum_find_table(s, "idle_breakdown");
+    int64_t host = 0, kern = 0, all = 0;
+    for (size_t r = 0; ib && r < ib->nrows; r++) {
+        const char *c = td_row_get_str(ib, r, "category");
+        int64_t v = td_row_get_int(ib, r, "idle_ns");
+        if (!c || v == TD_NA)
+            continue;
+        all += v;
+        host += !strcmp(c, "host_wait") ? v : 0;
+        kern += !strcmp(c, "kernel_wait") ? v : 0;
+    }
+    if (all <= 0)
+        return ".";
+    return td_arena_printf(s->a, ": of the streams' idle time, %.0f%% is waiting for the next "
+                           "kernel (gaps under 30 us), %.0f%% for the CPU to launch (HTA's "
+                           "causes; the rest other).",
+                           100.0 * (double)kern / (double)all, 100.0 * (double)host / (double)all);
+}
+
 void td_an_findings(td_actx *a)
 {
     td_summary *s = a->s;
@@ -156,8 +179,8 @@ void td_an_findings(td_actx *a)
                               "summed over %zu ranks)", nranks)
             : "the device timeline (first to last device activity)";
         if (total > 0) {
-            td_sum_finding(s, "%s idle %.0f%% of %s%s.", td_devword(a), 100.0 * (double)idle / (double)total,
-                           of, steady ? " after warm-up" : "");
+            td_sum_finding(s, "%s idle %.0f%% of %s%s%s", td_devword(a), 100.0 * (double)idle / (double)total,
+                           of, steady ? " after warm-up" : "", idle_causes(s));
             nf++;
             if (comm > 0) {
                 td_sum_finding(s, "Exposed communication (not overlapped with computation) is "

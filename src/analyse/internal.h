@@ -107,6 +107,10 @@ void td_an_nsys_memcpy(td_actx *a);               /* the memcpy table, after the
 void td_an_timeline(td_actx *a);                  /* analyse/timeline.c */
 void td_an_coll(td_actx *a);                      /* analyse/coll.c */
 void td_an_modules(td_actx *a);                   /* analyse/modules.c */
+void td_an_idle(td_actx *a);                      /* analyse/idle.c: idle_breakdown */
+void td_an_launches(td_actx *a);                  /* analyse/launches.c: launches */
+void td_an_queue(td_actx *a);                     /* analyse/queue.c: queue_length */
+void td_an_overlap(td_actx *a);                   /* analyse/overlap.c: comm_overlap */
 void td_an_var(td_actx *a);                       /* analyse/var.c */
 void td_an_flames(td_actx *a);                    /* analyse/flame.c */
 void td_an_aiu(td_actx *a);
@@ -117,6 +121,7 @@ static inline const char *td_devword(const td_actx *a)
 {
     return a->devword ? a->devword : td_sum_device_word(a->s);
 }                       /* analyse/aiu.c: IBM AIU flex traces */
+void td_an_headline(td_actx *a);                  /* analyse/headline.c: step time */
 void td_an_findings(td_actx *a);                  /* analyse/findings.c */
 
 /* ---- helpers shared by the passes and the merge (analyse/common.c) ---- */

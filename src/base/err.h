@@ -15,7 +15,8 @@ typedef enum {
     TD_E_FORMAT,   /* invalid or unsupported input */
     TD_E_USAGE,    /* bad option / bad template */
     TD_E_OUTPUT,   /* cannot write output */
-    TD_E_INTERNAL
+    TD_E_INTERNAL,
+    TD_E_BUSY      /* another run holds the lock of an output directory or database */
 } td_status;
 
 /* The name of a status ("TD_E_FORMAT"), a static string; "TD_E_UNKNOWN" for a value

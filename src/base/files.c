@@ -121,6 +121,19 @@ char *td_tmp_name(const char *path)
     return name;
 }
 
+td_status td_tmp_fail(const char *path, const char *tmp, int err, td_err *e)
+{
+    const char *dir = getenv("TMPDIR");
+    const char *d = dir && *dir ? dir : "/tmp";
+    size_t n = strlen(d);
+    /* a private temporary (td_tmp_name: for a device or stream) is in TMPDIR: say so,
+     * the output itself is not at fault */
+    if (!strncmp(tmp, d, n) && tmp[n] == '/' && !strncmp(tmp + n + 1, "tracedoc.", 9))
+        return td_fail(e, TD_E_OUTPUT, "TMPDIR %s: cannot create a temporary file for %s: %s",
+                       d, path, strerror(err));
+    return td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(err));
+}
+
 /* Copies the file tmp to the open descriptor fd. */
 static td_status copy_to_fd(const char *tmp, int fd, const char *path, td_err *e)
 {

@@ -21,6 +21,9 @@ td_status td_write_atomic_cb(const char *path, td_status (*cb)(FILE *f, void *ct
  * removes tmp either way. */
 char *td_tmp_name(const char *path);
 td_status td_commit_tmp(const char *tmp, const char *path, td_err *e);
+/* The error when tmp (from td_tmp_name(path)) cannot be created (errno err): blames
+ * TMPDIR when tmp is the private one there, else path. */
+td_status td_tmp_fail(const char *path, const char *tmp, int err, td_err *e);
 
 /* Read a whole small file (templates, summaries). *out malloc'd (the caller frees it),
  * NUL-terminated. */

@@ -13,7 +13,10 @@
 #include "summary/flame.h"
 #include "summary/template.h"
 #include <errno.h>
+#include "base/fmt.h"
+#include "base/text.h"
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -121,14 +124,6 @@ static void timing(int on, const char *what, int64_t ns)
 {
     if (on)
         td_cli_say("timings: %-14s %10.3f ms", what, (double)ns / 1e6);
-}
-
-/* td_docs_timed for --timings: "render pdf". */
-static void doc_timing(void *ctx, const char *doc, int64_t ns)
-{
-    char what[64];
-    snprintf(what, sizeof what, "render %s", doc);
-    timing(*(const int *)ctx, what, ns);
 }
 
 /* Detection options: --tolerance, else the template's `tolerance`, else 5%; the
@@ -247,6 +242,24 @@ static td_flame *pick_flame(const td_summary *s, const char *asked)
             return fl;
         }
     return NULL;
+}
+
+/* The checklist items the report lacks, told to the author (the PDF shows only what the
+ * report contains; summary.json keeps every item with ok = 0 or 1). */
+static void checklist_notes(const td_summary *s, const td_template *tp)
+{
+    /* only for a template whose PDF has the checklist (the bug report): a nightly or
+     * manager document is not a report an author completes */
+    int has = 0;
+    for (size_t i = 0; tp && i < tp->npdf; i++)
+        has |= tp->pdf[i].kind.pdf == TD_PDF_CHECKLIST;
+    const td_table *t = has ? td_sum_find_table(s, "checklist") : NULL;
+    int ci = t ? td_table_col(t, "item") : -1, co = t ? td_table_col(t, "ok") : -1;
+    int cd = t ? td_table_col(t, "detail") : -1;
+    for (size_t r = 0; t && ci >= 0 && co >= 0 && cd >= 0 && r < t->nrows; r++)
+        if (td_table_cell(t, r, co)->i != 1)
+            td_cli_say("note: the report has no %s: %s", td_table_cell(t, r, ci)->s,
+                       td_table_cell(t, r, cd)->s);
 }
 
 static void no_stacks(const td_summary *s, const char *asked)
@@ -379,55 +392,6 @@ done:
 
 /* ---- report (and merge -o DIR) ---- */
 
-/* The documents in docs into out: two cores share the rendering (the summary is read-only
- * from here on): a child process writes the workbook and the text outputs while this one
- * writes the SVGs and the PDF, the costliest document. If fork fails, everything is
- * written here. Returns the exit status, having said what went wrong. */
-static int write_documents(const td_summary *s, const td_template *t, const td_render_opts *r,
-                           const char *out, unsigned docs, int timings)
-{
-    const unsigned in_parent = TD_DOC_SVG | TD_DOC_PDF;
-    td_err e = {0};
-    pid_t kid = -1;
-    int pfd[2] = {-1, -1}; /* the child's error message, said by this process */
-    if ((docs & ~in_parent) && (docs & in_parent) && pipe(pfd) == 0) {
-        fflush(stdout);
-        fflush(stderr);
-        kid = fork();
-        if (kid == 0) {
-            close(pfd[0]);
-            td_status st = td_docs_write(s, t, r, out, docs & ~in_parent, doc_timing, &timings,
-                                         &e);
-            if (st != TD_OK && write(pfd[1], e.msg, strnlen(e.msg, sizeof e.msg)) < 0)
-                st = TD_E_INTERNAL;
-            _exit(td_cli_exit_for(st)); /* the child's end: no atexit handlers, the parent
-                                         * owns the cleanup */
-        }
-        close(pfd[1]);
-        if (kid < 0)
-            close(pfd[0]);
-    }
-    td_status st = td_docs_write(s, t, r, out, kid > 0 ? docs & in_parent : docs, doc_timing,
-                                 &timings, &e);
-    int code = td_cli_exit_for(st);
-    if (st != TD_OK)
-        td_cli_say("%s", e.msg);
-    if (kid > 0) {
-        int status = 0;
-        while (waitpid(kid, &status, 0) < 0 && errno == EINTR)
-            ;
-        char msg[sizeof e.msg];
-        ssize_t n = read(pfd[0], msg, sizeof msg - 1);
-        close(pfd[0]);
-        msg[n > 0 ? n : 0] = 0;
-        if (n > 0 && (st == TD_OK || strcmp(msg, e.msg)))
-            td_cli_say("%s", msg);
-        if (code == TD_EXIT_OK && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
-            code = WIFEXITED(status) ? WEXITSTATUS(status) : TD_EXIT_INTERNAL;
-    }
-    return code;
-}
-
 int td_cmd_report(void *ctx, char **args, int nargs)
 {
     static const td_cli_opt format_opt = {"format", 0, "LIST", 0, "", NULL, 0};
@@ -444,6 +408,10 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     int code = TD_EXIT_OK;
     if (td_template_load(c.tpl ? c.tpl : "bug-report", tdir, &t, &e) != TD_OK)
         return td_cli_fail(&e);
+    /* -o a/b/out: a and a/b made now, before the work (a run that cannot write its
+     * documents fails in a second, not after the analysis) */
+    if ((code = td_cli_make_parents(out, 0)) != TD_EXIT_OK)
+        goto done;
     unsigned docs = t->documents;
     if (c.format && (code = td_cli_formats(&format_opt, c.format, &docs)) != TD_EXIT_OK)
         goto done;
@@ -464,7 +432,6 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     if (base || hdb) /* a stored run compared before is compared anew */
         td_summary_drop_comparison(s);
     if (base) {
-        td_regression(base, c.baseline, s, dopt.min_effect);
         verdict = td_changes_two(base, c.baseline, s, &dopt);
         td_run_stacks_beside(&c.run, base, c.baseline);
         if (verdict != TD_CHG_NOT_COMPARABLE)
@@ -489,11 +456,10 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     if (c.expect)
         td_sum_set_str(s, "report.expect", "Expected", c.expect);
     td_checklist(s);
-    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-        code = td_cli_stop(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", out,
-                           strerror(errno));
-        goto done;
-    }
+    checklist_notes(s, t);
+    td_outdir od; /* the documents go to a stage, switched in at the end (cli/outdir.h) */
+    if (td_outdir_begin(&od, out, &e) != TD_OK)
+        goto fail;
     timing(c.timings, "read", t_read);
     timing(c.timings, "analyse", t_an);
     td_render_opts r = render_opts(&c, t);
@@ -501,14 +467,16 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     char msg[PATH_MAX + 32];
     snprintf(msg, sizeof msg, "writing the documents to %s", out);
     td_cli_note(NULL, TD_RUN_PROGRESS, msg);
-    if ((code = write_documents(s, t, &r, out, docs, c.timings)) != TD_EXIT_OK)
+    if ((code = td_cli_write_documents(s, t, &r, od.stage, od.target, docs,
+                                       c.timings)) != TD_EXIT_OK) {
+        td_outdir_end(&od);
         goto done;
-    /* the directory now holds this run's documents: what an earlier run left there
-     * and this one did not write again goes (cli/outdir.h) */
+    }
     size_t nnames;
     char **names = td_docs_files(s, docs, &nnames);
-    td_status st = td_outdir_sweep(out, names, nnames, &e);
+    td_status st = td_outdir_commit(&od, names, nnames, &e);
     td_docs_files_free(names, nnames);
+    td_outdir_end(&od);
     if (st != TD_OK)
         goto fail;
     timing(c.timings, "render (all)", td_now_ns() - t_render);
@@ -541,6 +509,9 @@ int td_cmd_summarize(void *ctx, char **args, int nargs)
     cli c = *(cli *)ctx;
     if (!c.out)
         return td_cli_stop(TD_EXIT_USAGE, "summarize: expected -o FILE.tds");
+    int rc = td_cli_make_parents(c.out, 0); /* parts/ of a job's first task */
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     int parts = 0;
     if (td_run_partial_inputs(args, nargs, "summarize", &parts, &e) != TD_OK)
@@ -559,42 +530,56 @@ int td_cmd_merge(void *ctx, char **args, int nargs)
     if (!c.out)
         return td_cli_stop(TD_EXIT_USAGE, "merge: expected -o DIR (documents) or -o FILE.tds "
                            "(a partial)");
+    td_cli_list in;
+    int rc = td_cli_merge_inputs(args, nargs, c.files_from, &in);
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     size_t n = strlen(c.out);
+    int ni = (int)in.n;
     if (n < 4 || strcmp(c.out + n - 4, ".tds")) {
         int parts = 0;
-        if (td_run_partial_inputs(args, nargs, "merge", &parts, &e) != TD_OK)
-            return td_cli_fail(&e);
-        if (!parts)
-            return td_cli_stop(TD_EXIT_USAGE, "merge: the inputs are not partial summaries "
-                               "(.tds); make them with 'tracedoc summarize'");
-        return td_cmd_report(ctx, args, nargs);
+        if (td_run_partial_inputs(in.v, ni, "merge", &parts, &e) != TD_OK)
+            rc = td_cli_fail(&e);
+        else if (!parts)
+            rc = td_cli_stop(TD_EXIT_USAGE, "merge: the inputs are not partial summaries "
+                             "(.tds); make them with 'tracedoc summarize'");
+        else
+            rc = td_cmd_report(ctx, in.v, ni);
+        td_cli_list_free(&in);
+        return rc;
     }
     td_partial *p = NULL;
-    if (td_run_merge(&c.run, args, nargs, "merge", &p, &e) != TD_OK)
-        return td_cli_fail(&e);
-    td_status st = td_partial_write(p, c.out, &e);
-    td_partial_free(p);
+    if ((rc = td_cli_make_parents(c.out, 0)) != TD_EXIT_OK) { /* before the work */
+        td_cli_list_free(&in);
+        return rc;
+    }
+    td_status st = td_run_merge(&c.run, in.v, ni, "merge", &p, &e);
+    td_cli_list_free(&in);
+    if (st == TD_OK) {
+        st = td_partial_write(p, c.out, &e);
+        td_partial_free(p);
+    }
     return st != TD_OK ? td_cli_fail(&e) : TD_EXIT_OK;
 }
 
 /* ---- diff ---- */
 
-/* diff -o DIR: regression.csv, summary.json, changes.csv, report.md, junit.xml and the
- * differential flamegraphs. */
+/* diff -o DIR: regression.csv and changes.csv (both the `changes` table: the one
+ * judgement, regression.csv kept for the scripts that read it), summary.json, report.md,
+ * junit.xml and the differential flamegraphs. */
 static td_status write_diff(const cli *c, td_summary *cur, const td_template *tp, td_err *e)
 {
     char path[PATH_MAX + 64];
     td_status st;
-    const td_table *t = td_sum_find_table(cur, "regression.metrics");
     const td_table *ch = td_sum_find_table(cur, "changes");
-    snprintf(path, sizeof path, "%s/regression.csv", c->out);
-    if ((st = td_write_atomic_cb(path, write_csv_cb, (void *)t, e)) != TD_OK)
-        return st;
     snprintf(path, sizeof path, "%s/summary.json", c->out);
     if ((st = td_write_atomic_cb(path, write_json_cb, cur, e)) != TD_OK)
         return st;
-    if (ch) {
+    if (ch) { /* none when the runs are not comparable: nothing was judged */
+        snprintf(path, sizeof path, "%s/regression.csv", c->out);
+        if ((st = td_write_atomic_cb(path, write_csv_cb, (void *)ch, e)) != TD_OK)
+            return st;
         snprintf(path, sizeof path, "%s/changes.csv", c->out);
         if ((st = td_write_atomic_cb(path, write_csv_cb, (void *)ch, e)) != TD_OK)
             return st;
@@ -613,6 +598,46 @@ static td_status write_diff(const cli *c, td_summary *cur, const td_template *tp
                 return st;
         }
     return TD_OK;
+}
+
+/* The changes as a reader reads them: the metric's name (not its key), before and after in
+ * readable units (td_fmt_ns: "76.8 ms"), the change; since only where a history gave one. */
+static void print_changes(const td_table *ch)
+{
+    int cn = td_table_col(ch, "name"), cm = td_table_col(ch, "metric");
+    int cd = td_table_col(ch, "direction"), cu = td_table_col(ch, "unit");
+    int cb = td_table_col(ch, "before"), ca = td_table_col(ch, "after");
+    int cc = td_table_col(ch, "change"), cs = td_table_col(ch, "since");
+    int wname = 6;
+    for (size_t r = 0; r < ch->nrows; r++) {
+        const char *n = td_table_cell(ch, r, cn >= 0 ? cn : cm)->s;
+        int l = n ? (int)td_utf8_len(n) : 0;
+        wname = l > wname ? (l < 90 ? l : 90) : wname;
+    }
+    printf("Changes\n%-*s  %-9s  %10s  %10s  %7s\n", wname, "Metric", "Direction", "Before",
+           "After", "Change");
+    for (size_t r = 0; r < ch->nrows; r++) {
+        const char *n = td_table_cell(ch, r, cn >= 0 ? cn : cm)->s;
+        const char *u = cu >= 0 ? td_table_cell(ch, r, cu)->s : "ns";
+        char v[2][48], pct[32];
+        for (int k = 0; k < 2; k++) {
+            const td_cell *x = td_table_cell(ch, r, k ? ca : cb);
+            int ns = ch->cols[k ? ca : cb].type == TD_T_NS;
+            double d = ns ? (x->i == TD_NA ? NAN : (double)x->i) : x->f;
+            if (isnan(d))
+                snprintf(v[k], sizeof v[k], "-");
+            else if (!u || !strcmp(u, "ns"))
+                td_fmt_ns(v[k], sizeof v[k], (int64_t)llround(d));
+            else
+                snprintf(v[k], sizeof v[k], "%.4g %s", d, u);
+        }
+        td_cell_format(&ch->cols[cc], td_table_cell(ch, r, cc), pct, sizeof pct);
+        const char *since = cs >= 0 ? td_table_cell(ch, r, cs)->s : NULL;
+        int pad = wname - (int)td_utf8_len(n ? n : "");
+        printf("%s%*s  %-9s  %10s  %10s  %7s%s%s\n", n ? n : "", pad > 0 ? pad : 0, "",
+               td_table_cell(ch, r, cd)->s ? td_table_cell(ch, r, cd)->s : "", v[0], v[1],
+               pct[0] ? pct : "-", since ? "  since " : "", since ? since : "");
+    }
 }
 
 int td_cmd_diff(void *ctx, char **args, int nargs)
@@ -637,19 +662,17 @@ int td_cmd_diff(void *ctx, char **args, int nargs)
     if (td_run_apply_meta(&c.run, cur, &e) != TD_OK)
         goto fail;
     td_detect_opts dopt = detect_opts(&c, tp);
-    td_regression(base, c.inputs[0], cur, dopt.min_effect);
     int verdict = td_changes_two(base, c.inputs[0], cur, &dopt);
     if (c.out && verdict != TD_CHG_NOT_COMPARABLE) {
         td_run_stacks_beside(&c.run, base, c.inputs[0]);
         td_run_stacks_beside(&c.run, cur, c.inputs[1]);
         td_run_diff_flames(&c.run, cur, base, c.inputs[0]);
     }
-    td_table *t = td_sum_find_table(cur, "regression.metrics");
+    /* one judgement (issue 21): the changes and nothing else; runs that are not
+     * comparable judge no metric, only what differs is printed */
     const td_table *ch = td_sum_find_table(cur, "changes");
-    if (t) /* the README's contract: diff prints regression.metrics, then the changes */
-        td_table_write_text(t, stdout, 0);
-    if (ch && ch->nrows)
-        td_table_write_text(ch, stdout, 0);
+    if (verdict != TD_CHG_NOT_COMPARABLE && ch && ch->nrows)
+        print_changes(ch);
     const td_table *cmpt = td_sum_find_table(cur, "comparability");
     if (verdict == TD_CHG_NOT_COMPARABLE && cmpt)
         td_table_write_text(cmpt, stdout, 0);
@@ -721,7 +744,7 @@ int td_cmd_history(void *ctx, char **args, int nargs)
     else
         td_table_write_text(t, stdout, 0);
     if (fflush(stdout) != 0 && st == TD_OK)
-        st = td_fail(&e, TD_E_OUTPUT, "stdout: write error");
+        st = td_fail(&e, TD_E_OUTPUT, "standard output: cannot write: %s", strerror(errno));
     td_summary_free(s);
     return st != TD_OK ? td_cli_fail(&e) : TD_EXIT_OK;
 }

@@ -12,7 +12,9 @@ typedef enum td_exit {
                                  * are not ranks of one job */
     TD_EXIT_OUTPUT = 4,         /* cannot write an output */
     TD_EXIT_INTERNAL = 5,       /* internal error (bug, out of memory) */
-    TD_EXIT_NOT_COMPARABLE = 6  /* diff, report --baseline/--history: nothing comparable */
+    TD_EXIT_NOT_COMPARABLE = 6, /* diff, report --baseline/--history: nothing comparable */
+    TD_EXIT_BUSY = 8            /* another run holds the lock of the output directory or
+                                 * history database */
 } td_exit;
 
 #endif

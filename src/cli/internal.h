@@ -38,6 +38,7 @@ typedef struct cli {
     int tol_set;          /* --tolerance given */
     const char *diff;     /* flame: --diff BASE (folded stacks or a trace) */
     int normalize;        /* flame --diff: scale the baseline to the current total */
+    const char *files_from; /* merge: --files-from FILE|- (one part a line) */
 } cli;
 
 /* Where templates/ and fonts/ are, found by td_cli_find_datadir (main, before parsing). */
@@ -52,8 +53,32 @@ int td_cli_fail(const td_err *e);
 int td_cli_stop(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The exit status of a module's status. */
 int td_cli_exit_for(td_status s);
+/* cli/docproc.c: the documents in docs (TD_DOC_*) into the directory out, rendered in
+ * child processes (a renderer's death is exit 5 with a message); messages name the
+ * directory shown instead of out (the stage of cli/outdir.h). Returns the exit status,
+ * having said what went wrong. */
+int td_cli_write_documents(const td_summary *s, const td_template *t, const td_render_opts *r,
+                           const char *out, const char *shown, unsigned docs, int timings);
 /* The pipeline's notes (run/pipeline.h): progress only on a terminal, warnings always. */
 void td_cli_note(void *ctx, int kind, const char *msg);
+
+/* --progress: the progress notes on stderr even when it is not a terminal (a batch job's
+ * log). Set by the option, read by td_cli_note. */
+extern int td_cli_progress;
+
+/* A list of paths the caller owns (td_cli_list_free). */
+typedef struct td_cli_list {
+    char **v;
+    size_t n, cap;
+} td_cli_list;
+/* merge's inputs into *l (cli/paths.c): each argument as it is, a directory as its *.tds
+ * files sorted by name, then the lines of files_from ("-": standard input) when not
+ * NULL. Returns the exit status, having said what went wrong (no parts is a usage error). */
+int td_cli_merge_inputs(char **args, int nargs, const char *files_from, td_cli_list *l);
+void td_cli_list_free(td_cli_list *l);
+/* mkdir -p of path (self) or of the directory path is in (!self); returns the exit
+ * status, having said which directory could not be made. */
+int td_cli_make_parents(const char *path, int self);
 
 /* The documents of a --format list ("pdf,xlsx") into *m; a bad list is a usage error of
  * option opt (status 2). */

@@ -208,6 +208,13 @@ static int set_export_format(void *ctx, const td_cli_opt *opt, const char *v)
     return TD_EXIT_OK;
 }
 
+static int set_progress(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    (void)ctx, (void)opt, (void)v;
+    td_cli_progress = 1;
+    return TD_EXIT_OK;
+}
+
 static int set_out_dir(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "-") == 0)
@@ -266,12 +273,13 @@ static const td_cli_cmd cmds[] = {
                      "Partial summary of some ranks (usually one), for merge.",
                      "Run it where each rank's trace is; then 'tracedoc merge' the parts.", 1, -1,
                      "at least one TRACE", td_cmd_summarize},
-    [C_MERGE] = {"merge", "PART.tds... -o DIR|MERGED.tds [OPTIONS]",
+    [C_MERGE] = {"merge", "PART.tds...|PARTS_DIR -o DIR|MERGED.tds [OPTIONS]",
                  "The report of partial summaries, or one partial of them.",
                  "-o DIR writes the documents as report does (report's options apply);\n"
                  "-o NAME.tds writes the merged partial (merge in a tree). Analysis options\n"
-                 "are those the parts were made with.", 1, -1, "at least one PART.tds",
-                 td_cmd_merge},
+                 "are those the parts were made with. A directory stands for its *.tds files\n"
+                 "(sorted by name); --files-from adds a list of parts.", 0, -1,
+                 "at least one PART.tds", td_cmd_merge},
     [C_HISTORY] = {"history", "RUNS.db [--metric NAME] [--keep N] [--older-than DAYS]",
                    "List the runs of a --history database, export a metric's series, prune.",
                    "Without options: one line per run. --metric NAME: the metric's series as\n"
@@ -371,6 +379,10 @@ static const td_cli_opt opts[] = {
      "checklist", set_expect, 0},
     {"show-flushes", 0, NULL, ANALYSIS | EXPORT, "IPU lightweight profiling: keep buffer-flush blocks",
      td_cli_set_flag, OFF(run.o.show_flushes)},
+    {"files-from", 0, "FILE|-", MERGE, "the parts listed in FILE, one path a line ('-':\n"
+     "standard input), after those of the command line", td_cli_set_str, OFF(files_from)},
+    {"progress", 0, NULL, REPORT | MERGE | SUMMARIZE, "progress lines on stderr even when it is not a\n"
+     "terminal (batch jobs' logs)", set_progress, 0},
     {"help", 'h', NULL, TD_ALL_CMDS, "this help", NULL, 0},
     {"version", 0, NULL, TD_ALL_CMDS, "print the version", NULL, 0},
 };

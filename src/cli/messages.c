@@ -46,6 +46,7 @@ int td_cli_exit_for(td_status s)
     case TD_E_IO:
     case TD_E_FORMAT: return TD_EXIT_INPUT;
     case TD_E_OUTPUT: return TD_EXIT_OUTPUT;
+    case TD_E_BUSY: return TD_EXIT_BUSY;
     default: return TD_EXIT_INTERNAL;
     }
 }
@@ -56,12 +57,15 @@ int td_cli_fail(const td_err *e)
     return td_cli_exit_for(e->code);
 }
 
-/* Progress for long work, only when stderr is a terminal (quiet in scripts and CI). */
+int td_cli_progress;
+
+/* Progress for long work, only when stderr is a terminal (quiet in scripts and CI) or
+ * --progress asked for it (batch jobs' logs). */
 void td_cli_note(void *ctx, int kind, const char *msg)
 {
     static int tty = -1;
     (void)ctx;
-    if (kind == TD_RUN_PROGRESS) {
+    if (kind == TD_RUN_PROGRESS && !td_cli_progress) {
         if (tty < 0)
             tty = isatty(STDERR_FILENO);
         if (!tty)

@@ -166,13 +166,17 @@ static int cmp_chg(const void *a, const void *b)
     int dx = dir_rank(x->dir), dy = dir_rank(y->dir);
     if (dx != dy)
         return dx - dy;
+    /* a reader's order (issue 21): step time leads, then the largest share of the step
+     * (the time involved), then the largest change */
+    int px = !strcmp(x->metric, "step.median_ns"), py = !strcmp(y->metric, "step.median_ns");
+    if (px != py)
+        return py - px;
+    double tx = isnan(x->after) ? x->before : x->after, ty = isnan(y->after) ? y->before : y->after;
+    if (tx != ty && !isnan(tx) && !isnan(ty) && !strcmp(x->unit, y->unit))
+        return tx > ty ? -1 : 1;
     double sx = isnan(x->change) ? 0 : fabs(x->change), sy = isnan(y->change) ? 0 : fabs(y->change);
     if (sx != sy)
         return sx > sy ? -1 : 1;
-    /* new/vanished: by the time involved */
-    double tx = isnan(x->after) ? x->before : x->after, ty = isnan(y->after) ? y->before : y->after;
-    if (tx != ty && !isnan(tx) && !isnan(ty))
-        return tx > ty ? -1 : 1;
     return strcmp(x->metric, y->metric);
 }
 
@@ -197,14 +201,18 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
         all_ns &= !strcmp(cs->c[i].unit, "ns");
     for (int k = 0; k < 2; k++)
         if (!tabs[k]->ncols)
-            td_table_cols(tabs[k], "metric:text:Metric", "direction:text:Direction",
+            td_table_cols(tabs[k], "name:text:Metric", "metric:text:Key", "direction:text:Direction",
                           all_ns ? "before:ns:Before" : "before:f64:Before",
                           all_ns ? "after:ns:After" : "after:f64:After", "change:share:Change",
                           "noise:share:Noise", "confidence:share:Confidence",
                           "since:text:Since", "unit:text:Unit", "rule:text:Rule", NULL);
-    /* times: the documents' Before and After headers say the unit (ms, us) */
-    for (int k = 0; k < 2 && all_ns; k++)
-        td_table_nodoc(tabs[k], "unit");
+    /* times: the documents' Before and After headers say the unit (ms, us); documents name
+     * a metric for people (`name`), the key stays in summary.json and CSV */
+    for (int k = 0; k < 2; k++) {
+        if (all_ns)
+            td_table_nodoc(tabs[k], "unit");
+        td_table_nodoc(tabs[k], "metric");
+    }
     int n[5] = {0};
     for (size_t i = 0; i < cs->n * 2; i++) {
         const chg *c = &cs->c[i % cs->n];
@@ -214,6 +222,9 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
         else if (dir_rank(c->dir) == 4)
             continue; /* "same" rows: counted, listed only in comparisons */
         size_t r = td_table_add_row(t);
+        char label[600];
+        td_metric_label(s, c->metric, label, sizeof label);
+        td_row_str(s, t, r, "name", label);
         td_row_str(s, t, r, "metric", c->metric);
         td_row_str(s, t, r, "direction", c->dir);
         if (t->cols[td_table_col(t, "before")].type == TD_T_NS) {
@@ -244,13 +255,19 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
     td_sum_set_f64(s, "regression.tolerance", "Tolerance", TD_T_SHARE, min_effect);
     char v[1024];
     if (n[0]) {
-        const chg *w = &cs->c[0];
+        const chg *w = &cs->c[0]; /* the worst: the largest regression */
+        for (size_t i = 1; i < cs->n && dir_rank(cs->c[i].dir) == 0; i++)
+            if (fabs(cs->c[i].change) > fabs(w->change))
+                w = &cs->c[i];
         char pct[32];
         fmt_pct(pct, sizeof pct, w->change);
-        snprintf(v, sizeof v, "REGRESSED: %d metric%s regressed against %s (worst %s %s since "
-                 "%s); %d improved, %d new, %d vanished, %d same.", n[0], n[0] == 1 ? "" : "s",
-                 against, w->metric, pct, w->since ? w->since : "?", n[3], n[1], n[2],
-                 cs->same);
+        char label[600];
+        td_metric_label(s, w->metric, label, sizeof label);
+        /* since: only where a history tells the run it began with */
+        snprintf(v, sizeof v, "REGRESSED: %d metric%s regressed against %s (worst %s %s%s%s); "
+                 "%d improved, %d new, %d vanished, %d same.", n[0], n[0] == 1 ? "" : "s",
+                 against, label, pct, w->since ? " since " : "", w->since ? w->since : "",
+                 n[3], n[1], n[2], cs->same);
     } else
         snprintf(v, sizeof v, "OK: no metric regressed against %s; %d improved, %d new, "
                  "%d vanished, %d same.", against, n[3], n[1], n[2], cs->same);
@@ -310,7 +327,7 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
     if (!comparability(cur, &kb, &kc, why, sizeof why))
         return not_comparable(cur, against, why);
     td_metrics *mb = td_metrics_of(base), *mc = td_metrics_of(cur);
-    const char *since = td_arena_strdup(cur->a, td_run_since(cur));
+    const char *since = NULL; /* two runs: no history says when a change began */
     /* the per-step noise of the two runs: the larger step CoV */
     const td_metric *sb = td_metrics_lookup(mb, "step.median_ns"),
                     *sc = td_metrics_lookup(mc, "step.median_ns");

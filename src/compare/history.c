@@ -11,6 +11,9 @@
 #include <time.h>
 #include <zlib.h>
 
+#define TD_STR2_(x) #x
+#define TD_STR_(x) TD_STR2_(x)
+
 struct td_histdb {
     sqlite3 *db;
     char path[1024];
@@ -27,9 +30,23 @@ static const char schema[] =
     "unit INTEGER, cycles INTEGER, total INTEGER, nstacks INTEGER, small INTEGER, "
     "bytes INTEGER, folded BLOB, PRIMARY KEY(run, kind)) WITHOUT ROWID;";
 
+/* The version this tracedoc writes (compare/history.h); a newer database is refused. */
+#define TD_HISTORY_VERSION 1
+#define BUSY_MS 10000
+
+/* How long to wait for another writer's lock: BUSY_MS, or TD_TEST_BUSY_MS (tests). */
+static int busy_ms(void)
+{
+    const char *t = getenv("TD_TEST_BUSY_MS");
+    return t && atoi(t) > 0 ? atoi(t) : BUSY_MS;
+}
+
 static td_status dberr(td_histdb *h, td_err *e, const char *what)
 {
     int code = sqlite3_errcode(h->db);
+    if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+        return td_fail(e, TD_E_BUSY, "%s: busy: another process has held the database's lock "
+                       "for more than %.1f s", h->path, busy_ms() / 1000.0);
     td_status st = code == SQLITE_NOTADB || code == SQLITE_CORRUPT ? TD_E_FORMAT
                    : code == SQLITE_READONLY || code == SQLITE_FULL || code == SQLITE_IOERR ||
                            code == SQLITE_CANTOPEN
@@ -42,6 +59,72 @@ static int64_t now_s(void)
 {
     int64_t ep = td_source_date_epoch();
     return ep ? ep : (int64_t)time(NULL);
+}
+
+/* One integer from a query; -1 on error, 0 for NULL. */
+static int64_t query_int(td_histdb *h, const char *sql, int col, int64_t *out)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, col);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Inside the open's transaction: is it ours, undamaged, not newer; the schema made. */
+static td_status check_and_create(td_histdb *h, int create, td_err *e)
+{
+    int64_t ntab = 0, runs = 0, mets = 0, ver = 0;
+    const char *q = "SELECT count(*), coalesce(sum(name='runs'),0), "
+                    "coalesce(sum(name='metrics'),0) FROM sqlite_master WHERE type='table'";
+    if (query_int(h, q, 0, &ntab) || query_int(h, q, 1, &runs) || query_int(h, q, 2, &mets))
+        return dberr(h, e, "not a tracedoc history database");
+    if (ntab && (!runs || !mets))
+        return td_fail(e, TD_E_FORMAT, "%s: not a tracedoc history database (no runs and "
+                       "metrics tables)", h->path);
+    if (!ntab && !create)
+        return td_fail(e, TD_E_FORMAT, "%s: empty database: no runs recorded", h->path);
+    if (ntab) { /* before anything is written into it */
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(h->db, "PRAGMA quick_check", -1, &st, NULL) != SQLITE_OK)
+            return dberr(h, e, "damaged database");
+        int rc = sqlite3_step(st);
+        const unsigned char *r = rc == SQLITE_ROW ? sqlite3_column_text(st, 0) : NULL;
+        td_status bad = TD_OK;
+        if (rc != SQLITE_ROW)
+            bad = dberr(h, e, "damaged database");
+        else if (!r || strcmp((const char *)r, "ok")) {
+            char why[300]; /* its first finding, on one line */
+            snprintf(why, sizeof why, "%s", r ? (const char *)r : "?");
+            for (char *c = why; *c; c++)
+                if (*c == '\n')
+                    *c = ' ';
+            bad = td_fail(e, TD_E_FORMAT, "%s: damaged database (PRAGMA quick_check: %s): "
+                          "restore it from a copy", h->path, why);
+        }
+        sqlite3_finalize(st);
+        if (bad != TD_OK)
+            return bad;
+    }
+    char *msg = NULL;
+    if (sqlite3_exec(h->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+        sqlite3_free(msg);
+        return dberr(h, e, "cannot create the tables");
+    }
+    if (query_int(h, "SELECT coalesce(max(version),0) FROM tracedoc_history", 0, &ver))
+        return dberr(h, e, "not a tracedoc history database");
+    if (ver > TD_HISTORY_VERSION)
+        return td_fail(e, TD_E_FORMAT, "%s: history database version %lld is newer than this "
+                       "tracedoc knows (%d): use a newer tracedoc", h->path, (long long)ver,
+                       TD_HISTORY_VERSION);
+    if (!ver && create && sqlite3_exec(h->db, "INSERT INTO tracedoc_history(version) VALUES("
+                                       TD_STR_(TD_HISTORY_VERSION) ")",
+                                       NULL, NULL, NULL) != SQLITE_OK)
+        return dberr(h, e, "cannot write the version");
+    return TD_OK;
 }
 
 td_status td_history_open(const char *path, int create, td_histdb **out, td_err *e)
@@ -57,33 +140,19 @@ td_status td_history_open(const char *path, int create, td_histdb **out, td_err 
         td_history_close(h);
         return st;
     }
-    sqlite3_busy_timeout(h->db, 10000); /* two nightly jobs on one file wait for each other */
-    /* is it ours? an existing database must have the runs table (or be empty) */
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(h->db, "SELECT count(*), sum(name='runs'), sum(name='metrics') "
-                           "FROM sqlite_master WHERE type='table'", -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_step(st) != SQLITE_ROW) {
-        td_status r = dberr(h, e, "not a tracedoc history database");
-        sqlite3_finalize(st);
-        td_history_close(h);
-        return r;
-    }
-    int ntab = sqlite3_column_int(st, 0), runs = sqlite3_column_int(st, 1),
-        mets = sqlite3_column_int(st, 2);
-    sqlite3_finalize(st);
-    if (ntab && (!runs || !mets)) {
-        td_history_close(h);
-        return td_fail(e, TD_E_FORMAT, "%s: not a tracedoc history database (no runs and "
-                       "metrics tables)", path);
-    }
-    if (!ntab && !create) {
-        td_history_close(h);
-        return td_fail(e, TD_E_FORMAT, "%s: empty database: no runs recorded", path);
-    }
-    char *msg = NULL;
-    if (sqlite3_exec(h->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
-        td_status r = td_fail(e, TD_E_OUTPUT, "%s: %s", path, msg ? msg : "cannot create tables");
-        sqlite3_free(msg);
+    sqlite3_busy_timeout(h->db, busy_ms()); /* two nightly jobs on one file wait for each other */
+    /* the check and the schema in one transaction: concurrent creators wait for the
+     * first (IMMEDIATE takes the write lock at once), and a failure half way (a full
+     * disk) leaves no half schema */
+    td_status r;
+    if (sqlite3_exec(h->db, create ? "BEGIN IMMEDIATE" : "BEGIN", NULL, NULL, NULL) !=
+        SQLITE_OK)
+        r = dberr(h, e, "not a tracedoc history database");
+    else if ((r = check_and_create(h, create, e)) == TD_OK &&
+             sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        r = dberr(h, e, "cannot create the tables");
+    if (r != TD_OK) {
+        sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
         td_history_close(h);
         return r;
     }

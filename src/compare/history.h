@@ -11,7 +11,8 @@
  *          total INTEGER, nstacks INTEGER, small INTEGER, bytes INTEGER, folded BLOB,
  *          PRIMARY KEY(run, kind))  -- the run's folded stacks per kind, compacted
  *          (td_history_compact_stacks) and zlib-compressed; added to older databases
- *   tracedoc_history(version INTEGER) */
+ *   tracedoc_history(version INTEGER)  -- one row, 1; written when the schema is made
+ *   (older databases without the row are version 1 and get it on their next append) */
 #ifndef TD_HISTORY_H
 #define TD_HISTORY_H
 #include "compare/changes.h"
@@ -20,9 +21,11 @@
 
 typedef struct td_histdb td_histdb;
 
-/* Open (create = 1: create the file and schema when missing). A file that is not a
- * SQLite database, or a database without the tracedoc tables, is TD_E_FORMAT naming
- * the file. */
+/* Open (create = 1: create the file and schema when missing, in one transaction that
+ * concurrent creators wait for). A file that is not a SQLite database, a database
+ * without the tracedoc tables, of a newer version, or failing PRAGMA quick_check is
+ * TD_E_FORMAT naming the file; a lock another process holds past the wait (10 s) is
+ * TD_E_BUSY. */
 td_status td_history_open(const char *path, int create, td_histdb **out, td_err *e);
 void td_history_close(td_histdb *db);
 

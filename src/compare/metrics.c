@@ -4,6 +4,7 @@
 #include "compare/metrics.h"
 #include "compare/stats.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,4 +296,44 @@ const td_metric *td_metrics_lookup(const td_metrics *ms, const char *name)
 {
     td_metric key = {.name = name};
     return ms->n ? bsearch(&key, ms->m, ms->n, sizeof *ms->m, cmp_metric) : NULL;
+}
+
+/* A reader's name for a metric of the changes table (doc/nightly.md "Nightly regression reports"):
+ * "Kernel NAME: total time" for kernel.total_ns:NAME, "GPU idle time" for gpu.idle_ns
+ * (the device's word); the metric's own name when it is none of these. The one naming
+ * helper of every document, stdout and report.md (issue 21); keys stay in summary.json. */
+void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
+{
+    static const struct { const char *k, *l; int dev; } whole[] = {
+        {"step.median_ns", "Step time (median of the steady steps)", 0},
+        {"gpu.computation_ns", " computation", 1},
+        {"gpu.exposed_comm_ns", " exposed communication", 1},
+        {"gpu.exposed_memcpy_ns", " exposed memcpy", 1},
+        {"gpu.idle_ns", " idle time", 1},
+        {"compile.total_ns", "Compile time", 0},
+        {"runtime.thunks_ns", "Thunk device time", 0},
+        {"runtime.modules_ns", "Module device time", 0},
+        {"runtime.wall_ns", "Device wall time", 0}};
+    static const struct { const char *k, *what, *stat; } named[] = {
+        {"kernel.total_ns:", "Kernel", "total time"},
+        {"kernel.mean_ns:", "Kernel", "mean per call"},
+        {"op.total_ns:", "Op", "total time"},
+        {"op.mean_ns:", "Op", "mean per call"},
+        {"module.total_ns:", "Module", "total time"},
+        {"module.mean_ns:", "Module", "mean per execution"},
+        {"collective.total_ns:", "Collective", "total time"},
+        {"collective.mean_ns:", "Collective", "mean per call"}};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+        if (!strcmp(m, whole[i].k)) {
+            snprintf(dst, cap, "%s%s", whole[i].dev ? td_sum_device_word(s) : "", whole[i].l);
+            return;
+        }
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        size_t n = strlen(named[i].k);
+        if (!strncmp(m, named[i].k, n)) {
+            snprintf(dst, cap, "%s %s: %s", named[i].what, m + n, named[i].stat);
+            return;
+        }
+    }
+    snprintf(dst, cap, "%s", m);
 }

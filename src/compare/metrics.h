@@ -41,4 +41,8 @@ void td_metrics_free(td_metrics *ms);
 const td_metric *td_metrics_find(const td_metrics *ms, const char *name);
 const td_metric *td_metrics_lookup(const td_metrics *ms, const char *name);
 
+/* A reader's name for metric key m ("Step time (median of the steady steps)", "Kernel
+ * NAME: mean per call", "GPU idle time"), written to dst; the key itself when unknown. */
+void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap);
+
 #endif

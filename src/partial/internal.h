@@ -35,6 +35,7 @@ struct td_partial {
     size_t nseen, seen_cap;
     uint32_t *seen_slot;
     size_t nseen_slot;
+    int overflow;             /* a sum overflowed 64 bits while merging (td_part_add) */
 };
 
 void td_tds_esc(td_buf *b, const char *s);

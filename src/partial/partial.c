@@ -3,6 +3,7 @@
  * merge/merge.c). */
 #define _GNU_SOURCE
 #include "partial/internal.h"
+#include "base/hash.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -162,16 +163,22 @@ void td_part_exec(td_partial *p, int type, const char *key, int64_t gpu, int64_t
     td_part_add(p, type, key, strlen(key), v);
 }
 
-static void merge_vals(td_rec *d, const int64_t *v)
+/* Merge v into d by the type's rules; 1 when a sum overflows 64 bits (the sum is then
+ * wrapped: the reader refuses the part, naming it). */
+static int merge_vals(td_rec *d, const int64_t *v)
 {
     const td_rtype *t = &td_rtypes[d->type];
+    int over = 0;
     for (int k = 0; k < t->nv; k++) {
         switch (t->ops[k]) {
-        case 's': d->v[k] += v[k]; break;
+        case 's': over |= __builtin_add_overflow(d->v[k], v[k], &d->v[k]); break;
         case 'n': if (v[k] < d->v[k]) d->v[k] = v[k]; break;
         case 'x': if (v[k] > d->v[k]) d->v[k] = v[k]; break;
         case 'w':
-            d->v[k] = d->v[k] == TD_NA || v[k] == TD_NA ? TD_NA : d->v[k] + v[k];
+            if (d->v[k] == TD_NA || v[k] == TD_NA)
+                d->v[k] = TD_NA;
+            else
+                over |= __builtin_add_overflow(d->v[k], v[k], &d->v[k]);
             break;
         case 'c':
             if (d->v[k] != v[k])
@@ -188,6 +195,7 @@ static void merge_vals(td_rec *d, const int64_t *v)
         default: break;
         }
     }
+    return over;
 }
 
 td_rec *td_part_add(td_partial *p, int type, const char *key, size_t klen, const int64_t *v)
@@ -204,7 +212,8 @@ td_rec *td_part_add(td_partial *p, int type, const char *key, size_t klen, const
     size_t i = rec_slot(p, type, key, klen, h);
     if (p->slot[i]) {
         td_rec *r = &p->r[p->slot[i] - 1];
-        merge_vals(r, v);
+        if (merge_vals(r, v))
+            p->overflow = 1;
         return r;
     }
     td_rec *r = TD_PUSH(p->r, p->nr, p->rcap);
@@ -293,8 +302,9 @@ typedef struct wctx {
     size_t lines;
 } wctx;
 
-static td_status flush_buf(FILE *f, td_buf *b, td_err *e)
+static td_status flush_buf(FILE *f, td_buf *b, td_sha256 *sh, td_err *e)
 {
+    td_sha256_update(sh, b->p, b->n);
     if (b->n && fwrite(b->p, 1, b->n, f) != b->n)
         return td_fail(e, TD_E_OUTPUT, "write error: %s", strerror(errno));
     b->n = 0;
@@ -308,6 +318,9 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
     const td_summary *s = p->acc;
     td_buf b = {0};
     size_t L = 0;
+    td_sha256 *sh = td_sha256_new(); /* of every line before the sum line */
+    if (!sh)
+        return td_fail(e, TD_E_INTERNAL, "SHA-256 is not available (libcrypto)");
 #define LINE() (td_buf_putc(&b, '\n'), L++)
     td_buf_printf(&b, "%s\t%d", TD_TDS_MAGIC, TD_TDS_VERSION);
     LINE();
@@ -365,7 +378,7 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
                 put_cell(&b, t->cols[c].type, td_table_cell(t, r, c));
             }
             LINE();
-            if (b.n > (1u << 20) && flush_buf(f, &b, e) != TD_OK)
+            if (b.n > (1u << 20) && flush_buf(f, &b, sh, e) != TD_OK)
                 goto fail;
         }
     }
@@ -403,17 +416,28 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
                 td_buf_putc(&b, '-');
         }
         LINE();
-        if (b.n > (1u << 20) && flush_buf(f, &b, e) != TD_OK)
+        if (b.n > (1u << 20) && flush_buf(f, &b, sh, e) != TD_OK)
             goto fail;
     }
+    if (flush_buf(f, &b, sh, e) != TD_OK)
+        goto fail;
+    char hex[65];
+    td_sha256_final(sh, hex);
+    sh = NULL;
+    td_buf_printf(&b, "sum\tsha256\t%s", hex);
+    LINE();
     td_buf_printf(&b, "end\t%zu\n", L);
 #undef LINE
-    if (flush_buf(f, &b, e) != TD_OK)
+    if (flush_buf(f, &b, NULL, e) != TD_OK)
         goto fail;
     td_buf_free(&b);
     w->lines = L;
     return TD_OK;
 fail:
+    if (sh) {
+        char ignore[65];
+        td_sha256_final(sh, ignore);
+    }
     td_buf_free(&b);
     return e->code;
 }
@@ -476,7 +500,9 @@ void td_part_kv(td_partial *p, const char *key, const char *title, td_type t, td
         }
         if (t == TD_T_TEXT || td_tds_is_dbl(t) || rule == 'f' || k->v.i == TD_NA || v.i == TD_NA)
             return;
-        int64_t x = rule == 's' ? k->v.i + v.i : k->v.i > v.i ? k->v.i : v.i;
+        int64_t x = k->v.i > v.i ? k->v.i : v.i;
+        if (rule == 's' && __builtin_add_overflow(k->v.i, v.i, &x))
+            p->overflow = 1;
         td_sum_set_int(s, key, NULL, t, x);
         return;
     }

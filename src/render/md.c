@@ -49,7 +49,7 @@ static void md_table(td_buf *b, const td_table *t, const char *const *cols, size
             char v[512];
             td_cell_format(&t->cols[ci[i]], td_table_cell(t, r, ci[i]), v, sizeof v);
             td_buf_putc(b, ' ');
-            if (!strcmp(t->cols[ci[i]].key, "metric") || !strcmp(t->cols[ci[i]].key, "name")) {
+            if (!strcmp(t->cols[ci[i]].key, "metric")) {
                 td_buf_putc(b, '`');
                 md_cell(b, v);
                 td_buf_putc(b, '`');
@@ -99,7 +99,7 @@ static td_status write_md(FILE *f, void *ctx, td_err *e)
     (void)lab;
     const td_table *ch = td_sum_find_table(s, "changes");
     if (ch && ch->nrows) {
-        static const char *const cols[] = {"direction", "metric", "before", "after", "change",
+        static const char *const cols[] = {"direction", "name", "before", "after", "change",
                                            "noise", "confidence", "since", "rule"};
         td_buf_puts(&b, "\n#### Changes (most severe first)\n\n");
         md_table(&b, ch, cols, sizeof cols / sizeof cols[0], 50);

@@ -41,6 +41,10 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
 td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_render_opts *o,
                          const char *path, td_err *e);
 
+/* 1 when a summary table says nothing for this input (one module at 100%,
+ * thunks without XLA modules): the PDF and the workbook leave it out (render/quiet.c). */
+int td_render_says_nothing(const td_summary *s, const char *table);
+
 /* Markdown for a CI comment (render/md.c): verdict, run metadata, changes by severity,
  * comparability, findings. */
 td_status td_render_md(const td_summary *s, const char *path, td_err *e);

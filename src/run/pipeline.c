@@ -138,18 +138,22 @@ td_status td_run_merge(const td_run *r, char **inputs, int n, const char *cmd,
         return td_fail(e, TD_E_USAGE, "%s: analysis options are those the parts were made "
                        "with (give them to 'tracedoc summarize')", cmd);
     td_partial *p = td_partial_new();
+    int64_t said = 0; /* a part takes milliseconds: a line a second, the first and the last */
     for (int i = 0; i < n; i++) {
         td_status st = TD_OK;
+        int64_t now = td_now_ns();
+        if (i == 0 || i == n - 1 || now - said >= 1000000000) {
+            note(r, TD_RUN_PROGRESS, "merge: %d/%d parts (%s)", i + 1, n, inputs[i]);
+            said = now;
+        }
         if (!td_is_partial(inputs[i])) {
             if (access(inputs[i], R_OK) != 0)
                 st = td_fail(e, TD_E_IO, "%s: cannot open: %s", inputs[i], strerror(errno));
             else
                 st = td_fail(e, TD_E_IO, "%s: not a partial summary (.tds); make one with "
                              "'tracedoc summarize'", inputs[i]);
-        } else {
-            note(r, TD_RUN_PROGRESS, "merging %s (%d of %d)", inputs[i], i + 1, n);
+        } else
             st = td_partial_merge_file(p, inputs[i], e);
-        }
         if (st != TD_OK) {
             td_partial_free(p);
             return st;

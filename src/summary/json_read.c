@@ -7,10 +7,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int td_is_summary_json(const char *path)
 {
-    if (strcmp(path, "-") == 0)
+    struct stat sb; /* a pipe is read once, by the trace reader (partial/read.c) */
+    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return 0;
     FILE *f = fopen(path, "rb");
     if (!f)

@@ -166,7 +166,8 @@ const char *const td_table_names[] = {
     "changes", "comparisons", "comparability", "trends", "history.runs", "history.series",
     "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum",
     "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
-    "ipu_timeline", "lwp_blocks", "memcpy", NULL};
+    "ipu_timeline", "lwp_blocks", "memcpy", "idle_breakdown", "launches", "queue_length",
+    "comm_overlap", NULL};
 
 /* Every flamegraph kind a pass can write (`section flame KIND`, `--stacks KIND`). A pass
  * that adds a kind adds it here; tests/cases/cli_tables.sh checks. "diff" is the

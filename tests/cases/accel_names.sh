@@ -29,5 +29,16 @@ pdftotext "$WORK/aiu/report.pdf" - | grep -i "gpu\|cuda" && die "GPU in the AIU 
 "$TD" summary "$TRACES/kineto/hta_mtia_inference_rank0.json.gz" 2>/dev/null >"$WORK/m.txt"
 grep -q "Self MTIA  MTIA total  MTIA time avg" "$WORK/m.txt" || die "MTIA columns"
 grep -q "^MTIA timeline" "$WORK/m.txt" || die "MTIA timeline title"
-"$TD" summary "$TRACES/kineto/hta_mi250_minitoy.json.gz" 2>/dev/null | grep -q "Self CUDA  CUDA total" || die "CUDA columns"
+# issue 21: AMD devices (deviceProperties "AMD Radeon Graphics") are ROCm, not CUDA
+"$TD" summary "$TRACES/kineto/hta_mi250_minitoy.json.gz" 2>/dev/null >"$WORK/r.txt"
+grep -q "Self ROCm  ROCm total" "$WORK/r.txt" || die "ROCm columns"
+grep -q "CUDA total\|Self CUDA" "$WORK/r.txt" && die "CUDA columns on an AMD trace"
+"$TD" report "$TRACES/kineto/hta_mi250_minitoy.json.gz" -o "$WORK/mi" --format json,pdf 2>"$WORK/mi.err" || die "MI250 report"
+$PY -c 'import json,sys; t=json.load(open(sys.argv[1]))["trace"]; assert t["accelerator"]=="ROCm" and t["device_word"]=="GPU", t' "$WORK/mi/summary.json" || die "MI250 accelerator"
+pdftotext "$WORK/mi/report.pdf" - | grep -q "Self ROCm" || die "Self ROCm not in the MI250 PDF"
+grep -q "nvidia-smi" "$WORK/mi.err" && die "nvidia-smi advised for an AMD trace"
+# the MTIA checklist does not advise nvidia-smi (issue 21)
+"$TD" report "$TRACES/kineto/hta_mtia_inference_rank0.json.gz" -o "$WORK/mt" --format json 2>"$WORK/mt.err" || die "MTIA report"
+grep -q "nvidia-smi" "$WORK/mt.err" "$WORK/mt/summary.json" && die "nvidia-smi advised for MTIA"
+grep -q "note: the report has no Telemetry" "$WORK/mt.err" || die "no telemetry note for MTIA"
 exit 0

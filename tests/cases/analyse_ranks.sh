@@ -30,7 +30,13 @@ assert j["busy_ns"] + j["idle_ns"] == j["total_ns"], j
 f = s["findings"]
 assert 3 <= len(f) <= 6, f
 idle = sum(r["idle_ns"] for r in ranks) / sum(r["total_ns"] for r in ranks)
-want = "GPU idle %.0f%% of the device timeline (first to last device activity, summed over 8 ranks)." % (100 * idle)
+want = "GPU idle %.0f%% of the device timeline (first to last device activity, summed over 8 ranks)" % (100 * idle)
+# then what the streams' idle time is (issue 24), from the idle_breakdown rows
+ib = s["idle_breakdown"]
+tot = sum(r["idle_ns"] for r in ib)
+cause = lambda c: 100 * sum(r["idle_ns"] for r in ib if r["category"] == c) / tot
+want += (": of the streams' idle time, %.0f%% is waiting for the next kernel (gaps under 30 us), "
+         "%.0f%% for the CPU to launch (HTA's causes; the rest other)." % (cause("kernel_wait"), cause("host_wait")))
 assert want in f, (want, f)
 # straggler, from the raw traces
 def ns(v):

@@ -30,7 +30,19 @@ assert d["Reproducer and iteration count"].startswith("python run.py; 3 iteratio
 assert d["Telemetry covering at least one full active iteration"].startswith("3 iterations"), d
 assert d["Expected vs seen"] == "Expected: latency 800 ms; seen: 900.000 ms per iteration", d
 PY
-pdftotext "$WORK/b/report.pdf" - | grep -q "7 of 7 items in this report" || die "PDF checklist page"
+# the PDF shows what the report contains (issue 21), not boxes to tick
+pdftotext "$WORK/b/report.pdf" "$WORK/b.txt"
+grep -q "What this report contains" "$WORK/b.txt" || die "PDF checklist page"
+grep -q "Expected: latency 800 ms" "$WORK/b.txt" || die "expected vs seen not in the PDF"
+grep -q "PyTorch 2.7.1, torch-spyre abc1234" "$WORK/b.txt" || die "versions not in the PDF"
+# nothing given: the missing items go to the author on stderr, not into the PDF
+"$TD" report "$WORK/spyre.json" -o "$WORK/n" --format json,pdf 2>"$WORK/n.err" || die "report n"
+grep -q '^tracedoc: note: the report has no Expected vs seen: Add --expect' "$WORK/n.err" ||
+    die "no note on stderr for the missing expected-vs-seen: $(cat "$WORK/n.err")"
+[ "$(grep -c '^tracedoc: note: the report has no ' "$WORK/n.err")" = 5 ] || die "5 notes expected: $(cat "$WORK/n.err")"
+pdftotext "$WORK/n/report.pdf" "$WORK/n.txt"
+grep -q "Add --expect\|Add --meta\|☐" "$WORK/n.txt" && die "to-do items printed in the PDF"
+grep -q "key_averages-style op table" "$WORK/n.txt" || die "the op table item the report has is not shown"
 # a stored run (report SUMMARY.json) carries its checklist: made again for the new report
 # (it aborted with "internal error: table checklist columns", exit 134)
 "$TD" report "$WORK/a/summary.json" -o "$WORK/s" --format json,xlsx --expect "latency 800 ms" \

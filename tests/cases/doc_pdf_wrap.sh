@@ -64,7 +64,7 @@ for row in s["variability"][:15]:
     assert tail in nows, "name cut at the end of its lines: %r (end %r)" % (row["name"][:80], tail)
 PY
 
-# 2. nsys saxpy: one kernel -> one sentence, its numbers from the SQLite export
+# 2. nsys saxpy: one kernel (checked in the SQLite export) -> no variability section
 "$TD" report "$NSYS" -o "$WORK/n" --format pdf 2>/dev/null || die "report nsys"
 pdftotext "$WORK/n/report.pdf" "$WORK/n.txt" || die "pdftotext"
 $PY - "$NSYS" "$WORK/n.txt" <<'PY' || exit 1
@@ -76,12 +76,10 @@ assert len(names) == 1 and len(durs) == 5, (names, len(durs))
 cov = statistics.stdev(durs) / statistics.mean(durs)
 txt = open(sys.argv[2]).read()
 flat = " ".join(txt.split())
-sec = flat[flat.index("Variability"):]
-want = "Only 1 kernel ran more than once, too few to compare: saxpy"
-assert sec[len("Variability "):].startswith(want), sec[:300]
-assert "ran %d times" % len(durs) in sec and "coefficient of variation %.3f" % cov in sec, (cov, sec[:300])
+# issue 21: a variability section of one kernel says nothing: left out, sentence and all
+assert "Variability" not in flat and "too few to compare" not in flat, flat[:300]
 # no chart (its axis title) and no table header
-assert "Coefficient of variation (std / mean)" not in flat and "CoV" not in flat, sec[:300]
+assert "Coefficient of variation (std / mean)" not in flat and "CoV" not in flat
 PY
 
 # 3. the nightly template's Inputs table: 8 member paths of ~110 bytes in a narrow column;

@@ -16,20 +16,10 @@ $PY - "$WORK/d" "$WORK/d.txt" <<'PY' || exit 1
 import json, sys
 s = json.load(open(sys.argv[1] + "/summary.json"))
 txt = open(sys.argv[2]).read()
-sec = txt[txt.index("Top modules"):]
-sec = sec[:sec.index("Top kernels")]
-head = sec.splitlines()[1]
-for col in ("Thunks", "Program"):
-    assert col not in head, "XLA column %s in the Kineto modules table: %s" % (col, head)
-for col in ("Module", "Executions", "Mean", "Total", "Share"):
-    assert col in head, (col, head)
+# issue 21: one module (ProfilerStep) at 100% says nothing: the table is left out
 m = s["modules"]
-# the case the note is for: Total (all executions of all ranks) above the traced time
-assert sum(x["total_ns"] for x in m) > s["trace"]["span_ns"], (m, s["trace"])
-flat = " ".join(sec.split())
-for words in ("added over every execution of every rank, so Total can exceed the traced time",
-              "Share: of the Total of all modules"):
-    assert words in flat, (words, flat)
+assert len(m) == 1 and m[0]["share"] >= 0.999, m
+assert "Top modules" not in txt, "Top modules of one ProfilerStep row at 100% in the PDF"
 # the flamegraph: labels that can be read (issue 13 saw "ncc.." in a three-row strip): no
 # label cut to fewer than six characters, and the second widest kernel's frame (18% of
 # the width) shows a good part of its name

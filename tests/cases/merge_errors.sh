@@ -38,7 +38,10 @@ sed '0,/^row/s//raw/' "$WORK/a.tds" >"$WORK/bad.tds"
 check 3 "bad.tds: line [0-9]*: unknown line 'raw'" "$TD" merge "$WORK/bad.tds" -o "$WORK/out.tds"
 sed '$d' "$WORK/a.tds" >"$WORK/noend.tds"; grep -v '^rec	kern' "$WORK/a.tds" >"$WORK/lost.tds"
 check 3 "noend.tds: truncated: no end line" "$TD" merge "$WORK/noend.tds" -o "$WORK/out.tds"
-check 3 "lost.tds: line .*: the end line says" "$TD" merge "$WORK/lost.tds" -o "$WORK/out.tds"
+check 3 "lost.tds: line .*: checksum mismatch: the part is damaged" "$TD" merge "$WORK/lost.tds" -o "$WORK/out.tds"
+# a part without the sum line (written before it existed): the end line still counts
+grep -v '^sum	' "$WORK/lost.tds" >"$WORK/lost0.tds"
+check 3 "lost0.tds: line .*: the end line says" "$TD" merge "$WORK/lost0.tds" -o "$WORK/out.tds"
 sed '1s/\t2$/\t9/' "$WORK/a.tds" >"$WORK/v9.tds"
 check 3 "v9.tds: line 1: partial summary version 9; this tracedoc reads version 2" \
     "$TD" merge "$WORK/v9.tds" -o "$WORK/out.tds"

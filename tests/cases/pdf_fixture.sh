@@ -72,13 +72,10 @@ EOF
 golden pdf/nightly.txt "$WORK/nightly.txt" || exit 1
 # the empty summary renders only the header (no empty headings)
 pdftotext "$WORK/a/empty.pdf" - | grep -Eq 'Findings|Key figures|Kernels|Warnings' && die "empty headings"
-# regression section: values with units from the unit column, signed change
+# the fixture's tolerance-only table (regression.metrics, no changes, no verdict) is not
+# shown: the changes are the one judgement (issue 21)
 pdftotext -layout "$WORK/a/long.pdf" "$WORK/long.txt"
-for w in "Regression against the baseline" "nightly-2023-11-13/summary.json" \
-    "290.000 ms" "331.000 ms" "+14.1%" "regressed" "31.0%" "29.0%" "-6.5%" "improved"; do
-    grep -qF -- "$w" "$WORK/long.txt" || die "regression: missing '$w'"
-done
-grep -Eq '290\.000 ms +331\.000 ms +\+14\.1% +regressed$' "$WORK/long.txt" || die "regression row"
+grep -qF "Regression against the baseline" "$WORK/long.txt" && die "tolerance table shown"
 # hostile names, title and invalid UTF-8: literal text, in the metadata too
 pdfinfo "$WORK/a/hostile.pdf" | grep -qF 'Title:           Evil ) \ ( <b>x</b> =cmd|'"'"' /C calc'"'"'!A0 <script>alert("x")</script> & ]]>' || die "hostile title"
 pdftotext "$WORK/a/hostile.pdf" - | grep -qF '<script>alert("x")</script> & ]]>' || die "hostile text"

@@ -105,6 +105,6 @@ PY
 expect_exit 1 "$TD" diff "$WORK/a/summary.json" "$WORK/slow.json" >"$WORK/diff.txt" || exit 1
 grep -q regressed "$WORK/diff.txt" || die "diff output lacks 'regressed'"
 "$TD" report "$EX" -o "$WORK/n" --template nightly --baseline "$WORK/slow.json" 2>/dev/null || die "report --baseline"
-$PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["regression"]; assert r["metrics"] and "regressed" in r' "$WORK/n/summary.json" || die "summary.json lacks regression"
+$PY -c 'import json,sys; s=json.load(open(sys.argv[1])); r=s["regression"]; assert "metrics" not in r and "regressed" in r and "comparisons" in s' "$WORK/n/summary.json" || die "summary.json lacks regression"
 pdftotext "$WORK/n/report.pdf" - | grep -qi 'regress' || die "PDF lacks the regression section"
 exit 0

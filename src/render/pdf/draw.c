@@ -344,8 +344,8 @@ int pd_steps(pdoc *d, const char *title)
 int pd_collectives(pdoc *d, const td_section *sec)
 {
     const td_table *t = td_sum_find_table(d->s, "collectives");
-    if (!t || !t->nrows)
-        return 0;
+    if (!t || t->nrows < 2)
+        return 0; /* one dot makes no chart; the workbook has the row */
     pd_heading(d, sec->title[0] ? sec->title : "Collectives", 190);
     int cn = td_table_col(t, "name"), cb = td_table_col(t, "bytes");
     int cbw = td_table_col(t, "busbw_gbps");
@@ -388,10 +388,26 @@ int pd_collectives(pdoc *d, const td_section *sec)
     return 1;
 }
 
+#define VAR_MATTERS 0.25
+
 int pd_variability(pdoc *d, const td_section *sec)
 {
     const td_table *t = td_sum_find_table(d->s, "variability");
     const td_table *o = td_sum_find_table(d->s, "outlier_steps");
+    /* shown when something varies enough to matter: some name with a coefficient of
+     * variation of at least VAR_MATTERS (std dev a quarter of the mean), or outlier steps;
+     * one name, or every name below the rule, says nothing */
+    if (t && t->nrows) {
+        int cv = td_table_col(t, "cov");
+        double mx = 0;
+        for (size_t r = 0; cv >= 0 && r < t->nrows; r++) {
+            double c = td_table_cell(t, r, cv)->f;
+            if (isfinite(c) && c > mx)
+                mx = c;
+        }
+        if (t->nrows < 2 || mx < VAR_MATTERS)
+            t = NULL;
+    }
     if (!(t && t->nrows) && !(o && o->nrows))
         return 0;
     /* one or two names make no picture and a table that repeats the kernels table:
@@ -454,6 +470,11 @@ int pd_variability(pdoc *d, const td_section *sec)
         }
         free(p);
         pd_table(d, t, sec->top ? sec->top : 15, NULL);
+        char note[160];
+        snprintf(note, sizeof note, "Shown because some name's coefficient of variation "
+                 "is at least %.2f (std dev a quarter of the mean); below that for every "
+                 "name, this section is left out.", VAR_MATTERS);
+        pd_note(d, note);
     }
     if (o && o->nrows) {
         d->y += 8;

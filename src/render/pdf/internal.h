@@ -154,7 +154,6 @@ int pd_header(pdoc *d, const td_template *t);
 int pd_findings(pdoc *d, const char *title);
 int pd_keyfigures(pdoc *d, const char *title);
 int pd_compile(pdoc *d, const td_section *sec);
-int pd_regression(pdoc *d, const td_section *sec); /* without changes or a verdict */
 int pd_warnings(pdoc *d, const char *title);
 /* draw.c: device time. */
 int pd_breakdown(pdoc *d, const char *title);

@@ -98,7 +98,8 @@ int pd_header(pdoc *d, const td_template *t)
         fact[nf].label = "Traced time";
         fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
     }
-    if ((kv = td_sum_get(s, "trace.ranks")) && kv->v.i != TD_NA) {
+    /* one rank is 1 by construction: not a fact worth a column */
+    if ((kv = td_sum_get(s, "trace.ranks")) && kv->v.i != TD_NA && kv->v.i > 1) {
         fact[nf].label = "Ranks";
         fmt_kv(kv, fact[nf++].val, sizeof fact[0].val);
     }
@@ -394,11 +395,24 @@ int pd_keyfigures(pdoc *d, const char *title)
     const td_summary *s = d->s;
     card c[24];
     int n = 0;
-    const td_kv *span = td_sum_get(s, "trace.span_ns");
-    if (span && span->type == TD_T_NS && span->v.i != TD_NA) {
-        c[n].label = span->title ? span->title : "Traced time";
-        fmt_kv(span, c[n].val, sizeof c[n].val);
-        c[n++].sub[0] = 0;
+    /* page 1 answers "how long per step, and where does it go": the step time of the
+     * steady steps first, then the device breakdown, then the traced time */
+    const td_kv *med = td_sum_get(s, "step_time.median_ns");
+    const td_kv *p90 = td_sum_get(s, "step_time.p90_ns");
+    const td_kv *nst = td_sum_get(s, "step_time.steps");
+    if (med && med->type == TD_T_NS && med->v.i != TD_NA) {
+        c[n].label = "Step time (median)";
+        fmt_kv(med, c[n].val, sizeof c[n].val);
+        c[n].sub[0] = 0;
+        if (nst && nst->v.i != TD_NA)
+            snprintf(c[n].sub, sizeof c[n].sub, "of %lld steady step%s", (long long)nst->v.i,
+                     nst->v.i == 1 ? "" : "s");
+        n++;
+        if (p90 && p90->type == TD_T_NS && p90->v.i != TD_NA && nst && nst->v.i > 1) {
+            c[n].label = "Step time (p90)";
+            fmt_kv(p90, c[n].val, sizeof c[n].val);
+            snprintf(c[n++].sub, sizeof c[0].sub, "90%% of steps at or below");
+        }
     }
     size_t row;
     const td_table *tl = pd_timeline_all(s, &row);
@@ -407,9 +421,12 @@ int pd_keyfigures(pdoc *d, const char *title)
         const char *dw = td_sum_device_word(s);
         snprintf(busy, sizeof busy, "%s busy", dw);
         snprintf(idle, sizeof idle, "%s idle", dw);
+        /* the breakdown of device time: computation, communication and copies not
+         * hidden under computation, idle; a part that is 0 says nothing and is left out */
+        (void)busy;
         const struct { const char *key, *label; } g[] = {
-            {"busy_ns", busy}, {"idle_ns", idle},
-            {"exposed_comm_ns", "Exposed communication"}};
+            {"computation_ns", "Compute"}, {"exposed_comm_ns", "Exposed communication"},
+            {"exposed_memcpy_ns", "Exposed memcpy"}, {"idle_ns", idle}};
         /* with several ranks the row is the first rank's: say so */
         int crank = td_table_col(tl, "rank"), cdev = td_table_col(tl, "device");
         size_t nall = 0;
@@ -428,11 +445,19 @@ int pd_keyfigures(pdoc *d, const char *title)
             if (ci < 0 || td_table_cell(tl, row, ci)->i == TD_NA)
                 continue;
             int64_t v = td_table_cell(tl, row, ci)->i;
+            if (v == 0)
+                continue;
             c[n].label = g[k].label;
             td_fmt_ns(c[n].val, sizeof c[n].val, v);
             snprintf(c[n++].sub, sizeof c[0].sub, "%.1f%% %s", 100.0 * (double)v / (double)tot,
                      who);
         }
+    }
+    const td_kv *span = td_sum_get(s, "trace.span_ns");
+    if (span && span->type == TD_T_NS && span->v.i != TD_NA) {
+        c[n].label = span->title ? span->title : "Traced time";
+        fmt_kv(span, c[n].val, sizeof c[n].val);
+        c[n++].sub[0] = 0;
     }
     static const char *keys[] = {"runtime.wall_ns", "runtime.modules_ns", "runtime.thunks_ns",
                                  "compile.total_ns", "aiu.active_share", "comm.host_ns",
@@ -446,8 +471,12 @@ int pd_keyfigures(pdoc *d, const char *title)
             continue;
         if (kv->type == TD_T_NS && kv->v.i == 0)
             continue; /* e.g. module/thunk times of a trace without XLA modules */
-        if (!strcmp(*k, "trace.devices") && kv->v.i == 0)
-            continue; /* a CPU-only trace: the header says so */
+        if (!strcmp(*k, "trace.devices") && kv->v.i <= 1)
+            continue; /* a CPU-only or one-device trace: the header says so */
+        if (!strcmp(*k, "trace.ranks") && kv->v.i <= 1)
+            continue; /* one rank: 1 by construction */
+        if (!strcmp(*k, "warmup.dropped") && kv->v.i == 0)
+            continue; /* nothing dropped: the note under the cards says the rule */
         if (!strcmp(*k, "warmup.dropped") && kv->v.i == 0 && !td_sum_find_table(s, "steps") &&
             !td_sum_find_table(s, "modules"))
             continue; /* nothing the warm-up rule could drop (AIU, IPU, stack tracing) */
@@ -554,42 +583,6 @@ int pd_compile(pdoc *d, const td_section *sec)
     }
     if (ph && ph->nrows)
         pd_table(d, ph, sec->top ? sec->top : 15, NULL);
-    return 1;
-}
-
-int pd_regression(pdoc *d, const td_section *sec)
-{
-    const td_summary *s = d->s;
-    const td_table *rt = td_sum_find_table(s, "regression.metrics");
-    int nkv = 0;
-    for (size_t i = 0; i < s->nkv; i++)
-        if (strncmp(s->kv[i].key, "regression.", 11) == 0)
-            nkv++;
-    if (!nkv && !(rt && rt->nrows))
-        return 0;
-    pd_heading(d, sec->title[0] ? sec->title : "Regression against the baseline", 30);
-    double W = d->x1 - d->x0;
-    for (size_t i = 0; i < s->nkv; i++) {
-        const td_kv *kv = &s->kv[i];
-        if (strncmp(kv->key, "regression.", 11) != 0)
-            continue;
-        char v[512];
-        if (kv->type == TD_T_TEXT)
-            snprintf(v, sizeof v, "%s", kv->v.s ? kv->v.s : "");
-        else
-            fmt_kv(kv, v, sizeof v);
-        pd_need(d, 12);
-        const char *label = kv->title ? kv->title : kv->key + 11;
-        pd_text(d, d->x0, d->y, label, PF_SANS, 8.5, W * 0.4, PANGO_ALIGN_LEFT,
-                PANGO_ELLIPSIZE_END, C_MUTED);
-        double h = pd_text(d, d->x0 + W * 0.4, d->y, v, PF_BOLD, 8.5, W * 0.6,
-                           PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_NONE, C_TEXT);
-        d->y += (h > 11 ? h : 11) + 1;
-    }
-    if (rt && rt->nrows) {
-        d->y += 4;
-        pd_table(d, rt, sec->top ? sec->top : 25, NULL);
-    }
     return 1;
 }
 

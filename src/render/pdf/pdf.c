@@ -58,6 +58,8 @@ static int sec_table(pdoc *d, const td_section *sec, const char *title)
     /* page 1 already gave every input with all its facts: not again */
     if (!strcmp(sec->arg, "inputs") && d->inputs_listed)
         tb = NULL;
+    if (td_render_says_nothing(d->s, sec->arg))
+        tb = NULL;
     if (tb && tb->nrows && top > 0)
         return pd_table(d, tb, top, title ? title : tb->title);
     return 0;
@@ -102,10 +104,8 @@ static int draw_section(pdoc *d, const td_template *t, const td_section *sec)
     case TD_PDF_FLAME:
         return pd_flame(d, sec->arg, title);
     case TD_PDF_REGRESSION:
-        /* with a changes table or a verdict, the changes; else the plain comparison */
-        return td_sum_find_table(d->s, "changes") || td_sum_get(d->s, "verdict")
-                   ? pd_changes(d, sec)
-                   : pd_regression(d, sec);
+        /* the changes and their verdict, nothing without them (issue 21: one judgement) */
+        return pd_changes(d, sec);
     case TD_PDF_VERDICT:
         return pd_verdict(d);
     case TD_PDF_TRENDS:
@@ -318,7 +318,7 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
         tmp = td_tmp_name(path);
         sink k2 = {fopen(tmp, "wb"), 0};
         if (!k2.f)
-            st = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+            st = td_tmp_fail(path, tmp, errno, e);
         else {
             st = write_pdf(&d, &k2, e);
             if (st != TD_OK) {

@@ -4,6 +4,7 @@
  * new sheets with valid unique names, and the first libxlsxwriter error. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/xlsx/internal.h"
+#include "compare/metrics.h"
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -151,43 +152,10 @@ const char *xw_unit_name(double scale)
 }
 
 
-/* A reader's name for a metric of the changes table (doc/nightly.md "Nightly regression reports"):
- * "Kernel NAME: total time" for kernel.total_ns:NAME, "GPU idle time" for gpu.idle_ns
- * (the device's word); the metric's own name when it is none of these. */
+/* A reader's name for a metric: the one helper, compare/metrics.c's. */
 void xw_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
 {
-    static const struct { const char *k, *l; int dev; } whole[] = {
-        {"step.median_ns", "Step time (median of the steady steps)", 0},
-        {"gpu.computation_ns", " computation", 1},
-        {"gpu.exposed_comm_ns", " exposed communication", 1},
-        {"gpu.exposed_memcpy_ns", " exposed memcpy", 1},
-        {"gpu.idle_ns", " idle time", 1},
-        {"compile.total_ns", "Compile time", 0},
-        {"runtime.thunks_ns", "Thunk device time", 0},
-        {"runtime.modules_ns", "Module device time", 0},
-        {"runtime.wall_ns", "Device wall time", 0}};
-    static const struct { const char *k, *what, *stat; } named[] = {
-        {"kernel.total_ns:", "Kernel", "total time"},
-        {"kernel.mean_ns:", "Kernel", "mean per call"},
-        {"op.total_ns:", "Op", "total time"},
-        {"op.mean_ns:", "Op", "mean per call"},
-        {"module.total_ns:", "Module", "total time"},
-        {"module.mean_ns:", "Module", "mean per execution"},
-        {"collective.total_ns:", "Collective", "total time"},
-        {"collective.mean_ns:", "Collective", "mean per call"}};
-    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
-        if (!strcmp(m, whole[i].k)) {
-            snprintf(dst, cap, "%s%s", whole[i].dev ? td_sum_device_word(s) : "", whole[i].l);
-            return;
-        }
-    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-        size_t n = strlen(named[i].k);
-        if (!strncmp(m, named[i].k, n)) {
-            snprintf(dst, cap, "%s %s: %s", named[i].what, m + n, named[i].stat);
-            return;
-        }
-    }
-    snprintf(dst, cap, "%s", m);
+    td_metric_label(s, m, dst, cap);
 }
 
 /* ---- sheet names ---- */

@@ -145,16 +145,18 @@ static int compare_head(xw *x, lxw_worksheet *ws, int r, const char *heading, co
     return r;
 }
 
-/* With a history (--history): the metrics that changed, most severe first, as the
- * changes table has them (every row is on the Changes sheet). */
-static int history_rows(xw *x, lxw_worksheet *ws, int r)
+/* With a baseline or a history: the metrics that changed, most severe first, as the
+ * changes table has them (every row is on the Changes sheet): the one judgement. */
+static int changes_rows(xw *x, lxw_worksheet *ws, int r)
 {
     const td_table *t = td_sum_find_table(x->s, "changes");
     int cm = t ? td_table_col(t, "metric") : -1, cd = t ? td_table_col(t, "direction") : -1;
     int cc = t ? td_table_col(t, "change") : -1;
     if (!t || !t->nrows || cm < 0 || cd < 0 || cc < 0)
         return r;
-    r = compare_head(x, ws, r, "Compared with the earlier runs", "History");
+    int two = td_sum_get(x->s, "regression.baseline_run") != NULL; /* diff, --baseline */
+    r = compare_head(x, ws, r, two ? "Compared with the baseline" : "Compared with the earlier runs",
+                     two ? "Baseline" : "History");
     for (size_t i = 0; i < t->nrows && i < 15; i++, r++) {
         const char *m = td_table_cell(t, i, cm)->s, *d = td_table_cell(t, i, cd)->s;
         char label[600];
@@ -169,37 +171,6 @@ static int history_rows(xw *x, lxw_worksheet *ws, int r)
         snprintf(more, sizeof more, "%zu more on the Changes sheet", t->nrows - 15);
         xw_put_str(x, ws, r++, 1, more, NULL);
     }
-    return r + 1;
-}
-
-/* With a baseline: the metrics that changed beyond the tolerance (all rows are on the
- * Regression sheet); with a history, the changes. */
-static int baseline_rows(xw *x, lxw_worksheet *ws, int r)
-{
-    const td_table *t = td_sum_find_table(x->s, "regression.metrics");
-    if (!t)
-        return history_rows(x, ws, r);
-    int cm = t ? td_table_col(t, "metric") : -1, cn = t ? td_table_col(t, "name") : -1;
-    int cc = t ? td_table_col(t, "change") : -1, cs = t ? td_table_col(t, "status") : -1;
-    if (!t || cm < 0 || cc < 0 || cs < 0)
-        return r;
-    r = compare_head(x, ws, r, "Compared with the baseline", "Baseline");
-    int shown = 0;
-    for (size_t i = 0; i < t->nrows && shown < 15; i++) {
-        const char *st = td_table_cell(t, i, cs)->s;
-        if (!st || !strcmp(st, "same"))
-            continue;
-        const char *m = td_table_cell(t, i, cm)->s, *n = cn >= 0 ? td_table_cell(t, i, cn)->s : NULL;
-        char lab[300];
-        snprintf(lab, sizeof lab, "%s%s%s", m ? m : "", n && *n ? ": " : "", n ? n : "");
-        xw_put_str(x, ws, r, 0, lab, NULL);
-        xw_put_str(x, ws, r, 1, st, st[0] == 'r' ? x->bad : x->good);
-        xw_put_num(x, ws, r, 2, td_table_cell(t, i, cc)->f, x->pct);
-        r++;
-        shown++;
-    }
-    if (!shown)
-        xw_put_str(x, ws, r++, 1, "no metric changed beyond the tolerance", NULL);
     return r + 1;
 }
 
@@ -380,7 +351,7 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
                     "thunk running; idle between modules is the rest.");
         r++;
     }
-    r = baseline_rows(x, ws, r);
+    r = changes_rows(x, ws, r);
     if (s->nwarnings) {
         xw_put_str(x, ws, r, 0, "Warnings", x->head);
         worksheet_write_blank(ws, (lxw_row_t)r, 1, x->head);

@@ -301,42 +301,6 @@ static void table_note(xw *x, lxw_worksheet *ws, const char *note, int r, const 
     free(t);
 }
 
-/* The regression table has one unit per row (its unit column): times in ns, shares as
- * fractions. Written again over the plain cells: a time in ms (us below a millisecond)
- * and a fraction as a percentage, the unit cell saying which; the status stands out. */
-static void regression_cells(xw *x, lxw_worksheet *ws, const td_table *t, const int *sc,
-                             int nsc, size_t nrows)
-{
-    int cu = -1, cb = -1, cc = -1, cst = -1;
-    for (int k = 0; k < nsc; k++) {
-        const char *key = t->cols[sc[k]].key;
-        cu = !strcmp(key, "unit") ? k : cu;
-        cb = !strcmp(key, "base") ? k : cb;
-        cc = !strcmp(key, "current") ? k : cc;
-        cst = !strcmp(key, "status") ? k : cst;
-    }
-    for (size_t r = 0; r < nrows; r++) {
-        int row = (int)r + 1;
-        const char *v = cst >= 0 ? td_table_cell(t, r, sc[cst])->s : NULL;
-        if (v && (strcmp(v, "regressed") == 0 || strcmp(v, "improved") == 0))
-            xw_put_str(x, ws, row, cst, v, v[0] == 'r' ? x->bad : x->good);
-        const char *u = cu >= 0 ? td_table_cell(t, r, sc[cu])->s : NULL;
-        if (!u || cb < 0 || cc < 0)
-            continue;
-        double b = td_table_cell(t, r, sc[cb])->f, c = td_table_cell(t, r, sc[cc])->f;
-        if (!strcmp(u, "ns")) {
-            double per = fmax(fabs(b), fabs(c)) < 1e6 ? 1e3 : 1e6; /* ns per unit */
-            xw_put_num(x, ws, row, cb, b / per, x->ms);
-            xw_put_num(x, ws, row, cc, c / per, x->ms);
-            xw_put_str(x, ws, row, cu, xw_unit_name(per), NULL);
-        } else if (!strcmp(u, "fraction")) {
-            xw_put_num(x, ws, row, cb, b, x->pct);
-            xw_put_num(x, ws, row, cc, c, x->pct);
-            xw_put_str(x, ws, row, cu, "%", NULL);
-        }
-    }
-}
-
 /* One sheet for one summary table: header row (frozen, filtered), one row per item. */
 void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
 {
@@ -384,8 +348,6 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
             if (l > w[k])
                 w[k] = l;
         }
-    if (!strcmp(t->name, "regression.metrics"))
-        regression_cells(x, ws, t, sc, nsc, nrows);
     for (int k = 0; k < nsc; k++)
         worksheet_set_column(ws, (lxw_col_t)k, (lxw_col_t)k, clampw(w[k]), NULL);
     worksheet_freeze_panes(ws, 1, 0);

@@ -28,11 +28,11 @@ static void add_sheets(xw *x, const td_template *t, const td_section *sec)
         xw_summary_sheet(x, t, sec);
         break;
     case TD_XLSX_TABLE:
-        xw_table_sheet(x, td_sum_find_table(s, sec->arg), sec);
+        if (!td_render_says_nothing(s, sec->arg))
+            xw_table_sheet(x, td_sum_find_table(s, sec->arg), sec);
         break;
     case TD_XLSX_REGRESSION: {
-        /* the plain comparison, then the changes by severity and comparability */
-        xw_table_sheet(x, td_sum_find_table(s, "regression.metrics"), sec);
+        /* the changes by severity (the one judgement), then comparability */
         static const char *const more[][2] = {{"changes", "Changes"},
                                               {"comparability", "Comparability"}};
         for (size_t k = 0; k < 2; k++) {
@@ -94,7 +94,7 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
      * and prints its own message when that fails; ours names the file and the cause. */
     FILE *probe = fopen(tmp, "wb");
     if (!probe) {
-        td_status st = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
+        td_status st = td_tmp_fail(path, tmp, errno, e);
         free(tmp);
         return st;
     }

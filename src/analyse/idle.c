@@ -1,0 +1,91 @@
+/* analyse/idle.c - idle time by cause per (rank, stream), as HTA's
+ * get_idle_time_breakdown defines it (breakdown_analysis.py:764-801; doc/summary-json.md
+ * "idle_breakdown"): device work of a stream sorted by start; the gap before each one is
+ * "host_wait" when its launching runtime/driver call started after the previous one
+ * ended (the device waited for the CPU), else "kernel_wait" when shorter than 30 us
+ * (back-to-back launch overhead), else "other". Shares are of the stream's idle time.
+ * Unlike HTA a negative gap (work overlapping the previous one on the stream) counts 0:
+ * overlap is not idle time. */
+#include "analyse/internal.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define KERNEL_WAIT_NS 30000 /* HTA's consecutive_kernel_delay, 30 us */
+
+enum { IC_HOST, IC_KERNEL, IC_OTHER, IC__N };
+static const char *const cat_name[IC__N] = {"host_wait", "kernel_wait", "other"};
+
+typedef struct dw {
+    int32_t stream;
+    int64_t ts, end, rts; /* rts: launching call's start, INT64_MIN none */
+    size_t ord;           /* event order, for a stable sort */
+} dw;
+
+static int dw_cmp(const void *x, const void *y)
+{
+    const dw *a = x, *b = y;
+    if (a->stream != b->stream)
+        return a->stream < b->stream ? -1 : 1;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return (a->ord > b->ord) - (a->ord < b->ord);
+}
+
+/* One trace's rows. */
+static void idle_trace(td_actx *a, const td_tctx *c, td_table *tb)
+{
+    const td_trace *t = c->t;
+    dw *v = td_xmalloc((c->ndev + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0, k = 0; i < t->nev; i++) {
+        const td_event *ev = &t->ev[i];
+        if (!td_kind_is_device(ev->kind))
+            continue;
+        int32_t r = c->launch[k++];
+        int32_t st = ev->track < t->ntracks ? t->tracks[ev->track].stream : -1;
+        if (st < 0)
+            continue;
+        v[n++] = (dw){st, ev->ts, ev->ts + ev->dur, r >= 0 ? t->ev[r].ts : INT64_MIN, i};
+    }
+    qsort(v, n, sizeof *v, dw_cmp);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        int64_t sum[IC__N] = {0};
+        for (; j < n && v[j].stream == v[i].stream; j++) {
+            int64_t prev = v[j - 1].end, gap = v[j].ts - prev;
+            int cat = v[j].rts != INT64_MIN && v[j].rts > prev ? IC_HOST
+                      : gap < KERNEL_WAIT_NS                   ? IC_KERNEL
+                                                               : IC_OTHER;
+            sum[cat] += gap > 0 ? gap : 0;
+        }
+        int64_t tot = sum[0] + sum[1] + sum[2];
+        for (int k = 0; k < IC__N; k++) {
+            size_t r = td_table_add_row(tb);
+            td_row_int(a->s, tb, r, "rank", t->rank);
+            td_row_int(a->s, tb, r, "stream", v[i].stream);
+            td_row_str(a->s, tb, r, "category", cat_name[k]);
+            td_row_int(a->s, tb, r, "idle_ns", sum[k]);
+            if (tot > 0)
+                td_row_f64(a->s, tb, r, "share", (double)sum[k] / (double)tot);
+        }
+        i = j;
+    }
+    free(v);
+}
+
+void td_an_idle(td_actx *a)
+{
+    if (!a->any_device)
+        return;
+    td_table *tb = NULL;
+    for (size_t i = 0; i < a->n; i++) {
+        if (!a->tc[i].ndev)
+            continue;
+        if (!tb) {
+            tb = td_sum_table(a->s, "idle_breakdown", "Idle time by cause");
+            td_table_cols(tb, "rank:int:Rank", "stream:int:Stream", "category:text:Cause",
+                          "idle_ns:ns:Idle", "share:share:Share of the stream's idle", NULL);
+        }
+        idle_trace(a, &a->tc[i], tb);
+    }
+}

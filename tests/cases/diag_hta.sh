@@ -1,0 +1,48 @@
+# Acceptance (issue 24): the diagnosis tables idle_breakdown, launches, queue_length and
+# comm_overlap against Holistic Trace Analysis's own output (../shared/oracles/analyses/
+# <trace>/hta/*_no_ns_rounding.csv) on every shared Kineto trace. HTA drops the last
+# ProfilerStep and the device work launched from it: tests/hta_window.py cuts each trace
+# the same way first. HTA's launch statistics and queue length only see the launch calls
+# it names: for those two tables the cut also drops device work launched by other calls
+# (and the script lists what it dropped); tracedoc on the plain cut counts that work too,
+# which is checked here as HTA's count + what was dropped. Rules in tests/diag_compare.py.
+. "$ROOT/tests/lib.sh"
+need_traces
+O=$TRACES/../oracles/analyses
+[ -d "$O" ] || { echo "oracles missing"; exit 77; }
+fail=0
+for tr in "$TRACES"/kineto/*.gz "$TRACES"/kineto-shapes/*.gz; do
+    n=$(basename "$tr"); n=${n%.json.gz}; n=${n%.tar.gz}
+    H=$O/$n/hta
+    [ -d "$H" ] || continue
+    W=$WORK/$n
+    $PY "$ROOT/tests/hta_window.py" "$tr" "$W/all" >/dev/null || die "hta_window $n"
+    $PY "$ROOT/tests/hta_window.py" --only launch "$tr" "$W/launch" >"$W/launch.txt" || die "hta_window $n"
+    $PY "$ROOT/tests/hta_window.py" --only queue "$tr" "$W/queue" >"$W/queue.txt" || die "hta_window $n"
+    for t in idle_breakdown launches; do
+        "$TD" summary --format csv --table $t "$W"/all/*.json >"$W/$t.csv" || die "tracedoc $n $t"
+    done
+    # no communication kernel: no comm_overlap table (HTA writes NaN, 0/0)
+    "$TD" summary --format csv --table comm_overlap "$W"/all/*.json >"$W/comm_overlap.csv" 2>/dev/null \
+        || : >"$W/comm_overlap.csv"
+    # HTA sees no launch at all on AMD traces: nothing left, no table
+    "$TD" summary --format csv --table launches "$W"/launch/*.json >"$W/launches_hta.csv" 2>/dev/null \
+        || { grep -q '^0,0,' "$H/launch_stats_summary_no_ns_rounding.csv" || die "tracedoc $n launches"; : >"$W/launches_hta.csv"; }
+    "$TD" summary --format csv --table queue_length "$W"/queue/*.json >"$W/queue_length.csv" || die "tracedoc $n"
+    for c in "idle_breakdown $W/idle_breakdown.csv" "comm_overlap $W/comm_overlap.csv" \
+             "launches $W/launches_hta.csv" "queue_length $W/queue_length.csv $W/queue.txt"; do
+        set -- $c
+        out=$($PY "$ROOT/tests/diag_compare.py" "$1" "$2" "$H" ${3:-}) || { echo "$n $1:"; echo "$out"; fail=1; }
+    done
+    # every launch HTA leaves out is counted: tracedoc = HTA + what the cut dropped
+    $PY - "$W/launches.csv" "$H/launch_stats_summary_no_ns_rounding.csv" "$W/launch.txt" "$n" <<'PYEOF' || fail=1
+import csv, re, sys
+mine = sum(int(r["launches"]) for r in csv.DictReader(open(sys.argv[1])))
+hta = sum(int(r["n"]) for r in csv.DictReader(open(sys.argv[2])))
+extra = sum(int(m) for m in re.findall(r": (\d+) device events launched by", open(sys.argv[3]).read()))
+if mine != hta + extra:
+    print("%s: tracedoc counts %d launches, HTA %d + %d it leaves out" % (sys.argv[4], mine, hta, extra))
+    sys.exit(1)
+PYEOF
+done
+exit $fail
