@@ -6,13 +6,9 @@ rounding to whole ns); sample standard deviations within 1 ns (the merge compute
 from exact sums of squares, the report in two passes over doubles); other reals within
 1e-6 relative. Keys named in --null must be null in the merge (not mergeable) and are
 otherwise skipped; keys named in --absent must be absent from the merge (not merged) and
-are otherwise skipped; keys named in --skip are not compared. The per-trace diagnosis
-tables of issue 24 (NOT_MERGED) are not in partial summaries yet: not compared,
-and the idle finding's clause built from idle_breakdown is dropped from the report's. Exit 1 and a list of the differences when they differ."""
+are otherwise skipped; keys named in --skip are not compared. Exit 1 and a list of the differences when they differ."""
 import json, re, sys
 
-NOT_MERGED = {"idle_breakdown", "launches", "queue_length", "comm_overlap"}
-IDLE_CAUSES = re.compile(r": of the streams' idle time, .*? \(HTA's causes; the rest other\)\.")
 
 ALPHA = 0.005
 MED = {"median_ns", "Med (ns)"}
@@ -37,12 +33,11 @@ def close(k, x, y):
 def main():
     args = sys.argv[1:]
     nulls, absent = set(), set()
-    skip = set(NOT_MERGED)
+    skip = set()
     while args and args[0] in ("--null", "--absent", "--skip"):
         {"--null": nulls, "--absent": absent, "--skip": skip}[args[0]].update(args[1].split(","))
         args = args[2:]
     a = json.load(open(args[0]))
-    a["findings"] = [IDLE_CAUSES.sub(".", f) for f in a.get("findings", [])]
     b = json.load(open(args[1]))
     errs = []
 

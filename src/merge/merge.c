@@ -618,6 +618,7 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
     a.s = s;
     a.n = nranks;
     a.o = o;
+    td_an_headline(&a); /* the step time of the merged steps table, not a part's */
     td_an_findings(&a);
     return s;
 }

@@ -39,7 +39,9 @@ void td_part_kernels(td_partial *p, int device, const char *name, const int64_t 
 static int per_rank_table(const char *name)
 {
     return !strcmp(name, "inputs") || !strcmp(name, "steps") || !strcmp(name, "outlier_steps") ||
-           !strcmp(name, "gpu_timeline");
+           !strcmp(name, "gpu_timeline") || !strcmp(name, "idle_breakdown") ||
+           !strcmp(name, "launches") || !strcmp(name, "queue_length") ||
+           !strcmp(name, "comm_overlap");
 }
 
 static void add_rows(td_partial *p, const td_table *t)
