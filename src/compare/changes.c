@@ -363,7 +363,7 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
          * per-name total or an op (no per-call spread) is judged only in a history. IPU
          * metrics (cycles, shares: sums over every run) go against the run-to-run noise. */
         int per_name = strchr(c->name, ':') != NULL && !strcmp(c->unit, "ns");
-        if (per_name && (strstr(c->name, ".total_ns:") || isnan(b->sd) || isnan(c->sd) ||
+        if (per_name && !c->whole && (strstr(c->name, ".total_ns:") || isnan(b->sd) || isnan(c->sd) ||
                          b->count < 2 || c->count < 2)) {
             cs.notcmp++;
             continue;

@@ -268,6 +268,29 @@ td_metrics *td_metrics_of(const td_summary *s)
     named_metrics(ms, s, "ops", "op", "avg_ns", "calls", "total_share");
     named_metrics(ms, s, "modules", "module", "mean_ns", "executions", "share");
     named_metrics(ms, s, "collectives", "collective", "mean_ns", "calls", NULL);
+    /* SambaNova stack tracing: a hyperfunction's total device time (no per-call mean),
+     * judged as a run total; the device and host time of the run */
+    size_t h0 = ms->n;
+    named_metrics(ms, s, "hyperfunctions", "hyperfunction", "mean_ns", "calls", "share");
+    for (size_t i = h0; i < ms->n; i++)
+        ms->m[i].whole = 1;
+    /* a hypersection's measured time per call (layer 4; null without it: not compared) */
+    const td_table *hs = td_sum_find_table(s, "hypersections");
+    int hn = hs ? td_table_col(hs, "name") : -1, hm = hs ? td_table_col(hs, "measured_ns") : -1;
+    for (size_t r = 0; hn >= 0 && hm >= 0 && r < hs->nrows; r++) {
+        const char *nm = td_table_cell(hs, r, hn)->s;
+        double v = cell_num(hs, r, hm);
+        char name[1300];
+        snprintf(name, sizeof name, "hypersection.mean_ns:%s", nm ? nm : "");
+        if (nm && !isnan(v) && !td_metrics_find(ms, name))
+            add(ms, name, v)->whole = 1;
+    }
+    static const char *const samba[] = {"samba.device_ns", "samba.host_ns"};
+    for (size_t i = 0; i < 2; i++) {
+        int64_t v = td_sum_int(s, samba[i]);
+        if (v != TD_NA)
+            add(ms, samba[i], (double)v);
+    }
     ipu_metrics(ms, s);
     if (ms->n)
         qsort(ms->m, ms->n, sizeof *ms->m, cmp_metric);
@@ -313,7 +336,9 @@ void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
         {"compile.total_ns", "Compile time", 0},
         {"runtime.thunks_ns", "Thunk device time", 0},
         {"runtime.modules_ns", "Module device time", 0},
-        {"runtime.wall_ns", "Device wall time", 0}};
+        {"runtime.wall_ns", "Device wall time", 0},
+        {"samba.device_ns", "Device time (section calls)", 0},
+        {"samba.host_ns", "Host time", 0}};
     static const struct { const char *k, *what, *stat; } named[] = {
         {"kernel.total_ns:", "Kernel", "total time"},
         {"kernel.mean_ns:", "Kernel", "mean per call"},
@@ -322,7 +347,9 @@ void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
         {"module.total_ns:", "Module", "total time"},
         {"module.mean_ns:", "Module", "mean per execution"},
         {"collective.total_ns:", "Collective", "total time"},
-        {"collective.mean_ns:", "Collective", "mean per call"}};
+        {"collective.mean_ns:", "Collective", "mean per call"},
+        {"hyperfunction.total_ns:", "Hyperfunction", "total time"},
+        {"hypersection.mean_ns:", "Hypersection", "time per call"}};
     for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
         if (!strcmp(m, whole[i].k)) {
             snprintf(dst, cap, "%s%s", whole[i].dev ? td_sum_device_word(s) : "", whole[i].l);

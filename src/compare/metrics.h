@@ -23,6 +23,8 @@ typedef struct td_metric {
     double share;      /* share of its table's time (judged when >= 1%); 1 for run totals */
     int kernel;        /* 1: a kernel.total_ns metric (new/vanished kernels) */
     int higher_better; /* 1: larger is better (IPU tile balance, compute share) */
+    int whole;         /* 1: a per-name total judged as a run total (SambaNova
+                        * hyperfunctions: section calls times a per-call time, no spread) */
 } td_metric;
 
 typedef struct td_metrics {

@@ -9,6 +9,7 @@
  * with parsing. */
 #define _POSIX_C_SOURCE 200809L
 #include "io/instream.h"
+#include "io/peek.h"
 #include <archive.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -83,6 +84,22 @@ static td_in *in_new(int kind, const char *name)
 td_in *td_in_open_file(const char *path, const char *name, td_err *e)
 {
     int fd;
+    unsigned char *pre;
+    size_t npre;
+    if (td_peek_take(path, &fd, &pre, &npre)) {
+        /* looked at before (a pipe, read once): its first bytes come back first, counted
+         * and hashed here as raw_pull does with what it reads */
+        td_in *in = in_new(SRC_FD, name);
+        in->fd = fd;
+        in->own_fd = 1;
+        in->rpb = pre;
+        in->rpb_n = npre;
+        if (npre) {
+            td_sha256_update(in->sha, pre, npre);
+            in->raw_bytes = npre;
+        }
+        return in;
+    }
     if (strcmp(path, "-") == 0) {
         fd = 0;
     } else {

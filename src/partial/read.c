@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "partial/internal.h"
 #include "base/hash.h"
+#include "io/peek.h"
 #include "model/job.h"
 #include <errno.h>
 #include <inttypes.h>
@@ -15,20 +16,11 @@
 
 int td_is_partial(const char *path)
 {
-    struct stat sb;
-    /* only a regular file is looked into: a pipe, FIFO or process substitution
-     * (<(zcat ...)) is read once, by its reader (what a look would take is gone, and
-     * opening a FIFO whose writer is gone blocks) */
-    if (!strcmp(path, "-") || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-        return 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
+    /* the look is kept for the reader when the input is a pipe (io/peek.h) */
     char head[32];
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
+    ssize_t n = td_peek(path, head, sizeof head);
     size_t m = strlen(TD_TDS_MAGIC);
-    return n > m && !memcmp(head, TD_TDS_MAGIC, m) && head[m] == '\t';
+    return n > (ssize_t)m && !memcmp(head, TD_TDS_MAGIC, m) && head[m] == '\t';
 }
 
 /* Unescape a field in place; returns 0 on a bad escape. *null set for \N. */
@@ -178,7 +170,7 @@ static td_status check_job(td_partial *p, const char *path, const td_job_facts *
 
 td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = td_peek_fopen(path);
     if (!f)
         return td_fail(e, TD_E_IO, "%s: cannot open: %s", path, strerror(errno));
     const char *ppath = td_arena_strdup(p->a, path);

@@ -3,6 +3,8 @@
  * summary/json_read.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "summary/json_read.h"
+#include "io/peek.h"
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,15 +13,11 @@
 
 int td_is_summary_json(const char *path)
 {
-    struct stat sb; /* a pipe is read once, by the trace reader (partial/read.c) */
-    if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-        return 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
+    /* the look is kept for the loader when the input is a pipe (io/peek.h) */
     char head[512];
-    size_t n = fread(head, 1, sizeof head - 1, f);
-    fclose(f);
+    ssize_t n = td_peek(path, head, sizeof head - 1);
+    if (n <= 0)
+        return 0;
     head[n] = 0;
     return strstr(head, "\"schema\": \"tracedoc.summary/") != NULL;
 }
@@ -200,7 +198,11 @@ static void load_obj(td_summary *s, const char *prefix, json_t *o)
 td_status td_summary_load_json(const char *path, td_summary **out, td_err *e)
 {
     json_error_t je;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    FILE *f = td_peek_fopen(path);
+    if (!f)
+        return td_fail(e, TD_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+    fclose(f);
     if (!root)
         return td_fail(e, TD_E_FORMAT, "%s: line %d: %s", path, je.line, je.text);
     json_t *schema = json_object_get(root, "schema");

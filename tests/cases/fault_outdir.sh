@@ -48,10 +48,11 @@ for i in 1 2 3 4; do
     esac
 done
 # held lock: refused at once with exit 8
-flock "$D" sleep 2 & h=$!
-sleep 0.5
+flock -o "$D" sh -c 'echo $$ >"$1"; exec sleep 120' sh "$WORK/held" & h=$! # -o: only flock holds it
+for i in $(seq 600); do [ -s "$WORK/held" ] && break; sleep 0.1; done # held, however loaded the machine
+[ -s "$WORK/held" ] || die "flock did not take the lock"
 expect_exit 8 "$TD" report "$A" -o "$D" 2>"$WORK/err" || exit 1
 grep -q "busy" "$WORK/err" || die "no busy message"
-wait $h
+kill "$(cat "$WORK/held")"; wait $h 2>/dev/null
 "$TD" report "$A" -o "$D" || die "after the lock"
 exit 0

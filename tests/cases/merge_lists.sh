@@ -83,11 +83,13 @@ cat >"$WORK/tiny.json" <<JSON
 JSON
 "$TD" summarize "$WORK/tiny.json" -o "$WORK/tiny.tds" || die "summarize tiny"
 $PY - "$WORK/tiny.tds" "$WORK/many" $N <<'PYEOF' || exit 1
-import os, sys
+import hashlib, os, sys
 src, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 os.makedirs(out)
 tpl = []
 for l in open(src).read().split("\n"):
+    if l == "" or l.startswith(("sum\t", "end\t")):
+        continue    # the sum and end lines are made anew for each edited part
     l = l.replace("{", "{{").replace("}", "}}")
     f = l.split("\t")
     if f[:2] == ["row", "inputs"]:    # path, sha256, rank
@@ -106,7 +108,9 @@ assert tpl.count("{rank}") == 6, tpl
 for k in range(n):
     name = f"worker{k}_step_12.1694128201545.pt.trace.json"
     with open(f"{out}/worker{k}_step_12.tds", "w") as fh:
-        fh.write(tpl.format(name=name, rank=k, sha="%064x" % k))
+        body = tpl.format(name=name, rank=k, sha="%064x" % k) + "\n"
+        lines = body.count("\n") + 1   # with the sum line
+        fh.write(body + "sum\tsha256\t%s\nend\t%d\n" % (hashlib.sha256(body.encode()).hexdigest(), lines))
 PYEOF
 find "$WORK/many" -name '*.tds' >"$WORK/many.txt"
 [ "$(wc -l <"$WORK/many.txt")" = $N ] || die "expected $N parts"

@@ -159,10 +159,10 @@ EOF
 # diff of the two runs works on the stack-tracing tables
 "$TD" diff "$WORK/s.json" "$WORK/b.json" -o "$WORK/diff" >"$WORK/diff.txt"; rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || die "diff exit $rc"
-grep -q "hyperfunction total.*block" "$WORK/diff.txt" || { cat "$WORK/diff.txt"; die "no hyperfunction rows in diff"; }
+grep -q "Hyperfunction .*: total time" "$WORK/diff.txt" || { cat "$WORK/diff.txt"; die "no hyperfunction rows in diff"; }
 # run 2 has no layer 4: its per-call times are unknown (null), not zero, so they are
 # not compared (an older build read the null as 0 and printed a -100% "improvement")
-grep -q "hypersection time per call" "$WORK/diff.txt" && { cat "$WORK/diff.txt"; die "per-call times compared without layer 4"; }
+grep -q "Hypersection .*: time per call" "$WORK/diff.txt" && { cat "$WORK/diff.txt"; die "per-call times compared without layer 4"; }
 # with layer 4 on both sides (run 1, attn's measured time per call raised by half in a
 # copy of its summary.json) the per-call row is there with that change
 $PY - "$WORK/s.json" "$WORK/s4.json" <<'EOF2' || exit 1
@@ -175,7 +175,7 @@ json.dump(s, open(sys.argv[2], "w"))
 EOF2
 "$TD" diff "$WORK/s.json" "$WORK/s4.json" >"$WORK/diff4.txt"; rc=$?
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || die "diff exit $rc"
-grep -Eq "hypersection time per call +attn +ns +250000\.000 +375000\.000 +50\.0% +regressed" "$WORK/diff4.txt" || { cat "$WORK/diff4.txt"; die "no hypersection row in diff"; }
+grep -Eq "Hypersection attn: time per call +regressed +250\.000 (us|µs) +375\.000 (us|µs) +50\.0%" "$WORK/diff4.txt" || { cat "$WORK/diff4.txt"; die "no hypersection row in diff"; }
 
 # the report: PDF with the section, workbook sheets
 "$TD" report "$A" -o "$WORK/rep" || die "report failed"
