@@ -591,18 +591,24 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
             continue;
         }
         size_t kl = strlen(af->kind);
-        for (size_t r = 0; r < p->nr; r++) {
-            const td_rec *x = &p->r[r];
-            if (x->type != TD_R_FLAME || strncmp(x->key, af->kind, kl) || x->key[kl] != '\x1f')
+        td_buf b = {0};
+        for (size_t r = 0; !p->no_stacks && r < p->stk.n; r++) {
+            td_pstack x;
+            td_part_stack_get(p, r, &x);
+            if (x.hlen <= kl || strncmp(x.head, af->kind, kl) || x.head[kl] != '\x1f')
                 continue;
-            const char *st = x->key + kl + 1;
+            b.n = 0;
+            td_buf_put(&b, x.head + kl + 1, x.hlen - kl - 1);
+            td_buf_put(&b, x.tail, x.tlen);
+            const char *st = td_buf_cstr(&b);
             if (nranks == 1 && !strcmp(af->kind, "cpu") && !strncmp(st, "rank ", 5)) {
                 const char *sp = strchr(st + 5, ' ');
                 if (sp)
                     st = sp + 1;
             }
-            td_flame_add(s, fl, st, x->v[0]);
+            td_flame_add(s, fl, st, x.value);
         }
+        td_buf_free(&b);
         td_flame_finish(fl);
     }
     free(kept);

@@ -12,6 +12,32 @@ typedef struct td_rtype {
 } td_rtype;
 extern const td_rtype td_rtypes[TD_R__N];
 
+/* The flame stacks (partial/stacks.c): each key cut at its first ';' into two interned
+ * strings; stacks in the order first added. */
+typedef struct td_pstk {
+    uint32_t head, tail;
+    int64_t v;
+} td_pstk;
+typedef struct td_pstacks {
+    const char **str;        /* interned strings (in blocks) */
+    uint32_t *slen;
+    uint64_t *shash;
+    size_t nstr, strcap;
+    uint32_t *sslot;
+    size_t nsslot;
+    uint32_t last_head;
+    struct sblock *blocks;
+    td_pstk *e;              /* the stacks */
+    size_t n, cap;
+    uint32_t *pslot;
+    size_t npslot;
+} td_pstacks;
+typedef struct td_pstack {   /* one stack: key = head + tail */
+    const char *head, *tail;
+    size_t hlen, tlen;
+    int64_t value;
+} td_pstack;
+
 struct td_seen {
     const char *key, *path;
 };
@@ -36,6 +62,8 @@ struct td_partial {
     uint32_t *seen_slot;
     size_t nseen_slot;
     int overflow;             /* a sum overflowed 64 bits while merging (td_part_add) */
+    td_pstacks stk;           /* the flame records */
+    int no_stacks;            /* td_partial_finish builds no flame stacks */
 };
 
 void td_tds_esc(td_buf *b, const char *s);
@@ -50,6 +78,11 @@ td_rec *td_part_find(const td_partial *p, int type, const char *key, size_t klen
 int td_part_has(const td_partial *p, int type, const char *key); /* the record exists */
 
 int td_part_has_type(const td_partial *p, int type);
+/* Flame records (partial/stacks.c): add v to stack key ("KIND<0x1f>STACK"); 0 when the
+ * sum overflows 64 bits (p->overflow set). Stack i (0 .. p->stk.n - 1) into *out. */
+int td_part_stack_add(td_partial *p, const char *key, size_t klen, int64_t v);
+void td_part_stack_get(const td_partial *p, size_t i, td_pstack *out);
+void td_part_stacks_free(td_pstacks *t);
 int td_part_xla_flame(const char *kind); /* device, source, opname */
 
 #endif

@@ -365,6 +365,12 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
                     BAD("%s: line %zu: bad number '%s'", path, lno, fld[3 + k]);
             if (type == TD_R_XLOC && td_part_xloc_loses(p, fld[2], strlen(fld[2]), 1))
                 continue; /* a part of lower rank gave this instruction's locations */
+            if (type == TD_R_FLAME) {
+                if (!td_part_stack_add(p, fld[2], strlen(fld[2]), v[0]))
+                    BAD("%s: line %zu: %s record '%s': a total overflows 64 bits when merged "
+                        "(damaged or not a real measurement)", path, lno, rt->tag, fld[2]);
+                continue;
+            }
             size_t before = p->nr;
             td_rec *r = td_part_add(p, type, fld[2], strlen(fld[2]), v);
             if (p->overflow)
