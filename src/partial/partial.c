@@ -89,7 +89,7 @@ void td_part_key(td_buf *b, int nf, ...)
 
 static uint64_t rec_hash(int type, const char *key, size_t klen)
 {
-    return td_hash64(key, klen) ^ ((uint64_t)type * 0x9e3779b97f4a7c15ull);
+    return td_part_hash(key, klen) ^ ((uint64_t)type * 0x9e3779b97f4a7c15ull);
 }
 
 static size_t rec_slot(const td_partial *p, int type, const char *key, size_t klen, uint64_t h)

@@ -10,7 +10,6 @@
  * Stacks keep the order they were first added (the file order of a merge). */
 #include "partial/internal.h"
 #include <stdlib.h>
-#include <string.h>
 
 #define BLOCK ((size_t)1 << 20)
 
@@ -19,29 +18,6 @@ typedef struct sblock {
     size_t used, size;
     char data[];
 } sblock;
-
-/* Hash of bytes, 8 at a time (not stable across versions: never stored). */
-static uint64_t bytes_hash(const char *s, size_t len)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-    }
-    uint64_t w = 0;
-    memcpy(&w, s + i, len - i);
-    h = (h ^ w) * 0x94d049bb133111ebull;
-    return h ^ (h >> 29);
-}
-
-static uint64_t pair_hash(uint32_t a, uint32_t b)
-{
-    uint64_t h = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 32);
-}
 
 static const char *store(td_pstacks *t, const char *s, size_t len)
 {
@@ -81,7 +57,7 @@ static uint32_t intern(td_pstacks *t, const char *s, size_t len)
 {
     if ((t->nstr + 1) * 2 > t->nsslot)
         str_rehash(t);
-    uint64_t h = bytes_hash(s, len);
+    uint64_t h = td_part_hash(s, len);
     size_t i = h & (t->nsslot - 1);
     for (;;) {
         uint32_t k = t->sslot[i];
@@ -108,19 +84,37 @@ static uint32_t intern(td_pstacks *t, const char *s, size_t len)
     return (uint32_t)(t->nstr - 1);
 }
 
-static void pair_rehash(td_pstacks *t)
+/* A head's stacks: open addressing on the tail id -> stack index + 1. One table per head
+ * keeps a part's lookups within the few small tables of its own threads (the stacks of
+ * one head were added together, so their records are neighbours too), where one table
+ * of millions of stacks costs a cache and TLB miss per lookup. */
+struct td_phead {
+    uint32_t *slot;
+    uint32_t nslot, n;
+};
+
+static size_t tail_slot(uint32_t tail, uint32_t mask)
 {
-    size_t ns = t->npslot ? t->npslot * 2 : 1024;
+    uint64_t h = (uint64_t)(tail + 1) * 0x9e3779b97f4a7c15ull;
+    return (size_t)((h ^ (h >> 29)) & mask);
+}
+
+static void head_rehash(const td_pstacks *t, struct td_phead *hd)
+{
+    uint32_t ns = hd->nslot ? hd->nslot * 2 : 16;
     uint32_t *sl = td_xcalloc(ns, sizeof *sl);
-    for (size_t k = 0; k < t->n; k++) {
-        size_t i = pair_hash(t->e[k].head, t->e[k].tail) & (ns - 1);
+    for (uint32_t k = 0; k < hd->nslot; k++) {
+        uint32_t id = hd->slot[k];
+        if (!id)
+            continue;
+        size_t i = tail_slot(t->e[id - 1].tail, ns - 1);
         while (sl[i])
             i = (i + 1) & (ns - 1);
-        sl[i] = (uint32_t)k + 1;
+        sl[i] = id;
     }
-    free(t->pslot);
-    t->pslot = sl;
-    t->npslot = ns;
+    free(hd->slot);
+    hd->slot = sl;
+    hd->nslot = ns;
 }
 
 int td_part_stack_add(td_partial *p, const char *key, size_t klen, int64_t v)
@@ -136,22 +130,28 @@ int td_part_stack_add(td_partial *p, const char *key, size_t klen, int64_t v)
     else
         head = t->last_head = intern(t, key, hl);
     uint32_t tail = intern(t, key + hl, klen - hl);
-    if ((t->n + 1) * 2 > t->npslot)
-        pair_rehash(t);
-    size_t i = pair_hash(head, tail) & (t->npslot - 1);
+    if (head >= t->hdcap) {
+        size_t old = t->hdcap;
+        td_grow((void **)&t->hd, &t->hdcap, (size_t)head + 1, sizeof *t->hd);
+        memset(t->hd + old, 0, (t->hdcap - old) * sizeof *t->hd);
+    }
+    struct td_phead *hd = &t->hd[head];
+    if ((hd->n + 1) * 2 > hd->nslot)
+        head_rehash(t, hd);
+    size_t i = tail_slot(tail, hd->nslot - 1);
     for (;;) {
-        uint32_t k = t->pslot[i];
+        uint32_t k = hd->slot[i];
         if (!k)
             break;
         td_pstk *x = &t->e[k - 1];
-        if (x->head == head && x->tail == tail) {
+        if (x->tail == tail) {
             if (__builtin_add_overflow(x->v, v, &x->v)) {
                 p->overflow = 1;
                 return 0;
             }
             return 1;
         }
-        i = (i + 1) & (t->npslot - 1);
+        i = (i + 1) & (hd->nslot - 1);
     }
     if (t->n >= UINT32_MAX - 1)
         td_oom(0);
@@ -159,7 +159,8 @@ int td_part_stack_add(td_partial *p, const char *key, size_t klen, int64_t v)
     x->head = head;
     x->tail = tail;
     x->v = v;
-    t->pslot[i] = (uint32_t)t->n;
+    hd->slot[i] = (uint32_t)t->n;
+    hd->n++;
     return 1;
 }
 
@@ -185,6 +186,8 @@ void td_part_stacks_free(td_pstacks *t)
     free(t->shash);
     free(t->sslot);
     free(t->e);
-    free(t->pslot);
+    for (size_t i = 0; i < t->hdcap; i++)
+        free(t->hd[i].slot);
+    free(t->hd);
     memset(t, 0, sizeof *t);
 }
