@@ -6,9 +6,9 @@
 # summary.json, with the merge's wall time, CPU and peak RSS (/usr/bin/time -v).
 # PARTS=copy (for 10,000 ranks: summarizing each copy costs ~0.3 s of CPU): only the 8
 # real ranks are summarized (as ranks 0-7 of N); rank k's part is then rank k%8's part
-# with its rank (inputs, steps, gpu_timeline rows, the input record, the cpu stacks' "rank
-# R" frames) and its input's name changed: the bytes `summarize` writes for that copy,
-# bar the SHA-256 and path of the input. Goal (issue 22): 10,000 parts merged in < 30 s,
+# with its rank (the rank cells of every per-rank table's rows, the input record, the cpu
+# stacks' "rank R" frames), its input's name and its sum line changed: the bytes
+# `summarize` writes for that copy, bar the SHA-256 and path of the input. Goal (issue 22): 10,000 parts merged in < 30 s,
 # < 1 GiB. Disk: ~250 KB per part (plus ~0.8 MB of JSON per rank without PARTS=copy) in
 # $BENCH_DIR (default /tmp/tracedoc-bench-merge).
 set -eu
@@ -39,23 +39,31 @@ t1=$(date +%s.%N)
 echo "summarize: $(echo "$t1 - $t0" | bc) s wall for $M ranks (2 at a time)"
 if [ "$PARTS" = copy ]; then
     python3 - "$W/p" "$N" <<'PYEOF'
-import sys
+import hashlib, sys
 d, n = sys.argv[1], int(sys.argv[2])
 src = [open(f"{d}/rank{k:05d}.tds").read().split("\n") for k in range(8)]
+# the rank column of each per-rank table, from its table line ("key:type:title" cells)
+rankcol = {}
+for l in src[0]:
+    f = l.split("\t")
+    if f[0] == "table":
+        for c, spec in enumerate(f[4:]):
+            if spec.split(":")[0] == "rank":
+                rankcol[f[1]] = 2 + c
 for k in range(8, n):
     r = k % 8
     old, new = f"rank{r:05d}.json", f"rank{k:05d}.json"
     out = []
     for l in src[r]:
         f = l.split("\t")
-        if f[:2] == ["row", "inputs"]:
-            f[7] = str(k)
-        elif f[:2] in (["row", "steps"], ["row", "gpu_timeline"]):
-            f[2] = str(k)
+        if f[0] == "row" and f[1] in rankcol and f[rankcol[f[1]]] == str(r):
+            f[rankcol[f[1]]] = str(k)
         elif f[:2] == ["rec", "input"]:
             f[3] = str(k)
         elif f[:2] == ["rec", "flame"]:
             f[2] = f[2].replace(f"\\urank {r} ", f"\\urank {k} ")
+        elif f[0] == "sum":  # the SHA-256 of the lines before it
+            f[2] = hashlib.sha256("".join(x + "\n" for x in out).encode()).hexdigest()
         out.append("\t".join(f).replace(old, new))
     open(f"{d}/rank{k:05d}.tds", "w").write("\n".join(out))
 PYEOF

@@ -424,6 +424,8 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     }
     if (c.history && td_history_open(c.history, 1, &hdb, &e) != TD_OK)
         goto fail;
+    /* no document draws or writes stacks, nothing compares them: a merge skips them */
+    c.run.no_stacks = !(docs & (TD_DOC_PDF | TD_DOC_SVG | TD_DOC_FOLDED)) && !base && !hdb;
     if (td_run_summary(&c.run, c.inputs, c.ninputs, &s, &t_read, &t_an, &e) != TD_OK)
         goto fail;
     set_template_name(s, c.tpl ? c.tpl : "bug-report");

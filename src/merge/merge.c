@@ -22,16 +22,26 @@ static int is_int_type(td_type t)
 /* ---- the summary of a merged partial ---------------------------------------------- */
 
 static const td_table *g_sort_t;
-static int g_sort_path;
+static int g_sort_path, g_rank_col, g_path_col; /* columns: -1 none (as td_row_get_*) */
+
+static int64_t sort_rank(size_t r)
+{
+    return g_rank_col < 0 ? TD_NA : td_table_cell(g_sort_t, r, g_rank_col)->i;
+}
+
+static const char *sort_path(size_t r)
+{
+    return g_path_col < 0 ? NULL : td_table_cell(g_sort_t, r, g_path_col)->s;
+}
 
 static int rank_cmp(const void *x, const void *y)
 {
     size_t a = *(const size_t *)x, b = *(const size_t *)y;
-    int64_t ra = td_row_get_int(g_sort_t, a, "rank"), rb = td_row_get_int(g_sort_t, b, "rank");
+    int64_t ra = sort_rank(a), rb = sort_rank(b);
     if (ra != rb)
         return ra < rb ? -1 : 1;
     if (g_sort_path) {
-        const char *pa = td_row_get_str(g_sort_t, a, "path"), *pb = td_row_get_str(g_sort_t, b, "path");
+        const char *pa = sort_path(a), *pb = sort_path(b);
         int c = strcmp(pa ? pa : "", pb ? pb : "");
         if (c)
             return c;
@@ -59,6 +69,14 @@ static void copy_by_rank(td_table *d, const td_table *t, int by_path)
         ix[i] = i;
     g_sort_t = t;
     g_sort_path = by_path;
+    /* the column lookups td_row_get_int/str make, once */
+    g_rank_col = td_table_col(t, "rank");
+    if (g_rank_col >= 0 && (t->cols[g_rank_col].type == TD_T_TEXT ||
+                            td_tds_is_dbl(t->cols[g_rank_col].type)))
+        g_rank_col = -1;
+    g_path_col = td_table_col(t, "path");
+    if (g_path_col >= 0 && t->cols[g_path_col].type != TD_T_TEXT)
+        g_path_col = -1;
     qsort(ix, t->nrows, sizeof *ix, rank_cmp);
     for (size_t i = 0; i < t->nrows; i++)
         copy_row(d, t, ix[i]);
@@ -591,18 +609,24 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
             continue;
         }
         size_t kl = strlen(af->kind);
-        for (size_t r = 0; r < p->nr; r++) {
-            const td_rec *x = &p->r[r];
-            if (x->type != TD_R_FLAME || strncmp(x->key, af->kind, kl) || x->key[kl] != '\x1f')
+        td_buf b = {0};
+        for (size_t r = 0; !p->no_stacks && r < p->stk.n; r++) {
+            td_pstack x;
+            td_part_stack_get(p, r, &x);
+            if (x.hlen <= kl || strncmp(x.head, af->kind, kl) || x.head[kl] != '\x1f')
                 continue;
-            const char *st = x->key + kl + 1;
+            b.n = 0;
+            td_buf_put(&b, x.head + kl + 1, x.hlen - kl - 1);
+            td_buf_put(&b, x.tail, x.tlen);
+            const char *st = td_buf_cstr(&b);
             if (nranks == 1 && !strcmp(af->kind, "cpu") && !strncmp(st, "rank ", 5)) {
                 const char *sp = strchr(st + 5, ' ');
                 if (sp)
                     st = sp + 1;
             }
-            td_flame_add(s, fl, st, x->v[0]);
+            td_flame_add(s, fl, st, x.value);
         }
+        td_buf_free(&b);
         td_flame_finish(fl);
     }
     free(kept);

@@ -141,7 +141,7 @@ void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *
             continue; /* rebuilt from the XLA records after the top-module cut */
         for (size_t k = 0; k < fl->n; k++) {
             td_part_key(&kb, 2, fl->kind, fl->st[k].stack);
-            td_part_add(p, TD_R_FLAME, kb.p, kb.n, &fl->st[k].value);
+            td_part_stack_add(p, kb.p, kb.n, fl->st[k].value);
         }
     }
     td_buf_free(&kb);

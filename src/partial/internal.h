@@ -4,6 +4,25 @@
 #ifndef TD_PARTIAL_INT_H
 #define TD_PARTIAL_INT_H
 #include "partial/partial.h"
+#include <string.h>
+
+/* Hash of bytes, 8 at a time, for the in-memory tables of a partial (never stored; not
+ * td_hash64, whose byte-at-a-time FNV was a tenth of a merge's time). */
+static inline uint64_t td_part_hash(const char *s, size_t len)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s + i, len - i);
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    return h ^ (h >> 29);
+}
 
 typedef struct td_rtype {
     const char *tag;   /* name in the file */
@@ -11,6 +30,32 @@ typedef struct td_rtype {
     const char *ops;   /* merge rule per value (partial/partial.c) */
 } td_rtype;
 extern const td_rtype td_rtypes[TD_R__N];
+
+/* The flame stacks (partial/stacks.c): each key cut at its first ';' into two interned
+ * strings; stacks in the order first added. */
+typedef struct td_pstk {
+    uint32_t head, tail;
+    int64_t v;
+} td_pstk;
+typedef struct td_pstacks {
+    const char **str;        /* interned strings (in blocks) */
+    uint32_t *slen;
+    uint64_t *shash;
+    size_t nstr, strcap;
+    uint32_t *sslot;
+    size_t nsslot;
+    uint32_t last_head;
+    struct sblock *blocks;
+    td_pstk *e;              /* the stacks */
+    size_t n, cap;
+    struct td_phead *hd;     /* per interned string (as a head): its tails' table */
+    size_t hdcap;
+} td_pstacks;
+typedef struct td_pstack {   /* one stack: key = head + tail */
+    const char *head, *tail;
+    size_t hlen, tlen;
+    int64_t value;
+} td_pstack;
 
 struct td_seen {
     const char *key, *path;
@@ -36,6 +81,8 @@ struct td_partial {
     uint32_t *seen_slot;
     size_t nseen_slot;
     int overflow;             /* a sum overflowed 64 bits while merging (td_part_add) */
+    td_pstacks stk;           /* the flame records */
+    int no_stacks;            /* td_partial_finish builds no flame stacks */
 };
 
 void td_tds_esc(td_buf *b, const char *s);
@@ -50,6 +97,11 @@ td_rec *td_part_find(const td_partial *p, int type, const char *key, size_t klen
 int td_part_has(const td_partial *p, int type, const char *key); /* the record exists */
 
 int td_part_has_type(const td_partial *p, int type);
+/* Flame records (partial/stacks.c): add v to stack key ("KIND<0x1f>STACK"); 0 when the
+ * sum overflows 64 bits (p->overflow set). Stack i (0 .. p->stk.n - 1) into *out. */
+int td_part_stack_add(td_partial *p, const char *key, size_t klen, int64_t v);
+void td_part_stack_get(const td_partial *p, size_t i, td_pstack *out);
+void td_part_stacks_free(td_pstacks *t);
 int td_part_xla_flame(const char *kind); /* device, source, opname */
 
 #endif

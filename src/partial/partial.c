@@ -60,9 +60,15 @@ void td_partial_free(td_partial *p)
     free(p->slot);
     free(p->seen);
     free(p->seen_slot);
+    td_part_stacks_free(&p->stk);
     td_summary_free(p->acc);
     td_arena_free(p->a);
     free(p);
+}
+
+void td_partial_skip_stacks(td_partial *p)
+{
+    p->no_stacks = 1;
 }
 
 void td_part_key(td_buf *b, int nf, ...)
@@ -83,7 +89,7 @@ void td_part_key(td_buf *b, int nf, ...)
 
 static uint64_t rec_hash(int type, const char *key, size_t klen)
 {
-    return td_hash64(key, klen) ^ ((uint64_t)type * 0x9e3779b97f4a7c15ull);
+    return td_part_hash(key, klen) ^ ((uint64_t)type * 0x9e3779b97f4a7c15ull);
 }
 
 static size_t rec_slot(const td_partial *p, int type, const char *key, size_t klen, uint64_t h)
@@ -259,22 +265,52 @@ void td_part_inst(td_rec *r, const int64_t *inst, int64_t per, int fresh)
 
 /* ---- writing ------------------------------------------------------------------- */
 
+/* s[0..n) escaped: runs without a character to escape are copied at once. */
+static void esc_n(td_buf *b, const char *s, size_t n)
+{
+    while (n) {
+        size_t k = 0;
+        while (k < n && s[k] != '\\' && s[k] != '\t' && s[k] != '\n' && s[k] != '\r' &&
+               s[k] != '\x1f')
+            k++;
+        td_buf_put(b, s, k);
+        if (k == n)
+            return;
+        char e[2] = {'\\', s[k]};
+        switch (s[k]) {
+        case '\t': e[1] = 't'; break;
+        case '\n': e[1] = 'n'; break;
+        case '\r': e[1] = 'r'; break;
+        case '\x1f': e[1] = 'u'; break;
+        default: break;
+        }
+        td_buf_put(b, e, 2);
+        s += k + 1;
+        n -= k + 1;
+    }
+}
+
 void td_tds_esc(td_buf *b, const char *s)
 {
     if (!s) {
         td_buf_puts(b, "\\N");
         return;
     }
-    for (; *s; s++) {
-        switch (*s) {
-        case '\\': td_buf_puts(b, "\\\\"); break;
-        case '\t': td_buf_puts(b, "\\t"); break;
-        case '\n': td_buf_puts(b, "\\n"); break;
-        case '\r': td_buf_puts(b, "\\r"); break;
-        case '\x1f': td_buf_puts(b, "\\u"); break;
-        default: td_buf_putc(b, *s);
-        }
-    }
+    esc_n(b, s, strlen(s));
+}
+
+/* "\t" and v in decimal (as %" PRId64 ") */
+static void put_tab_i64(td_buf *b, int64_t v)
+{
+    char t[24], *e = t + sizeof t, *q = e;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do
+        *--q = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--q = '-';
+    *--q = '\t';
+    td_buf_put(b, q, (size_t)(e - q));
 }
 
 int td_tds_is_dbl(td_type t)
@@ -403,7 +439,7 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
         td_buf_printf(&b, "rec\t%s\t", t->tag);
         td_tds_esc(&b, r->key);
         for (int k = 0; k < t->nv; k++)
-            td_buf_printf(&b, "\t%" PRId64, r->v[k]);
+            put_tab_i64(&b, r->v[k]);
         if (r->sk) {
             td_buf_putc(&b, '\t');
             td_sketch_write(r->sk, &b);
@@ -415,6 +451,18 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
             else
                 td_buf_putc(&b, '-');
         }
+        LINE();
+        if (b.n > (1u << 20) && flush_buf(f, &b, sh, e) != TD_OK)
+            goto fail;
+    }
+    /* the flame records, after the others (partial/stacks.c) */
+    for (size_t i = 0; i < p->stk.n; i++) {
+        td_pstack x;
+        td_part_stack_get(p, i, &x);
+        td_buf_put(&b, "rec\tflame\t", 10);
+        esc_n(&b, x.head, x.hlen);
+        esc_n(&b, x.tail, x.tlen);
+        put_tab_i64(&b, x.value);
         LINE();
         if (b.n > (1u << 20) && flush_buf(f, &b, sh, e) != TD_OK)
             goto fail;

@@ -99,6 +99,10 @@ int td_is_partial(const char *path);
 /* The summary of everything merged into p (the same tables report would make).
  * *o receives the analysis options the parts were made with. */
 td_summary *td_partial_finish(td_partial *p, td_opts *o);
+/* The summary td_partial_finish makes will draw no flamegraph (summary.json alone): its
+ * flames keep their titles but get no stacks, which for a merge of thousands of ranks
+ * are millions of strings nothing would read. */
+void td_partial_skip_stacks(td_partial *p);
 
 /* Run the analysis with the partial hooks on (analyse/analyse.c); then td_partial_from_summary. */
 td_status td_analyse_partial(td_traceset *set, const td_opts *o, td_summary *s, td_partial *p,

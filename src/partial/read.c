@@ -31,8 +31,10 @@ static int unesc(char *s, int *null)
         *null = 1;
         return 1;
     }
-    char *o = s;
-    for (char *i = s; *i; i++) {
+    char *o = strchr(s, '\\'); /* (most fields have no escape) */
+    if (!o)
+        return 1;
+    for (char *i = o; *i; i++) {
         if (*i != '\\') {
             *o++ = *i;
             continue;
@@ -102,7 +104,7 @@ static const char *seen_add(td_partial *p, const char *key, const char *path)
         size_t ns = p->nseen_slot ? p->nseen_slot * 2 : 256;
         uint32_t *sl = td_xcalloc(ns, sizeof *sl);
         for (size_t k = 0; k < p->nseen; k++) {
-            size_t i = td_hash64(p->seen[k].key, strlen(p->seen[k].key)) & (ns - 1);
+            size_t i = td_part_hash(p->seen[k].key, strlen(p->seen[k].key)) & (ns - 1);
             while (sl[i])
                 i = (i + 1) & (ns - 1);
             sl[i] = (uint32_t)k + 1;
@@ -111,7 +113,7 @@ static const char *seen_add(td_partial *p, const char *key, const char *path)
         p->seen_slot = sl;
         p->nseen_slot = ns;
     }
-    size_t i = td_hash64(key, strlen(key)) & (p->nseen_slot - 1);
+    size_t i = td_part_hash(key, strlen(key)) & (p->nseen_slot - 1);
     while (p->seen_slot[i]) {
         if (!strcmp(p->seen[p->seen_slot[i] - 1].key, key))
             return p->seen[p->seen_slot[i] - 1].path;
@@ -168,6 +170,57 @@ static td_status check_job(td_partial *p, const char *path, const td_job_facts *
 
 #define MAXF (TD_MAXCOLS + 8)
 
+/* A keyed record (not a flame: td_part_stack_add) of type with values v merged into p;
+ * its sketch or collective instances from the field after the values. */
+static td_status merge_rec(td_partial *p, int type, char **fld, const int64_t *v,
+                           const char *path, size_t lno, td_err *e)
+{
+    const td_rtype *rt = &td_rtypes[type];
+    if (type == TD_R_XLOC && td_part_xloc_loses(p, fld[2], strlen(fld[2]), 1))
+        return TD_OK; /* a part of lower rank gave this instruction's locations */
+    size_t before = p->nr;
+    td_rec *r = td_part_add(p, type, fld[2], strlen(fld[2]), v);
+    if (p->overflow)
+        return td_fail(e, TD_E_FORMAT, "%s: line %zu: %s record '%s': a total overflows 64 "
+                       "bits when merged (damaged or not a real measurement)", path, lno,
+                       rt->tag, fld[2]);
+    int fresh = p->nr != before;
+    if (type == TD_R_KERN || type == TD_R_KDEV) {
+        td_sketch sk;
+        const char *x = fld[3 + rt->nv];
+        if (!td_sketch_parse(&sk, x, strlen(x)))
+            return td_fail(e, TD_E_FORMAT, "%s: line %zu: bad sketch", path, lno);
+        if (!r->sk)
+            r->sk = td_xcalloc(1, sizeof *r->sk);
+        td_sketch_merge(r->sk, &sk);
+        td_sketch_free(&sk);
+    } else if (type == TD_R_KCOLL) {
+        const char *x = fld[3 + rt->nv];
+        int64_t per = v[3];
+        int64_t *inst = NULL;
+        if (per > 0 && strcmp(x, "-")) {
+            if (per > 100000000)
+                return td_fail(e, TD_E_FORMAT, "%s: line %zu: too many instances", path, lno);
+            inst = td_xmalloc((size_t)per * 3 * sizeof *inst);
+            const char *c = x;
+            for (int64_t k = 0; k < 3 * per; k++) {
+                char *end;
+                errno = 0;
+                inst[k] = strtoll(c, &end, 10);
+                if (errno || end == c || (k + 1 < 3 * per ? *end != ',' : *end != 0)) {
+                    free(inst);
+                    return td_fail(e, TD_E_FORMAT, "%s: line %zu: bad collective instances",
+                                   path, lno);
+                }
+                c = end + 1;
+            }
+        }
+        td_part_inst(r, inst, per, fresh);
+        free(inst);
+    }
+    return TD_OK;
+}
+
 td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
 {
     FILE *f = td_peek_fopen(path);
@@ -177,7 +230,7 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
     char *line = NULL;
     size_t lcap = 0, lno = 0;
     ssize_t len;
-    int header = 1, ended = 0, have_parts = 0;
+    int header = 1, ended = 0, have_parts = 0, last_type = -1;
     td_job_facts job = {.path = ppath, .format = "", .device = "", .rank = -1};
     int64_t parts = 1;
     td_status st = TD_OK;
@@ -270,10 +323,37 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
                 goto out;
             continue;
         }
-        for (int k = 1; k < nf; k++)
-            if (strcmp(tag, "row") && strcmp(tag, "rec") && !unesc(fld[k], &null))
+        int is_rec = !strcmp(tag, "rec"), is_row = !is_rec && !strcmp(tag, "row");
+        for (int k = 1; k < nf && !is_rec && !is_row; k++)
+            if (!unesc(fld[k], &null))
                 BAD("%s: line %zu: bad escape in field %d", path, lno, k + 1);
-        if (!strcmp(tag, "kv")) {
+        if (is_rec) {
+            int type = -1;
+            /* (the record types of a part come in runs: the type of the line before) */
+            if (nf >= 3 && last_type >= 0 && !strcmp(fld[1], td_rtypes[last_type].tag))
+                type = last_type;
+            for (int k = 0; k < TD_R__N && nf >= 3 && type < 0; k++)
+                if (k != TD_R_XBEST && !strcmp(fld[1], td_rtypes[k].tag))
+                    type = k;
+            if (type < 0)
+                BAD("%s: line %zu: unknown record '%s'", path, lno, nf > 1 ? fld[1] : "");
+            last_type = type;
+            const td_rtype *rt = &td_rtypes[type];
+            int extra = type == TD_R_KERN || type == TD_R_KDEV || type == TD_R_KCOLL;
+            if (nf != 3 + rt->nv + extra || !unesc(fld[2], &null) || null)
+                BAD("%s: line %zu: bad %s record", path, lno, rt->tag);
+            for (int k = 0; k < rt->nv; k++)
+                if (!parse_i64(fld[3 + k], &v[k]))
+                    BAD("%s: line %zu: bad number '%s'", path, lno, fld[3 + k]);
+            if (type == TD_R_FLAME) {
+                if (!td_part_stack_add(p, fld[2], strlen(fld[2]), v[0]))
+                    BAD("%s: line %zu: %s record '%s': a total overflows 64 bits when merged "
+                        "(damaged or not a real measurement)", path, lno, rt->tag, fld[2]);
+                continue;
+            }
+            if ((st = merge_rec(p, type, fld, v, path, lno, e)) != TD_OK)
+                goto out;
+        } else if (!strcmp(tag, "kv")) {
             td_type t;
             td_cell c;
             if (nf != 5 || !td_type_parse(fld[2], strlen(fld[2]), &t) || !parse_cell(fld[4], t, &c, p->acc->a))
@@ -341,60 +421,6 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
             if (nf != 2)
                 BAD("%s: line %zu: bad warn line", path, lno);
             td_part_warn(p->acc, fld[1]);
-        } else if (!strcmp(tag, "rec")) {
-            int type = -1;
-            for (int k = 0; k < TD_R__N && nf >= 3; k++)
-                if (k != TD_R_XBEST && !strcmp(fld[1], td_rtypes[k].tag))
-                    type = k;
-            if (type < 0)
-                BAD("%s: line %zu: unknown record '%s'", path, lno, nf > 1 ? fld[1] : "");
-            const td_rtype *rt = &td_rtypes[type];
-            int extra = type == TD_R_KERN || type == TD_R_KDEV || type == TD_R_KCOLL;
-            if (nf != 3 + rt->nv + extra || !unesc(fld[2], &null) || null)
-                BAD("%s: line %zu: bad %s record", path, lno, rt->tag);
-            for (int k = 0; k < rt->nv; k++)
-                if (!parse_i64(fld[3 + k], &v[k]))
-                    BAD("%s: line %zu: bad number '%s'", path, lno, fld[3 + k]);
-            if (type == TD_R_XLOC && td_part_xloc_loses(p, fld[2], strlen(fld[2]), 1))
-                continue; /* a part of lower rank gave this instruction's locations */
-            size_t before = p->nr;
-            td_rec *r = td_part_add(p, type, fld[2], strlen(fld[2]), v);
-            if (p->overflow)
-                BAD("%s: line %zu: %s record '%s': a total overflows 64 bits when merged "
-                    "(damaged or not a real measurement)", path, lno, rt->tag, fld[2]);
-            int fresh = p->nr != before;
-            if (type == TD_R_KERN || type == TD_R_KDEV) {
-                td_sketch sk;
-                const char *x = fld[3 + rt->nv];
-                if (!td_sketch_parse(&sk, x, strlen(x)))
-                    BAD("%s: line %zu: bad sketch", path, lno);
-                if (!r->sk)
-                    r->sk = td_xcalloc(1, sizeof *r->sk);
-                td_sketch_merge(r->sk, &sk);
-                td_sketch_free(&sk);
-            } else if (type == TD_R_KCOLL) {
-                const char *x = fld[3 + rt->nv];
-                int64_t per = v[3];
-                int64_t *inst = NULL;
-                if (per > 0 && strcmp(x, "-")) {
-                    if (per > 100000000)
-                        BAD("%s: line %zu: too many instances", path, lno);
-                    inst = td_xmalloc((size_t)per * 3 * sizeof *inst);
-                    const char *c = x;
-                    for (int64_t k = 0; k < 3 * per; k++) {
-                        char *end;
-                        errno = 0;
-                        inst[k] = strtoll(c, &end, 10);
-                        if (errno || end == c || (k + 1 < 3 * per ? *end != ',' : *end != 0)) {
-                            free(inst);
-                            BAD("%s: line %zu: bad collective instances", path, lno);
-                        }
-                        c = end + 1;
-                    }
-                }
-                td_part_inst(r, inst, per, fresh);
-                free(inst);
-            }
         } else if (!strcmp(tag, "sum")) {
             td_sha256_final(hs, sum);
             hs = NULL;

@@ -172,6 +172,8 @@ static td_status merged_summary(const td_run *r, char **inputs, int n, const cha
     if (st != TD_OK)
         return st;
     td_opts o;
+    if (r->no_stacks)
+        td_partial_skip_stacks(p);
     *out = td_partial_finish(p, &o);
     td_partial_free(p);
     if (t_read)

@@ -26,6 +26,7 @@ typedef struct td_run {
     int64_t telemetry_start;   /* --telemetry-start, ns since the epoch; INT64_MIN none */
     const char *meta[64];      /* --meta KEY=VALUE, in order */
     int nmeta;
+    int no_stacks;             /* merged parts: no flame stacks (td_partial_skip_stacks) */
     td_run_note *note;         /* NULL: nothing is said */
     void *ctx;
 } td_run;

@@ -88,8 +88,6 @@ src, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 os.makedirs(out)
 tpl = []
 for l in open(src).read().split("\n"):
-    if l == "" or l.startswith(("sum\t", "end\t")):
-        continue    # the sum and end lines are made anew for each edited part
     l = l.replace("{", "{{").replace("}", "}}")
     f = l.split("\t")
     if f[:2] == ["row", "inputs"]:    # path, sha256, rank
@@ -103,14 +101,17 @@ for l in open(src).read().split("\n"):
     elif f[:2] == ["kv", "inputs_label"]:
         f[4] = "{name}"
     tpl.append("\t".join(f))
-tpl = "\n".join(tpl)
-assert tpl.count("{rank}") == 6, tpl
+# the sum line: the SHA-256 of the lines before it, per copy
+at = [i for i, l in enumerate(tpl) if l.startswith("sum\tsha256\t")]
+assert len(at) == 1, "no sum line"
+body, tail = "\n".join(tpl[:at[0]]) + "\n", "\n".join(tpl[at[0] + 1:])
+assert body.count("{rank}") == 6, body
 for k in range(n):
     name = f"worker{k}_step_12.1694128201545.pt.trace.json"
+    text = body.format(name=name, rank=k, sha="%064x" % k)
     with open(f"{out}/worker{k}_step_12.tds", "w") as fh:
-        body = tpl.format(name=name, rank=k, sha="%064x" % k) + "\n"
-        lines = body.count("\n") + 1   # with the sum line
-        fh.write(body + "sum\tsha256\t%s\nend\t%d\n" % (hashlib.sha256(body.encode()).hexdigest(), lines))
+        fh.write(text + "sum\tsha256\t" + hashlib.sha256(text.encode()).hexdigest() + "\n" +
+                 tail)
 PYEOF
 find "$WORK/many" -name '*.tds' >"$WORK/many.txt"
 [ "$(wc -l <"$WORK/many.txt")" = $N ] || die "expected $N parts"
