@@ -396,7 +396,8 @@ static const td_cli the_cli = {
     "Exit status: 0 ok, 1 a metric regressed (diff, report --baseline/--history),\n"
     "2 usage error or bad template, 3 unreadable or invalid input (or inputs that are\n"
     "not ranks of one job), 4 cannot write output, 5 internal error, 6 nothing\n"
-    "comparable (diff, report --baseline/--history).\n"};
+    "comparable (diff, report --baseline/--history), 7 the input holds no events,\n"
+    "8 busy (another run holds the output directory or history database).\n"};
 
 
 /* Out of memory anywhere: the run cannot produce its documents (base/alloc.h). */
