@@ -416,10 +416,16 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     if (c.format && (code = td_cli_formats(&format_opt, c.format, &docs)) != TD_EXIT_OK)
         goto done;
     int64_t t_read = 0, t_an = 0;
-    if (c.baseline && td_summary_load_json(c.baseline, &base, &e) != TD_OK)
-        goto fail;
     if (c.baseline && c.history) {
         code = td_cli_usage_error("report: give --baseline or --history, not both");
+        goto done;
+    }
+    /* the baseline: a summary.json, or a trace summarised here as `diff` does */
+    if (c.baseline && td_run_summary_of(&c.run, (char *)c.baseline, &base, &e) != TD_OK) {
+        code = td_cli_fail(&e);
+        if (code != TD_EXIT_INTERNAL)
+            td_cli_say("--baseline %s: a baseline is an earlier run's summary.json or its "
+                       "trace", c.baseline);
         goto done;
     }
     if (c.history && td_history_open(c.history, 1, &hdb, &e) != TD_OK)

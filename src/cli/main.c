@@ -324,8 +324,9 @@ static const td_cli_opt opts[] = {
     {"table", 0, "NAME", SUMMARY, "one table (ops, kernels, steps, modules, collectives,\n"
      "gpu_timeline, ...)", td_cli_set_str, OFF(table)},
     {"top", 0, "N", SUMMARY, "rows per table in text output (default 15)", set_top, 0},
-    {"baseline", 0, "SUMMARY.json", REPORT | MERGE, "compare with a baseline summary (changes table,\n"
-     "exit 1 when a metric regressed, 6 when nothing is comparable)", td_cli_set_str,
+    {"baseline", 0, "BASE", REPORT | MERGE, "compare with a baseline: an earlier run's summary.json\n"
+     "or its trace (summarised as diff does); changes table, exit 1 when a metric\n"
+     "regressed, 6 when nothing is comparable", td_cli_set_str,
      OFF(baseline)},
     {"history", 0, "RUNS.db", REPORT, "compare with the comparable runs of a SQLite history\n"
      "(change points; exit 1 / 6 as --baseline) and record this run", td_cli_set_str,
