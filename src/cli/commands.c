@@ -205,6 +205,9 @@ int td_cmd_summary(void *ctx, char **args, int nargs)
     const char *fmt = c.format ? c.format : "text";
     if (strcmp(fmt, "csv") == 0 && !c.table)
         return td_cli_usage_error("summary: --format csv needs --table NAME");
+    int rc = td_cli_out_file(c.out);
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     td_summary *s = NULL;
     if (td_run_summary(&c.run, c.inputs, c.ninputs, &s, NULL, NULL, &e) != TD_OK)
@@ -278,6 +281,9 @@ int td_cmd_fold(void *ctx, char **args, int nargs)
     cli c = *(cli *)ctx;
     c.inputs = args;
     c.ninputs = nargs;
+    int rc = td_cli_out_file(c.out);
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     td_summary *s = NULL;
     if (td_run_summary(&c.run, c.inputs, c.ninputs, &s, NULL, NULL, &e) != TD_OK)
@@ -331,6 +337,9 @@ int td_cmd_flame(void *ctx, char **args, int nargs)
         return td_cli_usage_error("flame: expected -o FILE.svg ('-o -' for stdout)");
     if (c.normalize && !c.diff)
         return td_cli_usage_error("flame: --normalize needs --diff BASE");
+    int rc = td_cli_out_file(c.out);
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     td_flame *fl = NULL;
     td_summary *s = NULL, *bs = NULL;
@@ -409,8 +418,8 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     if (td_template_load(c.tpl ? c.tpl : "bug-report", tdir, &t, &e) != TD_OK)
         return td_cli_fail(&e);
     /* -o a/b/out: a and a/b made now, before the work (a run that cannot write its
-     * documents fails in a second, not after the analysis) */
-    if ((code = td_cli_make_parents(out, 0)) != TD_EXIT_OK)
+     * documents fails in a second, not after the analysis); -o report.pdf refused */
+    if ((code = td_cli_out_dir("report", out)) != TD_EXIT_OK)
         goto done;
     unsigned docs = t->documents;
     if (c.format && (code = td_cli_formats(&format_opt, c.format, &docs)) != TD_EXIT_OK)
@@ -545,7 +554,9 @@ int td_cmd_merge(void *ctx, char **args, int nargs)
     int ni = (int)in.n;
     if (n < 4 || strcmp(c.out + n - 4, ".tds")) {
         int parts = 0;
-        if (td_run_partial_inputs(in.v, ni, "merge", &parts, &e) != TD_OK)
+        if ((rc = td_cli_out_dir("merge", c.out)) != TD_EXIT_OK)
+            ;
+        else if (td_run_partial_inputs(in.v, ni, "merge", &parts, &e) != TD_OK)
             rc = td_cli_fail(&e);
         else if (!parts)
             rc = td_cli_stop(TD_EXIT_USAGE, "merge: the inputs are not partial summaries "
@@ -661,6 +672,9 @@ int td_cmd_diff(void *ctx, char **args, int nargs)
         if (td_template_load(c.tpl, tdir, &tp, &e) != TD_OK)
             return td_cli_fail(&e);
     }
+    /* -o DIR checked (and its parents made) before the work */
+    if (c.out && (code = td_cli_out_dir("diff", c.out)) != TD_EXIT_OK)
+        goto done;
     if (td_run_summary_of(&c.run, c.inputs[0], &base, &e) != TD_OK ||
         td_run_summary_of(&c.run, c.inputs[1], &cur, &e) != TD_OK)
         goto fail;
@@ -760,6 +774,9 @@ int td_cmd_history(void *ctx, char **args, int nargs)
 static int write_chrome(const cli *c, char **args, int nargs, const char *out, int stack)
 {
     td_err e = {0};
+    int rc = td_cli_out_file(out);
+    if (rc != TD_EXIT_OK)
+        return rc;
     if (td_run_chrome(&c->run, args, nargs, out, stack, TD_VERSION, &e) != TD_OK)
         return td_cli_fail(&e);
     return TD_EXIT_OK;

@@ -79,6 +79,15 @@ void td_cli_list_free(td_cli_list *l);
 /* mkdir -p of path (self) or of the directory path is in (!self); returns the exit
  * status, having said which directory could not be made. */
 int td_cli_make_parents(const char *path, int self);
+/* Before any work (issue 21): the output directory out of command cmd (report, diff,
+ * merge -o DIR): a name ending in a document's extension (.pdf .xlsx .svg .json .csv .md)
+ * that is not a directory already is a usage error; a file in the way, or a parent that
+ * cannot be made or written, an output error; missing parents are made. Returns the exit
+ * status, having said what went wrong. */
+int td_cli_out_dir(const char *cmd, const char *out);
+/* The same for an output file (NULL or "-": standard output): not a directory; its
+ * missing parents made. */
+int td_cli_out_file(const char *out);
 
 /* The documents of a --format list ("pdf,xlsx") into *m; a bad list is a usage error of
  * option opt (status 2). */

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 static void push(td_cli_list *l, char *s)
@@ -157,4 +159,62 @@ int td_cli_make_parents(const char *path, int self)
     }
     free(p);
     return rc;
+}
+
+/* A document's extension at the end of a directory's name (issue 21: `-o report.pdf` made
+ * a directory named report.pdf). */
+static const char *doc_extension(const char *out)
+{
+    static const char *const ext[] = {".pdf", ".xlsx", ".svg", ".json", ".csv", ".md"};
+    size_t n = strlen(out);
+    if (n > 1 && out[n - 1] == '/')
+        return NULL; /* "report.pdf/": a directory asked for */
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+        size_t k = strlen(ext[i]);
+        if (n > k && strcasecmp(out + n - k, ext[i]) == 0)
+            return ext[i];
+    }
+    return NULL;
+}
+
+int td_cli_out_dir(const char *cmd, const char *out)
+{
+    struct stat st;
+    int exists = stat(out, &st) == 0;
+    if (exists && !S_ISDIR(st.st_mode))
+        return td_cli_stop(TD_EXIT_OUTPUT, "%s: -o %s: a file of that name is in the way (%s "
+                           "writes a directory of documents)", cmd, out, cmd);
+    const char *ext = doc_extension(out);
+    if (!exists && ext)
+        return td_cli_stop(TD_EXIT_USAGE, "%s: -o %s names a %s file, but %s writes a directory "
+                           "of documents; give a directory, "
+                           "e.g. -o %.*s", cmd, out, ext + 1, cmd,
+                           (int)(strlen(out) - strlen(ext)), out);
+    /* missing parents made now, and a directory that cannot be made found now: before
+     * the work, not after the analysis */
+    int rc = td_cli_make_parents(out, 0);
+    if (rc != TD_EXIT_OK || exists)
+        return rc;
+    char *p = td_xstrdup(out);
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/')
+        p[--n] = 0;
+    char *slash = strrchr(p, '/');
+    const char *parent = !slash ? "." : slash == p ? "/" : (*slash = 0, p);
+    if (access(parent, W_OK | X_OK) != 0)
+        rc = td_cli_stop(TD_EXIT_OUTPUT, "%s: cannot create directory: %s", out,
+                         strerror(errno));
+    free(p);
+    return rc;
+}
+
+int td_cli_out_file(const char *out)
+{
+    if (!out || !strcmp(out, "-"))
+        return TD_EXIT_OK;
+    struct stat st;
+    if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+        return td_cli_stop(TD_EXIT_OUTPUT, "%s: cannot write: is a directory (-o names the file to write)",
+                           out);
+    return td_cli_make_parents(out, 0);
 }
