@@ -176,8 +176,13 @@ static td_status write_summary_cb(FILE *f, void *ctx, td_err *e)
     const cli *c = so->c;
     if (strcmp(so->fmt, "json") == 0)
         return td_summary_write_json(s, f, e);
-    if (strcmp(so->fmt, "csv") == 0)
-        return td_table_write_csv(td_sum_find_table(s, c->table), f, e);
+    if (strcmp(so->fmt, "csv") == 0) {
+        /* --top N: the first N rows (rows are in the table's order, largest first) */
+        td_table t = *td_sum_find_table(s, c->table);
+        if (c->top > 0 && (size_t)c->top < t.nrows)
+            t.nrows = (size_t)c->top;
+        return td_table_write_csv(&t, f, e);
+    }
     for (size_t i = 0; i < s->nkv; i++) {
         char v[256];
         td_col col = {s->kv[i].key, s->kv[i].title, s->kv[i].type};
@@ -192,7 +197,9 @@ static td_status write_summary_cb(FILE *f, void *ctx, td_err *e)
         if ((c->table && strcmp(t->name, c->table)) || !t->nrows)
             continue;
         fputc('\n', f);
-        td_table_write_text(t, f, c->table ? 0 : (size_t)c->top);
+        /* --top N for every table shown, --table's too (issue 21); without it 15 rows a
+         * table, every row of the one --table asks for */
+        td_table_write_text(t, f, c->top > 0 ? (size_t)c->top : c->table ? 0 : 15);
     }
     return TD_OK;
 }

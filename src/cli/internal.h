@@ -27,7 +27,8 @@ typedef struct cli {
     const char *baseline;
     double tolerance;
     int icicle, timings;
-    int top;              /* summary: rows per table in text output (--top, default 15) */
+    int top;              /* summary: rows per table in text and CSV output (--top; 0: not
+                           * given, 15 a table in text, every row of --table) */
     char **inputs;
     int ninputs;
     const char *expect;   /* --expect TEXT */

@@ -323,7 +323,8 @@ static const td_cli_opt opts[] = {
      set_summary_format, 0},
     {"table", 0, "NAME", SUMMARY, "one table (ops, kernels, steps, modules, collectives,\n"
      "gpu_timeline, ...)", td_cli_set_str, OFF(table)},
-    {"top", 0, "N", SUMMARY, "rows per table in text output (default 15)", set_top, 0},
+    {"top", 0, "N", SUMMARY, "rows per table in text output, and of --table\n"
+     "(text or CSV; default 15, every row of --table)", set_top, 0},
     {"baseline", 0, "BASE", REPORT | MERGE, "compare with a baseline: an earlier run's summary.json\n"
      "or its trace (summarised as diff does); changes table, exit 1 when a metric\n"
      "regressed, 6 when nothing is comparable", td_cli_set_str,
@@ -420,6 +421,6 @@ int main(int argc, char **argv)
     c.run.note = td_cli_note;
     c.minwidth = -1;
     c.tolerance = 0.05;
-    c.top = 15;
+    c.top = 0; /* not given: 15 rows a table (summary) */
     return td_cli_main(&the_cli, argc, argv, &c); /* the exit status: cli/exit.h */
 }
