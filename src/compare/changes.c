@@ -749,12 +749,14 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
     free(x);
     free(idx);
     td_metrics_free(mc);
-    char rt[400];
+    char rt[700];
     snprintf(rt, sizeof rt, "history: each metric's series (%zu earlier comparable runs and "
              "this one) by E-divisive means with a Student t test, p < %.2g and at least "
              "%.1f%% (template tolerances per metric); change points in the last %d runs are "
-             "reported; metrics under 1%% of their table's time are not judged", h->nruns,
-             o->max_p, 100 * o->min_effect, o->recent);
+             "reported once the new level held %d runs; a step beyond %.0f noise SD (run-to-run "
+             "and the run's own) is reported on the run it appears, not yet confirmed; metrics "
+             "under 1%% of their table's time are not judged", h->nruns, o->max_p,
+             100 * o->min_effect, o->recent, o->confirm > 1 ? o->confirm : 1, TD_STEP_SD);
     int verdict = finish(cur, &cs, against, rt, o->min_effect);
     order_trends(cur);
     return verdict;
