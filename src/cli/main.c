@@ -325,9 +325,10 @@ static const td_cli_opt opts[] = {
      "gpu_timeline, ...)", td_cli_set_str, OFF(table)},
     {"top", 0, "N", SUMMARY, "rows per table in text output, and of --table\n"
      "(text or CSV; default 15, every row of --table)", set_top, 0},
-    {"baseline", 0, "BASE", REPORT | MERGE, "compare with a baseline: an earlier run's summary.json\n"
-     "or its trace (summarised as diff does); changes table, exit 1 when a metric\n"
-     "regressed, 6 when nothing is comparable", td_cli_set_str,
+    {"baseline", 0, "BASE", REPORT | MERGE, "compare with a baseline: an earlier run's\n"
+     "summary.json or its trace (summarised as diff does);\n"
+     "changes table, exit 1 when a metric regressed, 6 when\n"
+     "nothing is comparable", td_cli_set_str,
      OFF(baseline)},
     {"history", 0, "RUNS.db", REPORT, "compare with the comparable runs of a SQLite history\n"
      "(change points; exit 1 / 6 as --baseline) and record this run", td_cli_set_str,
