@@ -25,64 +25,6 @@
 
 /* ---- helpers ---- */
 
-/* Where templates/ and fonts/ are: $TRACEDOC_DATA; else beside the executable as
- * installed (PREFIX/bin/tracedoc -> PREFIX/share/tracedoc) or as built (build/tracedoc ->
- * the source tree); else the source tree it was built from. */
-char td_cli_datadir[PATH_MAX];
-static int has_templates(const char *dir)
-{
-    char cand[PATH_MAX + 32];
-    struct stat st;
-    snprintf(cand, sizeof cand, "%s/templates", dir);
-    return stat(cand, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-void td_cli_find_datadir(void)
-{
-    char *datadir = td_cli_datadir;
-    const size_t cap = sizeof td_cli_datadir;
-    const char *env = getenv("TRACEDOC_DATA");
-    if (env && *env) {
-        snprintf(datadir, cap, "%s", env);
-        return;
-    }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        const char *d = dirname(exe);
-        static const char *const rel[] = {"/../share/tracedoc", "/.."};
-        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-            snprintf(datadir, cap, "%.*s%s", (int)(cap - 32), d, rel[i]);
-            if (has_templates(datadir))
-                return;
-        }
-    }
-#ifdef TD_DATADIR
-    snprintf(datadir, cap, "%s", TD_DATADIR); /* the source tree it was built from */
-#else
-    snprintf(datadir, cap, ".");
-#endif
-}
-
-int td_cli_formats(const td_cli_opt *opt, const char *v, unsigned *m)
-{
-    char buf[256];
-    *m = 0;
-    snprintf(buf, sizeof buf, "%s", v);
-    for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
-        unsigned bit = td_doc_bit(tok);
-        if (!bit)
-            return td_cli_bad_value(opt, "unknown document '%s' (expected %s)", tok,
-                                    td_doc_names());
-        *m |= bit;
-    }
-    if (!*m)
-        return td_cli_bad_value(opt, "expected a list such as pdf,xlsx");
-    return TD_EXIT_OK;
-}
-
-
 static td_status write_json_cb(FILE *f, void *ctx, td_err *e)
 {
     return td_summary_write_json(ctx, f, e);

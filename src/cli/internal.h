@@ -1,6 +1,7 @@
 /* cli/internal.h - what the files of src/cli share, from the bottom up: cli/messages.c
- * (what tracedoc says, exit statuses), cli/commands.c (the commands' run functions, the
- * data directory), cli/main.c (options, the tables, main). Private to src/cli. */
+ * (what tracedoc says, exit statuses), cli/paths.c (input lists, -o checks, the data
+ * directory), cli/commands.c (the commands' run functions), cli/main.c (options, the
+ * tables, main). Private to src/cli. */
 #ifndef TD_CLI_INTERNAL_H
 #define TD_CLI_INTERNAL_H
 #include "cli/cli.h"
