@@ -12,8 +12,8 @@ for f in e1.json e2.json e3.json e4.json.gz; do
         grep -q "^tracedoc: $WORK/$f: the input holds no events" "$WORK/err" || { cat "$WORK/err"; die "$f $cmd: message"; }
         [ -e "$WORK/$f.$cmd.out" ] && die "$f $cmd: output written"
     done
-    expect_exit 7 "$TD" report "$WORK/$f" -o "$WORK/r-$f" 2>/dev/null || exit 1
-    [ -e "$WORK/r-$f" ] && die "$f report: output directory made"
+    expect_exit 7 "$TD" report "$WORK/$f" -o "$WORK/r-${f%%.*}" 2>/dev/null || exit 1
+    [ -e "$WORK/r-${f%%.*}" ] && die "$f report: output directory made"
     expect_exit 7 "$TD" summarize "$WORK/$f" -o "$WORK/$f.tds" 2>/dev/null || exit 1
     [ -e "$WORK/$f.tds" ] && die "$f summarize: part written"
 done
