@@ -51,6 +51,7 @@ const char *td_status_name(td_status s)
         [TD_E_OUTPUT] = "TD_E_OUTPUT",
         [TD_E_INTERNAL] = "TD_E_INTERNAL",
         [TD_E_BUSY] = "TD_E_BUSY",
+        [TD_E_EMPTY] = "TD_E_EMPTY",
     };
     if ((unsigned)s < sizeof names / sizeof names[0] && names[s])
         return names[s];

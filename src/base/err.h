@@ -16,7 +16,8 @@ typedef enum {
     TD_E_USAGE,    /* bad option / bad template */
     TD_E_OUTPUT,   /* cannot write output */
     TD_E_INTERNAL,
-    TD_E_BUSY      /* another run holds the lock of an output directory or database */
+    TD_E_BUSY,     /* another run holds the lock of an output directory or database */
+    TD_E_EMPTY     /* the input holds no events (a capture that recorded nothing) */
 } td_status;
 
 /* The name of a status ("TD_E_FORMAT"), a static string; "TD_E_UNKNOWN" for a value

@@ -25,64 +25,6 @@
 
 /* ---- helpers ---- */
 
-/* Where templates/ and fonts/ are: $TRACEDOC_DATA; else beside the executable as
- * installed (PREFIX/bin/tracedoc -> PREFIX/share/tracedoc) or as built (build/tracedoc ->
- * the source tree); else the source tree it was built from. */
-char td_cli_datadir[PATH_MAX];
-static int has_templates(const char *dir)
-{
-    char cand[PATH_MAX + 32];
-    struct stat st;
-    snprintf(cand, sizeof cand, "%s/templates", dir);
-    return stat(cand, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-void td_cli_find_datadir(void)
-{
-    char *datadir = td_cli_datadir;
-    const size_t cap = sizeof td_cli_datadir;
-    const char *env = getenv("TRACEDOC_DATA");
-    if (env && *env) {
-        snprintf(datadir, cap, "%s", env);
-        return;
-    }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        const char *d = dirname(exe);
-        static const char *const rel[] = {"/../share/tracedoc", "/.."};
-        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-            snprintf(datadir, cap, "%.*s%s", (int)(cap - 32), d, rel[i]);
-            if (has_templates(datadir))
-                return;
-        }
-    }
-#ifdef TD_DATADIR
-    snprintf(datadir, cap, "%s", TD_DATADIR); /* the source tree it was built from */
-#else
-    snprintf(datadir, cap, ".");
-#endif
-}
-
-int td_cli_formats(const td_cli_opt *opt, const char *v, unsigned *m)
-{
-    char buf[256];
-    *m = 0;
-    snprintf(buf, sizeof buf, "%s", v);
-    for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
-        unsigned bit = td_doc_bit(tok);
-        if (!bit)
-            return td_cli_bad_value(opt, "unknown document '%s' (expected %s)", tok,
-                                    td_doc_names());
-        *m |= bit;
-    }
-    if (!*m)
-        return td_cli_bad_value(opt, "expected a list such as pdf,xlsx");
-    return TD_EXIT_OK;
-}
-
-
 static td_status write_json_cb(FILE *f, void *ctx, td_err *e)
 {
     return td_summary_write_json(ctx, f, e);
@@ -176,8 +118,13 @@ static td_status write_summary_cb(FILE *f, void *ctx, td_err *e)
     const cli *c = so->c;
     if (strcmp(so->fmt, "json") == 0)
         return td_summary_write_json(s, f, e);
-    if (strcmp(so->fmt, "csv") == 0)
-        return td_table_write_csv(td_sum_find_table(s, c->table), f, e);
+    if (strcmp(so->fmt, "csv") == 0) {
+        /* --top N: the first N rows (rows are in the table's order, largest first) */
+        td_table t = *td_sum_find_table(s, c->table);
+        if (c->top > 0 && (size_t)c->top < t.nrows)
+            t.nrows = (size_t)c->top;
+        return td_table_write_csv(&t, f, e);
+    }
     for (size_t i = 0; i < s->nkv; i++) {
         char v[256];
         td_col col = {s->kv[i].key, s->kv[i].title, s->kv[i].type};
@@ -192,7 +139,9 @@ static td_status write_summary_cb(FILE *f, void *ctx, td_err *e)
         if ((c->table && strcmp(t->name, c->table)) || !t->nrows)
             continue;
         fputc('\n', f);
-        td_table_write_text(t, f, c->table ? 0 : (size_t)c->top);
+        /* --top N for every table shown, --table's too (issue 21); without it 15 rows a
+         * table, every row of the one --table asks for */
+        td_table_write_text(t, f, c->top > 0 ? (size_t)c->top : c->table ? 0 : 15);
     }
     return TD_OK;
 }
@@ -205,6 +154,9 @@ int td_cmd_summary(void *ctx, char **args, int nargs)
     const char *fmt = c.format ? c.format : "text";
     if (strcmp(fmt, "csv") == 0 && !c.table)
         return td_cli_usage_error("summary: --format csv needs --table NAME");
+    int rc = td_cli_out_file(c.out);
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     td_summary *s = NULL;
     if (td_run_summary(&c.run, c.inputs, c.ninputs, &s, NULL, NULL, &e) != TD_OK)
@@ -278,6 +230,9 @@ int td_cmd_fold(void *ctx, char **args, int nargs)
     cli c = *(cli *)ctx;
     c.inputs = args;
     c.ninputs = nargs;
+    int rc = td_cli_out_file(c.out);
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     td_summary *s = NULL;
     if (td_run_summary(&c.run, c.inputs, c.ninputs, &s, NULL, NULL, &e) != TD_OK)
@@ -331,6 +286,9 @@ int td_cmd_flame(void *ctx, char **args, int nargs)
         return td_cli_usage_error("flame: expected -o FILE.svg ('-o -' for stdout)");
     if (c.normalize && !c.diff)
         return td_cli_usage_error("flame: --normalize needs --diff BASE");
+    int rc = td_cli_out_file(c.out);
+    if (rc != TD_EXIT_OK)
+        return rc;
     td_err e = {0};
     td_flame *fl = NULL;
     td_summary *s = NULL, *bs = NULL;
@@ -409,17 +367,23 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     if (td_template_load(c.tpl ? c.tpl : "bug-report", tdir, &t, &e) != TD_OK)
         return td_cli_fail(&e);
     /* -o a/b/out: a and a/b made now, before the work (a run that cannot write its
-     * documents fails in a second, not after the analysis) */
-    if ((code = td_cli_make_parents(out, 0)) != TD_EXIT_OK)
+     * documents fails in a second, not after the analysis); -o report.pdf refused */
+    if ((code = td_cli_out_dir("report", out)) != TD_EXIT_OK)
         goto done;
     unsigned docs = t->documents;
     if (c.format && (code = td_cli_formats(&format_opt, c.format, &docs)) != TD_EXIT_OK)
         goto done;
     int64_t t_read = 0, t_an = 0;
-    if (c.baseline && td_summary_load_json(c.baseline, &base, &e) != TD_OK)
-        goto fail;
     if (c.baseline && c.history) {
         code = td_cli_usage_error("report: give --baseline or --history, not both");
+        goto done;
+    }
+    /* the baseline: a summary.json, or a trace summarised here as `diff` does */
+    if (c.baseline && td_run_summary_of(&c.run, (char *)c.baseline, &base, &e) != TD_OK) {
+        code = td_cli_fail(&e);
+        if (code != TD_EXIT_INTERNAL)
+            td_cli_say("--baseline %s: a baseline is an earlier run's summary.json or its "
+                       "trace", c.baseline);
         goto done;
     }
     if (c.history && td_history_open(c.history, 1, &hdb, &e) != TD_OK)
@@ -541,7 +505,9 @@ int td_cmd_merge(void *ctx, char **args, int nargs)
     int ni = (int)in.n;
     if (n < 4 || strcmp(c.out + n - 4, ".tds")) {
         int parts = 0;
-        if (td_run_partial_inputs(in.v, ni, "merge", &parts, &e) != TD_OK)
+        if ((rc = td_cli_out_dir("merge", c.out)) != TD_EXIT_OK)
+            ;
+        else if (td_run_partial_inputs(in.v, ni, "merge", &parts, &e) != TD_OK)
             rc = td_cli_fail(&e);
         else if (!parts)
             rc = td_cli_stop(TD_EXIT_USAGE, "merge: the inputs are not partial summaries "
@@ -657,6 +623,9 @@ int td_cmd_diff(void *ctx, char **args, int nargs)
         if (td_template_load(c.tpl, tdir, &tp, &e) != TD_OK)
             return td_cli_fail(&e);
     }
+    /* -o DIR checked (and its parents made) before the work */
+    if (c.out && (code = td_cli_out_dir("diff", c.out)) != TD_EXIT_OK)
+        goto done;
     if (td_run_summary_of(&c.run, c.inputs[0], &base, &e) != TD_OK ||
         td_run_summary_of(&c.run, c.inputs[1], &cur, &e) != TD_OK)
         goto fail;
@@ -756,6 +725,9 @@ int td_cmd_history(void *ctx, char **args, int nargs)
 static int write_chrome(const cli *c, char **args, int nargs, const char *out, int stack)
 {
     td_err e = {0};
+    int rc = td_cli_out_file(out);
+    if (rc != TD_EXIT_OK)
+        return rc;
     if (td_run_chrome(&c->run, args, nargs, out, stack, TD_VERSION, &e) != TD_OK)
         return td_cli_fail(&e);
     return TD_EXIT_OK;

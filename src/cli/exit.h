@@ -13,6 +13,8 @@ typedef enum td_exit {
     TD_EXIT_OUTPUT = 4,         /* cannot write an output */
     TD_EXIT_INTERNAL = 5,       /* internal error (bug, out of memory) */
     TD_EXIT_NOT_COMPARABLE = 6, /* diff, report --baseline/--history: nothing comparable */
+    TD_EXIT_EMPTY = 7,          /* the input holds no events (a capture that recorded
+                                 * nothing): nothing is written */
     TD_EXIT_BUSY = 8            /* another run holds the lock of the output directory or
                                  * history database */
 } td_exit;

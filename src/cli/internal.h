@@ -1,6 +1,7 @@
 /* cli/internal.h - what the files of src/cli share, from the bottom up: cli/messages.c
- * (what tracedoc says, exit statuses), cli/commands.c (the commands' run functions, the
- * data directory), cli/main.c (options, the tables, main). Private to src/cli. */
+ * (what tracedoc says, exit statuses), cli/paths.c (input lists, -o checks, the data
+ * directory), cli/commands.c (the commands' run functions), cli/main.c (options, the
+ * tables, main). Private to src/cli. */
 #ifndef TD_CLI_INTERNAL_H
 #define TD_CLI_INTERNAL_H
 #include "cli/cli.h"
@@ -27,7 +28,8 @@ typedef struct cli {
     const char *baseline;
     double tolerance;
     int icicle, timings;
-    int top;              /* summary: rows per table in text output (--top, default 15) */
+    int top;              /* summary: rows per table in text and CSV output (--top; 0: not
+                           * given, 15 a table in text, every row of --table) */
     char **inputs;
     int ninputs;
     const char *expect;   /* --expect TEXT */
@@ -79,6 +81,15 @@ void td_cli_list_free(td_cli_list *l);
 /* mkdir -p of path (self) or of the directory path is in (!self); returns the exit
  * status, having said which directory could not be made. */
 int td_cli_make_parents(const char *path, int self);
+/* Before any work (issue 21): the output directory out of command cmd (report, diff,
+ * merge -o DIR): a name ending in a document's extension (.pdf .xlsx .svg .json .csv .md)
+ * that is not a directory already is a usage error; a file in the way, or a parent that
+ * cannot be made or written, an output error; missing parents are made. Returns the exit
+ * status, having said what went wrong. */
+int td_cli_out_dir(const char *cmd, const char *out);
+/* The same for an output file (NULL or "-": standard output): not a directory; its
+ * missing parents made. */
+int td_cli_out_file(const char *out);
 
 /* The documents of a --format list ("pdf,xlsx") into *m; a bad list is a usage error of
  * option opt (status 2). */

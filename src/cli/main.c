@@ -323,9 +323,12 @@ static const td_cli_opt opts[] = {
      set_summary_format, 0},
     {"table", 0, "NAME", SUMMARY, "one table (ops, kernels, steps, modules, collectives,\n"
      "gpu_timeline, ...)", td_cli_set_str, OFF(table)},
-    {"top", 0, "N", SUMMARY, "rows per table in text output (default 15)", set_top, 0},
-    {"baseline", 0, "SUMMARY.json", REPORT | MERGE, "compare with a baseline summary (changes table,\n"
-     "exit 1 when a metric regressed, 6 when nothing is comparable)", td_cli_set_str,
+    {"top", 0, "N", SUMMARY, "rows per table in text output, and of --table\n"
+     "(text or CSV; default 15, every row of --table)", set_top, 0},
+    {"baseline", 0, "BASE", REPORT | MERGE, "compare with a baseline: an earlier run's\n"
+     "summary.json or its trace (summarised as diff does);\n"
+     "changes table, exit 1 when a metric regressed, 6 when\n"
+     "nothing is comparable", td_cli_set_str,
      OFF(baseline)},
     {"history", 0, "RUNS.db", REPORT, "compare with the comparable runs of a SQLite history\n"
      "(change points; exit 1 / 6 as --baseline) and record this run", td_cli_set_str,
@@ -396,7 +399,8 @@ static const td_cli the_cli = {
     "Exit status: 0 ok, 1 a metric regressed (diff, report --baseline/--history),\n"
     "2 usage error or bad template, 3 unreadable or invalid input (or inputs that are\n"
     "not ranks of one job), 4 cannot write output, 5 internal error, 6 nothing\n"
-    "comparable (diff, report --baseline/--history).\n"};
+    "comparable (diff, report --baseline/--history), 7 the input holds no events,\n"
+    "8 busy (another run holds the output directory or history database).\n"};
 
 
 /* Out of memory anywhere: the run cannot produce its documents (base/alloc.h). */
@@ -418,6 +422,6 @@ int main(int argc, char **argv)
     c.run.note = td_cli_note;
     c.minwidth = -1;
     c.tolerance = 0.05;
-    c.top = 15;
+    c.top = 0; /* not given: 15 rows a table (summary) */
     return td_cli_main(&the_cli, argc, argv, &c); /* the exit status: cli/exit.h */
 }

@@ -47,6 +47,7 @@ int td_cli_exit_for(td_status s)
     case TD_E_FORMAT: return TD_EXIT_INPUT;
     case TD_E_OUTPUT: return TD_EXIT_OUTPUT;
     case TD_E_BUSY: return TD_EXIT_BUSY;
+    case TD_E_EMPTY: return TD_EXIT_EMPTY;
     default: return TD_EXIT_INTERNAL;
     }
 }

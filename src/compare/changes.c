@@ -9,6 +9,8 @@
 
 #define JUDGE_SHARE 0.01 /* table rows below 1% of their table's time are not judged */
 #define NEW_SHARE 0.001  /* new / vanished kernels: listed from 0.1% of the kernel time */
+#define TD_STEP_SD 5.0       /* a step reported the night it appears: beyond 5 noise SD */
+#define TD_STEP_MIN_RUNS 5   /* ... against at least 5 runs of the current level */
 
 void td_detect_opts_default(td_detect_opts *o)
 {
@@ -114,12 +116,15 @@ static int comparability(td_summary *cur, const td_runkey *b, const td_runkey *c
 typedef struct chg {
     const char *metric, *dir, *rule, *since, *unit;
     double before, after, change, noise, conf;
+    int pending;       /* a step reported the night it appeared, not yet confirmed */
 } chg;
 
 typedef struct chgset {
     chg *c;
     size_t n, cap;
     int same, notcmp;
+    int recovered;              /* steps of the previous run that did not hold */
+    const char *recovered_name; /* the first of them (its key) */
 } chgset;
 
 static double min_effect_for(const td_detect_opts *o, const char *metric)
@@ -151,6 +156,7 @@ static chg *push(chgset *cs, const char *metric, const char *dir, double before,
     c->conf = conf;
     c->rule = rule;
     c->since = since;
+    c->pending = 0;
     return c;
 }
 
@@ -263,14 +269,27 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
         fmt_pct(pct, sizeof pct, w->change);
         char label[600];
         td_metric_label(s, w->metric, label, sizeof label);
+        int pending = 0;
+        for (size_t i = 0; i < cs->n && dir_rank(cs->c[i].dir) == 0; i++)
+            pending += cs->c[i].pending;
         /* since: only where a history tells the run it began with */
-        snprintf(v, sizeof v, "REGRESSED: %d metric%s regressed against %s (worst %s %s%s%s); "
-                 "%d improved, %d new, %d vanished, %d same.", n[0], n[0] == 1 ? "" : "s",
+        snprintf(v, sizeof v, "REGRESSED: %d metric%s regressed against %s (worst %s %s%s%s%s); "
+                 "%d improved, %d new, %d vanished, %d same.%s", n[0], n[0] == 1 ? "" : "s",
                  against, label, pct, w->since ? " since " : "", w->since ? w->since : "",
-                 n[3], n[1], n[2], cs->same);
+                 w->pending ? ", a step on this run, not yet confirmed" : "", n[3], n[1], n[2],
+                 cs->same, pending == n[0] && !w->pending ? "" : pending == n[0] ?
+                 " Not yet confirmed: the next run confirms it or says it recovered." : "");
     } else
         snprintf(v, sizeof v, "OK: no metric regressed against %s; %d improved, %d new, "
                  "%d vanished, %d same.", against, n[3], n[1], n[2], cs->same);
+    if (cs->recovered) {
+        char label[600];
+        td_metric_label(s, cs->recovered_name, label, sizeof label);
+        size_t l = strlen(v);
+        snprintf(v + l, sizeof v - l, " Recovered: %d step%s of the previous run did not hold "
+                 "(%s%s).", cs->recovered, cs->recovered == 1 ? "" : "s", label,
+                 cs->recovered > 1 ? ", ..." : "");
+    }
     td_sum_set_str(s, "verdict", "Verdict", v);
     td_sum_compare_finding(s, "%s", v);
     free(cs->c);
@@ -519,6 +538,33 @@ static void order_trends(td_summary *s)
     free(g);
 }
 
+/* The night it happens (issue 21): value v against the baseline values b[0..nb) of the
+ * current level. A step when |v - m| > TD_STEP_SD * sqrt(s^2 + se^2) (m, s: the
+ * baseline's mean and sample standard deviation, the run-to-run noise; se: the run's own
+ * standard error, compare/metrics.h td_metric_se) and |v - m| >= eff * |m|, with at
+ * least TD_STEP_MIN_RUNS baseline runs. Returns +1 (up), -1 (down) or 0; *m, *cv (the
+ * baseline's CoV) and *z (the step in noise standard deviations) are set. */
+static int step_vs(const double *b, size_t nb, double v, double se, double eff, double *m,
+                   double *cv, double *z)
+{
+    *m = *cv = *z = NAN;
+    if (nb < TD_STEP_MIN_RUNS || isnan(v) || isnan(se))
+        return 0;
+    double mean = 0, q = 0;
+    for (size_t i = 0; i < nb; i++)
+        mean += b[i];
+    mean /= (double)nb;
+    for (size_t i = 0; i < nb; i++)
+        q += (b[i] - mean) * (b[i] - mean);
+    double s = sqrt(q / (double)(nb - 1)), sig = sqrt(s * s + se * se), d = v - mean;
+    *m = mean;
+    *cv = mean != 0 ? s / fabs(mean) : NAN;
+    *z = sig > 0 ? fabs(d) / sig : d != 0 ? INFINITY : 0;
+    if (*z > TD_STEP_SD && mean != 0 && fabs(d) >= eff * fabs(mean))
+        return d > 0 ? 1 : -1;
+    return 0;
+}
+
 int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
                       const td_detect_opts *o)
 {
@@ -589,6 +635,17 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
         size_t conf = o->confirm > 1 ? (size_t)o->confirm : 1;
         while (k && cp[k - 1] + conf > n)
             k--;
+        /* the step rule's noise: this run's own standard error (NaN: the metric has no
+         * within-run spread, the rule does not apply) and the previous run's, stored in
+         * the history as "se:NAME" (0 for runs recorded without it) */
+        double se_now = td_metric_se(c), se_prev = 0;
+        char sek[1400];
+        snprintf(sek, sizeof sek, "se:%s", c->name);
+        const td_hist_metric *hse = hist_find(h, sek);
+        if (hse && n >= 2 && !isnan(hse->v[idx[n - 2]]))
+            se_prev = hse->v[idx[n - 2]];
+        const char *prev_label = n >= 2 && idx[n - 2] < h->nruns ? h->label[idx[n - 2]] : "";
+        double sm, scv, sz;
         if (k && cp[k - 1] + (size_t)o->recent >= n) {
             size_t at = cp[k - 1], lo = k >= 2 ? cp[k - 2] : 0;
             double before = 0, after = 0;
@@ -599,12 +656,60 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
                 after += x[j];
             after /= (double)(n - at);
             double noise = cov(x + lo, at - lo);
-            char rule[300];
+            char rule[600];
             snprintf(rule, sizeof rule, "E-divisive change point, t test p=%.2g < %.2g and "
                      "|change| >= %.1f%%", pv[k - 1], o->max_p, 100 * eff);
+            /* the new level's second run: it confirms the step reported the night before */
+            if (!isnan(se_now) && at == n - 2 && at >= lo &&
+                step_vs(x + lo, at - lo, x[at], se_prev, eff, &sm, &scv, &sz) != 0) {
+                size_t l = strlen(rule);
+                snprintf(rule + l, sizeof rule - l, "; confirms the step first reported on %s",
+                         prev_label);
+            }
             push(&cs, metric, (after > before) != c->higher_better ? "regressed" : "improved",
                  before, after, noise, 1 - pv[k - 1], td_arena_strdup(cur->a, rule),
                  idx[at] < h->nruns ? h->label[idx[at]] : cur_label)->unit = c->unit;
+            reported = 1;
+        } else if (!isnan(se_now) && n >= 3 && (size_t)(n - 2) >= (k ? cp[k - 1] : 0) &&
+                   step_vs(x + (k ? cp[k - 1] : 0), n - 2 - (k ? cp[k - 1] : 0), x[n - 2],
+                           se_prev, eff, &sm, &scv, &sz) != 0) {
+            /* the previous run was a step, not yet confirmed: this run confirms it (a step
+             * of the same sign against the same baseline) or it recovered */
+            size_t lvl = k ? cp[k - 1] : 0;
+            int dy = step_vs(x + lvl, n - 2 - lvl, x[n - 2], se_prev, eff, &sm, &scv, &sz);
+            int dt = step_vs(x + lvl, n - 2 - lvl, x[n - 1], se_now, eff, &sm, &scv, &sz);
+            char rule[600];
+            if (dt == dy) {
+                snprintf(rule, sizeof rule, "step of %.1f noise SD held on two runs: confirmed "
+                         "(first reported on %s); > %.0f SD (run-to-run SD and the run's own "
+                         "standard error) and |change| >= %.1f%%", sz, prev_label, TD_STEP_SD,
+                         100 * eff);
+                push(&cs, metric, (dt > 0) != c->higher_better ? "regressed" : "improved", sm,
+                     (x[n - 2] + x[n - 1]) / 2, scv, 1 - erfc(sz / sqrt(2.0)),
+                     td_arena_strdup(cur->a, rule), prev_label)->unit = c->unit;
+                reported = 1;
+            } else {
+                snprintf(rule, sizeof rule, "recovered: the step first reported on %s did not "
+                         "hold (%.1f noise SD now, %.0f needed)", prev_label, sz, TD_STEP_SD);
+                if (!cs.recovered++)
+                    cs.recovered_name = metric;
+                push(&cs, metric, "same", sm, x[n - 1], scv, NAN, td_arena_strdup(cur->a, rule),
+                     cur_label)->unit = c->unit;
+            }
+        } else if (!isnan(se_now) && (size_t)(n - 1) >= (k ? cp[k - 1] : 0) &&
+                   step_vs(x + (k ? cp[k - 1] : 0), n - 1 - (k ? cp[k - 1] : 0), x[n - 1],
+                           se_now, eff, &sm, &scv, &sz) != 0) {
+            /* the night it happens: a step far beyond the series' noise, reported now */
+            int dt = x[n - 1] > sm ? 1 : -1;
+            char rule[600];
+            snprintf(rule, sizeof rule, "not yet confirmed: a step of %.1f noise SD on this run "
+                     "(> %.0f: run-to-run SD and the run's own standard error) and |change| >= "
+                     "%.1f%%; the next run confirms it or says it recovered", sz, TD_STEP_SD,
+                     100 * eff);
+            push(&cs, metric, (dt > 0) != c->higher_better ? "regressed" : "improved", sm,
+                 x[n - 1], scv, 1 - erfc(sz / sqrt(2.0)), td_arena_strdup(cur->a, rule),
+                 cur_label)->unit = c->unit;
+            cs.c[cs.n - 1].pending = 1;
             reported = 1;
         } else {
             size_t lo = k ? cp[k - 1] : 0;
@@ -644,12 +749,14 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
     free(x);
     free(idx);
     td_metrics_free(mc);
-    char rt[400];
+    char rt[700];
     snprintf(rt, sizeof rt, "history: each metric's series (%zu earlier comparable runs and "
              "this one) by E-divisive means with a Student t test, p < %.2g and at least "
              "%.1f%% (template tolerances per metric); change points in the last %d runs are "
-             "reported; metrics under 1%% of their table's time are not judged", h->nruns,
-             o->max_p, 100 * o->min_effect, o->recent);
+             "reported once the new level held %d runs; a step beyond %.0f noise SD (run-to-run "
+             "and the run's own) is reported on the run it appears, not yet confirmed; metrics "
+             "under 1%% of their table's time are not judged", h->nruns, o->max_p,
+             100 * o->min_effect, o->recent, o->confirm > 1 ? o->confirm : 1, TD_STEP_SD);
     int verdict = finish(cur, &cs, against, rt, o->min_effect);
     order_trends(cur);
     return verdict;

@@ -3,7 +3,8 @@
  * and per-step noise; a history of runs: E-divisive change points).
  *
  * Adds to the current summary: table `changes` (metric, direction, before, after,
- * change, noise, confidence, since, unit, rule), table `comparability` (check, baseline,
+ * change, noise, confidence, since, unit, rule; with a history a step beyond 5 noise SD
+ * is reported the run it appears, "not yet confirmed"), table `comparability` (check, baseline,
  * current, status), table `trends` (history: metric, run, label, value_ns), scalars
  * `verdict`, `change_counts.*`, `change_rule`, and regression.baseline. */
 #ifndef TD_ANALYSE_CHANGES_H

@@ -444,6 +444,21 @@ td_status td_history_append(td_histdb *h, const td_summary *cur, td_err *e)
             td_metrics_free(ms);
             goto fail;
         }
+        /* the run's own standard error, for the step rule of the next run (changes.c) */
+        double se = td_metric_se(&ms->m[i]);
+        if (isnan(se))
+            continue;
+        char sek[1400];
+        snprintf(sek, sizeof sek, "se:%s", ms->m[i].name);
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_text(st, 2, sek, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, 3, ms->m[i].unit, -1, SQLITE_STATIC);
+        sqlite3_bind_double(st, 4, se);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            td_metrics_free(ms);
+            goto fail;
+        }
     }
     td_metrics_free(ms);
     sqlite3_finalize(st);
@@ -652,7 +667,7 @@ td_status td_history_runs(td_histdb *h, td_summary *s, td_err *e)
                   "steps:text:Steps", "metrics:int:Metrics", "meta:text:Meta", NULL);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(h->db, "SELECT id, run_time, commit_id, device, world, format, steps, "
-                           "(SELECT count(*) FROM metrics WHERE run = runs.id), meta FROM runs "
+                           "(SELECT count(*) FROM metrics WHERE run = runs.id AND metric NOT LIKE 'se:%'), meta FROM runs "
                            "ORDER BY id", -1, &st, NULL) != SQLITE_OK)
         return dberr(h, e, "cannot read the runs");
     int rc;

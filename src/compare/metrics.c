@@ -364,3 +364,19 @@ void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
     }
     snprintf(dst, cap, "%s", m);
 }
+
+double td_metric_se(const td_metric *m)
+{
+    if (m->nsamples >= 2) {
+        double mean = 0, q = 0;
+        for (size_t i = 0; i < m->nsamples; i++)
+            mean += m->samples[i];
+        mean /= (double)m->nsamples;
+        for (size_t i = 0; i < m->nsamples; i++)
+            q += (m->samples[i] - mean) * (m->samples[i] - mean);
+        return sqrt(q / (double)(m->nsamples - 1)) / sqrt((double)m->nsamples);
+    }
+    if (!isnan(m->sd) && m->count >= 2)
+        return m->sd / sqrt(m->count);
+    return NAN;
+}

@@ -37,6 +37,10 @@ typedef struct td_metrics {
  * live in the set's arena). */
 td_metrics *td_metrics_of(const td_summary *s);
 void td_metrics_free(td_metrics *ms);
+/* The run's own standard error of m's value: sd/sqrt(n) of the per-step (per-run)
+ * samples, else the per-call sd/sqrt(calls) of a mean; NaN when the run gives no spread
+ * (totals, the device breakdown). The history stores it as the metric "se:NAME". */
+double td_metric_se(const td_metric *m);
 /* A metric by name, NULL when absent: td_metrics_find by a linear scan (also while the
  * set is being built), td_metrics_lookup by binary search (once td_metrics_of returned).
  * The result points into ms. */

@@ -32,6 +32,14 @@ static void note(const td_run *r, int kind, const char *fmt, ...)
     r->note(r->ctx, kind, msg);
 }
 
+/* A trace that holds something to report: events, counters, ranges, AIU instructions,
+ * HLO dumps, SambaNova or IPU data (metadata alone is not). */
+static int trace_holds_events(const td_trace *t)
+{
+    return t->nev || t->ncounters || t->nranges || t->ncompile || t->naiu || t->nhlo ||
+           t->samba || t->ipu;
+}
+
 td_status td_run_read(const td_run *r, char **inputs, int n, int one_job, td_traceset **out,
                       td_err *e)
 {
@@ -42,7 +50,16 @@ td_status td_run_read(const td_run *r, char **inputs, int n, int one_job, td_tra
         st = td_read_complog_file(set, r->complog[i], e);
     for (int i = 0; st == TD_OK && i < n; i++) {
         note(r, TD_RUN_PROGRESS, "reading %s (%d of %d)", inputs[i], i + 1, n);
+        size_t from = set->n;
         st = td_read_input(set, inputs[i], e);
+        /* a capture that recorded nothing is an error of its own (issue 21): a nightly
+         * that lost its capture fails instead of reporting "0 ns" */
+        int any = 0;
+        for (size_t k = from; k < set->n; k++)
+            any |= trace_holds_events(set->tr[k]);
+        if (st == TD_OK && set->n > from && !any)
+            st = td_fail(e, TD_E_EMPTY, "%s: the input holds no events (nothing was captured); "
+                         "nothing written", inputs[i]);
     }
     for (int i = 0; st == TD_OK && i < r->ntelemetry; i++)
         st = td_read_telemetry_file(set, r->telemetry[i], r->telemetry_start, e);

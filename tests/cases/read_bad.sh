@@ -66,8 +66,8 @@ expect_exit 3 "$TD" summary "$WORK/x.csv" 2>"$WORK/err" || exit 1
 grep -q "x.csv: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)" "$WORK/err" || die "not-a-trace message"
 printf '{"traceEvents": []}' >"$WORK/zero.json"
 "$PROBE" "$WORK/zero.json" | grep -q 'nevents=0 nev=0' || die "0-event trace"
-"$TD" summary --format json "$WORK/zero.json" >/dev/null 2>"$WORK/err"
-rc=$?; [ $rc = 0 ] || [ $rc = 3 ] || { cat "$WORK/err"; die "0-event trace: exit $rc"; }
+expect_exit 7 "$TD" summary --format json "$WORK/zero.json" >/dev/null 2>"$WORK/err" || exit 1
+grep -q "zero.json: the input holds no events" "$WORK/err" || die "0-event trace: message"
 printf '{"a": 1}' >"$WORK/noev.json"
 expect_exit 3 "$TD" summary "$WORK/noev.json" 2>"$WORK/err" || exit 1
 

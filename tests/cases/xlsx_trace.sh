@@ -11,7 +11,7 @@ traces="kineto/hta_mi250_minitoy.json.gz kineto/tbplugin_resnet50_v100_oldformat
 torch-cpu/torch_transformer_cpu_5steps.json nsys/pipit_saxpy_mpi_cuda_a100.sqlite
 nsys-jax/pax_fsdp4_4proc_proc0.zip kineto/param_dlrm_8ranks.tar.gz"
 for t in $traces; do
-    n=$(basename "$t")
+    n=$(basename "$t"); n=${n%.json} # a directory, not a name like a document (issue 21)
     "$TD" report -o "$WORK/$n" --format xlsx,json --template nightly "$TRACES/$t" ||
         die "$t: report failed"
 done
@@ -59,7 +59,7 @@ def table(js, name):
     return o if isinstance(o, list) and o else None
 ctl = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 for r in runs:
-    d = os.path.join(work, os.path.basename(r))
+    d = os.path.join(work, re.sub(r"\.json$", "", os.path.basename(r)))  # the shell strips .json
     js = json.load(open(os.path.join(d, "summary.json")))
     wb = openpyxl.load_workbook(os.path.join(d, "report.xlsx"))
     want = []

@@ -16,11 +16,12 @@ int main(void)
     CHECK_EQ_STR(td_status_name(TD_E_OUTPUT), "TD_E_OUTPUT");
     CHECK_EQ_STR(td_status_name(TD_E_INTERNAL), "TD_E_INTERNAL");
     CHECK_EQ_STR(td_status_name(TD_E_BUSY), "TD_E_BUSY");
-    CHECK_EQ_STR(td_status_name((td_status)(TD_E_BUSY + 1)), "TD_E_UNKNOWN");
+    CHECK_EQ_STR(td_status_name(TD_E_EMPTY), "TD_E_EMPTY");
+    CHECK_EQ_STR(td_status_name((td_status)(TD_E_EMPTY + 1)), "TD_E_UNKNOWN");
     CHECK_EQ_STR(td_status_name((td_status)-1), "TD_E_UNKNOWN");
     /* every status has a name of its own */
-    for (int i = TD_OK; i <= TD_E_BUSY; i++)
-        for (int j = i + 1; j <= TD_E_BUSY; j++)
+    for (int i = TD_OK; i <= TD_E_EMPTY; i++)
+        for (int j = i + 1; j <= TD_E_EMPTY; j++)
             CHECK(strcmp(td_status_name((td_status)i), td_status_name((td_status)j)) != 0);
 
     /* td_fail fills the record and returns the code; a NULL record is allowed */

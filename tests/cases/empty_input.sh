@@ -1,0 +1,44 @@
+# An input that holds no events (issue 21): every format and command exits 7 (README's
+# table, doc/commands.md), the message names the file, nothing is written, and a nightly
+# run with --history records nothing (a nightly that lost its capture fails).
+. "$ROOT/tests/lib.sh"
+printf '{"traceEvents":[]}' >"$WORK/e1.json"
+printf '[]' >"$WORK/e2.json"
+printf '{"traceEvents":[{"ph":"M","name":"process_name","pid":1,"args":{"name":"x"}}]}' >"$WORK/e3.json"
+printf '{"traceEvents":[]}' | gzip >"$WORK/e4.json.gz"
+for f in e1.json e2.json e3.json e4.json.gz; do
+    for cmd in summary fold; do
+        expect_exit 7 "$TD" $cmd "$WORK/$f" -o "$WORK/$f.$cmd.out" 2>"$WORK/err" || exit 1
+        grep -q "^tracedoc: $WORK/$f: the input holds no events" "$WORK/err" || { cat "$WORK/err"; die "$f $cmd: message"; }
+        [ -e "$WORK/$f.$cmd.out" ] && die "$f $cmd: output written"
+    done
+    expect_exit 7 "$TD" report "$WORK/$f" -o "$WORK/r-${f%%.*}" 2>/dev/null || exit 1
+    [ -e "$WORK/r-${f%%.*}" ] && die "$f report: output directory made"
+    expect_exit 7 "$TD" summarize "$WORK/$f" -o "$WORK/$f.tds" 2>/dev/null || exit 1
+    [ -e "$WORK/$f.tds" ] && die "$f summarize: part written"
+done
+# one empty rank among good ones names the empty one
+EX="$ROOT/examples/hta_nccl_data.json.gz"
+expect_exit 7 "$TD" summary "$EX" "$WORK/e1.json" 2>"$WORK/err" >/dev/null || exit 1
+grep -q "e1.json: the input holds no events" "$WORK/err" || die "empty rank not named"
+# nsys: an export whose tables are empty
+src="${TRACES:-/nonexistent}/nsys/pipit_saxpy_mpi_cuda_a100.sqlite"
+if [ -f "$src" ]; then
+    cp "$src" "$WORK/n.sqlite"
+    for t in $(sqlite3 "$WORK/n.sqlite" "select name from sqlite_master where type='table'"); do
+        sqlite3 "$WORK/n.sqlite" "delete from \"$t\"" 2>/dev/null
+    done
+    expect_exit 7 "$TD" summary "$WORK/n.sqlite" 2>"$WORK/err" >/dev/null || exit 1
+    grep -q "n.sqlite: the input holds no events" "$WORK/err" || die "nsys message"
+fi
+# the nightly: exit 7, no run recorded in the history
+"$TD" report "$EX" -o "$WORK/n1" --format json --template nightly --history "$WORK/runs.db" >/dev/null || die "first night"
+expect_exit 7 "$TD" report "$WORK/e1.json" -o "$WORK/n2" --format json --template nightly \
+    --history "$WORK/runs.db" >/dev/null 2>&1 || exit 1
+[ "$(sqlite3 "$WORK/runs.db" 'select count(*) from runs')" = 1 ] || die "an empty night recorded"
+# the documented status
+grep -q '^| 7 | ' "$ROOT/README.md" || die "README: no row for 7"
+grep -q '^| 7 | ' "$ROOT/doc/commands.md" || die "doc/commands.md: no row for 7"
+# a trace with events still works
+"$TD" summary "$EX" >/dev/null || die "a real trace"
+exit 0
