@@ -17,8 +17,8 @@
  *      form 1, namespaces dropped ("vectorized_elementwise_kernel<2, AUnaryFunctor<float,
  *      float, float, MulFunctor<float>>>");
  *   3. the full name (unique: the kernels table has one row per name).
- * Every word of a short name (a run of letters, digits and '_') is a word of the full
- * name, so a reader can find the full name from the short one. The short name is the
+ * Every run of letters and digits of a short name occurs in the full name, so a reader
+ * can find the full name from the short one. The short name is the
  * `short_name` column of `kernels`, `kernels_by_device`, `variability` and `thunks` (the
  * rows whose name is a kernel of `kernels`); renderers compute nothing. */
 #define _POSIX_C_SOURCE 200809L

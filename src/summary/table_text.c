@@ -156,23 +156,19 @@ double td_col_scale(const td_table *t, int ci, size_t top)
     if (t->cols[ci].type != TD_T_NS)
         return 0;
     size_t n = top && top < t->nrows ? top : t->nrows;
-    /* the unit of the middle of the first few non-zero values: the rows a reader looks at */
-    int64_t v[5];
+    /* the unit of the largest of the first three non-zero values: the rows a reader
+     * looks at read 1 to 999 units, not 37935.000 us */
+    int64_t mx = 0;
     size_t k = 0;
-    for (size_t r = 0; r < n && k < 5; r++) {
+    for (size_t r = 0; r < n && k < 3; r++) {
         int64_t x = td_table_cell(t, r, ci)->i;
-        if (x != TD_NA && x != 0)
-            v[k++] = abs64(x);
-    }
-    if (!k)
-        return 1e3;
-    for (size_t i = 1; i < k; i++)
-        for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            int64_t x = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = x;
+        if (x != TD_NA && x != 0) {
+            k++;
+            if (abs64(x) > mx)
+                mx = abs64(x);
         }
-    return unit_of(v[k / 2]);
+    }
+    return k ? unit_of(mx) : 1e3;
 }
 
 void td_fmt_ns_in(char *dst, size_t cap, int64_t ns, double scale)

@@ -19,8 +19,8 @@ void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap);
  *   its name, else the cell itself; td_col_shown_elsewhere: 1 for that short_name column
  *   (documents leave it out, the name column shows it);
  * td_col_scale: a time column's one unit (ns per unit: 1, 1e3, 1e6, 1e9), chosen from
- *   the first rows of the top shown (0 = all): the unit of the middle of the first five
- *   non-zero values; 0 for other columns;
+ *   the rows a reader looks at: the unit of the largest of the first three non-zero
+ *   values among the top shown (0 = all); 0 for other columns;
  * td_doc_cell: the cell's text in that unit ("\u2014" for a standard deviation of fewer
  *   than two calls or a bandwidth that could not be computed);
  * td_fmt_ns_in: a time in a given unit ("0.006 ms" when the unit is ms). */
