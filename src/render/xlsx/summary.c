@@ -92,9 +92,7 @@ static int headline(const char *key)
                                     "ipu.all.active_tile_balance", "samba.host_share",
                                     "samba.tflop_util", "trace.devices_note",
                                     "step_time.median_ns", "step_time.p90_ns",
-                                    "step_time.device_busy_ns", "step_time.device_busy_share",
-                                    "idle.host_wait_share", "idle.kernel_wait_share",
-                                    "idle.other_share", NULL};
+                                    "step_time.device_busy_ns", NULL};
     for (int i = 0; k[i]; i++)
         if (!strcmp(key, k[i]))
             return 1;
