@@ -173,8 +173,12 @@ double td_col_scale(const td_table *t, int ci, size_t top)
 
 void td_fmt_ns_in(char *dst, size_t cap, int64_t ns, double scale)
 {
-    if (scale <= 1)
+    if (ns == 0) /* nothing: no unit to read ("0.000 us" beside a CPU op) */
+        snprintf(dst, cap, "0");
+    else if (scale <= 1)
         snprintf(dst, cap, "%lld ns", (long long)ns);
+    else if ((double)abs64(ns) < scale / 2000) /* would read 0.000: its own unit */
+        td_fmt_ns(dst, cap, ns);
     else
         snprintf(dst, cap, "%.3f %s", (double)ns / scale, td_unit_name(scale));
 }

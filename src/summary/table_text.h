@@ -23,7 +23,8 @@ void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap);
  *   values among the top shown (0 = all); 0 for other columns;
  * td_doc_cell: the cell's text in that unit ("\u2014" for a standard deviation of fewer
  *   than two calls or a bandwidth that could not be computed);
- * td_fmt_ns_in: a time in a given unit ("0.006 ms" when the unit is ms). */
+ * td_fmt_ns_in: a time in a given unit ("0.006 ms" when the unit is ms; "0" for 0; a
+ *   time that would read 0.000 in it in its own unit, "341 ns"). */
 const td_cell *td_shown_cell(const td_table *t, size_t r, int ci);
 int td_col_shown_elsewhere(const td_table *t, int ci);
 double td_col_scale(const td_table *t, int ci, size_t top);
