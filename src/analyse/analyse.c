@@ -266,6 +266,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         td_an_telemetry(&a);
         td_analyse_samba(set, o, s);
         td_an_headline(&a);
+        td_an_names(&a); /* short kernel names for tables and findings */
         td_an_findings(&a);
         /* every warning (reader and passes) is in summary.json too */
         for (size_t i = 0; i < set->warnings.n; i++)

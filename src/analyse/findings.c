@@ -134,7 +134,7 @@ static const char *idle_causes(td_summary *s)
     if (all <= 0)
         return ".";
     return td_arena_printf(s->a, ": of the streams' idle time, %.0f%% is waiting for the next "
-                           "kernel (gaps under 30 us), %.0f%% for the CPU to launch (HTA's "
+                           "kernel (gaps under 30 \xc2\xb5s), %.0f%% for the CPU to launch (HTA's "
                            "causes; the rest other).",
                            100.0 * (double)kern / (double)all, 100.0 * (double)host / (double)all);
 }
@@ -207,7 +207,8 @@ void td_an_findings(td_actx *a)
     const td_table *tk = td_sum_find_table(s, "kernels");
     if (tk && tk->nrows) {
         td_sum_finding(s, "The top kernel (%s) is %.0f%% of all kernel time.",
-                       shorten(s, td_row_get_str(tk, 0, "name")), 100.0 * td_row_get_f64(tk, 0, "share"));
+                       td_row_get_str(tk, 0, "short_name") ? td_row_get_str(tk, 0, "short_name")
+                                                         : shorten(s, td_row_get_str(tk, 0, "name")), 100.0 * td_row_get_f64(tk, 0, "share"));
         nf++;
     }
     const td_table *to = td_sum_find_table(s, "ops");

@@ -3,9 +3,19 @@
  * Scalars step_time.median_ns, step_time.p90_ns, step_time.steps; absent without steps.
  * The median of an even count is the mean of the two middle values; the p90 is the
  * nearest-rank percentile (the smallest value with at least 90% of the steps at or below
- * it), so that it is a step that happened. */
+ * it), so that it is a step that happened.
+ *
+ * After the step time, where it goes: step_time.device_busy_ns, the median device-busy
+ * time of the steady steps (steps.device_busy_ns: the union of the step's device work),
+ * and step_time.device_busy_share, their device-busy time over their wall time (sums,
+ * so that it is the share of the steps' time). What the idle time is: idle.host_wait_share,
+ * idle.kernel_wait_share and idle.other_share, the shares of every stream's idle time by
+ * cause (the idle_breakdown table, HTA's causes; absent without it). When the devices were
+ * counted from the threads that launch modules (an nsys-jax archive without
+ * thread-metadata.parquet) trace.devices_note says so, beside the figure. */
 #include "analyse/internal.h"
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_i64(const void *x, const void *y)
 {
@@ -13,14 +23,15 @@ static int cmp_i64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-void td_an_headline(td_actx *a)
+static void step_time(td_actx *a)
 {
     td_summary *s = a->s;
     const td_table *st = td_sum_find_table(s, "steps");
     if (!st || !st->nrows || td_table_col(st, "wall_ns") < 0)
         return;
-    int64_t *w = td_xcalloc(st->nrows, sizeof *w);
-    size_t n = 0;
+    int64_t *w = td_xcalloc(st->nrows + 1, sizeof *w), *bz = td_xcalloc(st->nrows + 1, sizeof *bz);
+    size_t n = 0, nb = 0;
+    int64_t wsum = 0, bsum = 0;
     int cw = td_table_col(st, "warmup");
     for (size_t r = 0; r < st->nrows; r++) {
         if (cw >= 0 && td_row_get_int(st, r, "warmup"))
@@ -28,6 +39,12 @@ void td_an_headline(td_actx *a)
         int64_t v = td_row_get_int(st, r, "wall_ns");
         if (v != TD_NA && v >= 0)
             w[n++] = v;
+        int64_t b = td_row_get_int(st, r, "device_busy_ns");
+        if (v != TD_NA && v > 0 && b != TD_NA && b >= 0) {
+            bz[nb++] = b;
+            wsum += v;
+            bsum += b;
+        }
     }
     if (n) {
         qsort(w, n, sizeof *w, cmp_i64);
@@ -39,5 +56,60 @@ void td_an_headline(td_actx *a)
                        w[k - 1]);
         td_sum_set_int(s, "step_time.steps", "Steady steps", TD_T_INT, (int64_t)n);
     }
+    if (nb && wsum > 0) {
+        qsort(bz, nb, sizeof *bz, cmp_i64);
+        int64_t med = nb % 2 ? bz[nb / 2] : bz[nb / 2 - 1] + (bz[nb / 2] - bz[nb / 2 - 1]) / 2;
+        td_sum_set_int(s, "step_time.device_busy_ns", "Device busy per step (median)", TD_T_NS,
+                       med);
+        td_sum_set_f64(s, "step_time.device_busy_share", "Device busy share of the steps",
+                       TD_T_SHARE, (double)bsum / (double)wsum);
+    }
     free(w);
+    free(bz);
+}
+
+static void idle_causes(td_summary *s)
+{
+    const td_table *ib = td_sum_find_table(s, "idle_breakdown");
+    int64_t host = 0, kern = 0, all = 0;
+    for (size_t r = 0; ib && r < ib->nrows; r++) {
+        const char *c = td_row_get_str(ib, r, "category");
+        int64_t v = td_row_get_int(ib, r, "idle_ns");
+        if (!c || v == TD_NA)
+            continue;
+        all += v;
+        host += !strcmp(c, "host_wait") ? v : 0;
+        kern += !strcmp(c, "kernel_wait") ? v : 0;
+    }
+    if (all <= 0)
+        return;
+    td_sum_set_f64(s, "idle.host_wait_share", "Idle waiting for the CPU to launch", TD_T_SHARE,
+                   (double)host / (double)all);
+    td_sum_set_f64(s, "idle.kernel_wait_share", "Idle between back-to-back kernels",
+                   TD_T_SHARE, (double)kern / (double)all);
+    td_sum_set_f64(s, "idle.other_share", "Idle for other causes", TD_T_SHARE,
+                   (double)(all - host - kern) / (double)all);
+}
+
+/* nsys-jax before mid-2024: the reader's warning (read/nsysjax.c) says the devices are
+ * the launching threads */
+static void devices_note(td_actx *a)
+{
+    td_summary *s = a->s;
+    int hit = 0;
+    for (size_t i = 0; a->set && i < a->set->warnings.n && !hit; i++)
+        hit = strstr(a->set->warnings.msg[i], "no thread-metadata.parquet") != NULL;
+    for (size_t i = 0; i < s->nwarnings && !hit; i++)
+        hit = strstr(s->warnings[i], "no thread-metadata.parquet") != NULL;
+    if (hit)
+        td_sum_set_str(s, "trace.devices_note", "Devices counted",
+                       "threads that launch XLA modules, one device each (the nsys-jax archive "
+                       "has no thread-metadata.parquet); the job may have fewer devices");
+}
+
+void td_an_headline(td_actx *a)
+{
+    step_time(a);
+    idle_causes(a->s);
+    devices_note(a);
 }

@@ -122,6 +122,7 @@ static inline const char *td_devword(const td_actx *a)
     return a->devword ? a->devword : td_sum_device_word(a->s);
 }                       /* analyse/aiu.c: IBM AIU flex traces */
 void td_an_headline(td_actx *a);                  /* analyse/headline.c: step time */
+void td_an_names(td_actx *a);                     /* analyse/names.c: short kernel names */
 void td_an_findings(td_actx *a);                  /* analyse/findings.c */
 
 /* ---- helpers shared by the passes and the merge (analyse/common.c) ---- */

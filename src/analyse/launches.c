@@ -41,8 +41,8 @@ static td_table *table(td_summary *s)
                   "launch_delay_p90_ns:ns:Launch delay (p90)",
                   "launch_delay_max_ns:ns:Launch delay (max)",
                   "cpu_mean_ns:ns:Launch call (mean)", "gpu_mean_ns:ns:Device time (mean)",
-                  "short_kernels:int:Short kernels", "runtime_outliers:int:Launch calls > 50 us",
-                  "launch_delay_outliers:int:Launch delays > 100 us", NULL);
+                  "short_kernels:int:Short kernels", "runtime_outliers:int:Launch calls > 50 \xc2\xb5s",
+                  "launch_delay_outliers:int:Launch delays > 100 \xc2\xb5s", NULL);
     return tb;
 }
 

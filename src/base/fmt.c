@@ -11,7 +11,7 @@ void td_fmt_ns(char *dst, size_t cap, int64_t ns)
     else if (a >= 1e6)
         snprintf(dst, cap, "%.3f ms", v / 1e6);
     else if (a >= 1e3)
-        snprintf(dst, cap, "%.3f us", v / 1e3);
+        snprintf(dst, cap, "%.3f " TD_US, v / 1e3);
     else
         snprintf(dst, cap, "%lld ns", (long long)ns);
 }
@@ -29,4 +29,9 @@ void td_fmt_bytes(char *dst, size_t cap, int64_t bytes)
         snprintf(dst, cap, "%lld B", (long long)bytes);
     else
         snprintf(dst, cap, "%.2f %s", v, u[i]);
+}
+
+const char *td_unit_name(double scale)
+{
+    return scale >= 1e9 ? "s" : scale >= 1e6 ? "ms" : scale >= 1e3 ? TD_US : "ns";
 }

@@ -643,6 +643,7 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
     a.n = nranks;
     a.o = o;
     td_an_headline(&a); /* the step time of the merged steps table, not a part's */
+    td_an_names(&a);    /* short kernel names of the merged kernels */
     td_an_findings(&a);
     return s;
 }

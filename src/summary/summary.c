@@ -285,6 +285,43 @@ void td_table_cols(td_table *t, ...)
     va_end(ap);
 }
 
+/* A column appended to a table that has rows already (a pass that adds what another
+ * pass's rows lack, analyse/names.c): the cells are laid out again, the new ones empty. */
+void td_table_add_col(td_table *t, const char *spec)
+{
+    size_t klen;
+    td_type ty;
+    const char *title;
+    if (t->ncols >= TD_MAXCOLS || !t->a) {
+        refuse_col(t, "too many columns", spec);
+        return;
+    }
+    if (!td_col_spec_parse(spec, &klen, &ty, &title)) {
+        refuse_col(t, "malformed column spec", spec);
+        return;
+    }
+    int n = t->ncols;
+    td_cell *cells = td_xcalloc(t->nrows * (size_t)(n + 1) + 1, sizeof *cells);
+    for (size_t r = 0; r < t->nrows; r++) {
+        memcpy(cells + r * (size_t)(n + 1), t->cells + r * (size_t)n, (size_t)n * sizeof *cells);
+        td_cell *c = &cells[r * (size_t)(n + 1) + (size_t)n];
+        if (ty == TD_T_TEXT)
+            c->s = NULL;
+        else if (ty == TD_T_SHARE || ty == TD_T_F64 || ty == TD_T_GBPS)
+            c->f = NAN;
+        else
+            c->i = TD_NA;
+    }
+    free(t->cells);
+    t->cells = cells;
+    t->cap = t->nrows * (size_t)(n + 1) + 1;
+    td_col *c = &t->cols[t->ncols++];
+    memset(c, 0, sizeof *c);
+    c->key = td_arena_strndup(t->a, spec, klen);
+    c->type = ty;
+    c->title = title;
+}
+
 void td_table_nodoc(td_table *t, const char *key)
 {
     int c = td_table_col(t, key);

@@ -142,6 +142,9 @@ int td_col_spec_parse(const char *spec, size_t *klen, td_type *t, const char **t
  * already has it). */
 void td_table_reset(td_table *t);             /* index or -1 */
 void td_table_nodoc(td_table *t, const char *key);  /* mark a column nodoc (if present) */
+/* Append a column ("key:type:Title") to a table that may have rows: their new cells are
+ * empty. Title: a constant (it is not copied). */
+void td_table_add_col(td_table *t, const char *spec);
 size_t td_table_add_row(td_table *t);                              /* returns row index */
 td_cell *td_table_cell(const td_table *t, size_t row, int col);
 /* A row's value by column key: TD_NA / NAN / NULL when the table has no such column or

@@ -120,6 +120,102 @@ void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap)
     }
 }
 
+/* ---- cells as documents show them ---- */
+
+int td_col_shown_elsewhere(const td_table *t, int ci)
+{
+    return !strcmp(t->cols[ci].key, "short_name") && td_table_col(t, "name") >= 0;
+}
+
+const td_cell *td_shown_cell(const td_table *t, size_t r, int ci)
+{
+    if (!strcmp(t->cols[ci].key, "name")) {
+        int cs = td_table_col(t, "short_name");
+        if (cs >= 0 && t->cols[cs].type == TD_T_TEXT) {
+            const td_cell *c = td_table_cell(t, r, cs);
+            if (c->s && c->s[0])
+                return c;
+        }
+    }
+    return td_table_cell(t, r, ci);
+}
+
+static int64_t abs64(int64_t v)
+{
+    return v < 0 ? -v : v;
+}
+
+/* ns per unit for a magnitude: 1 ns, 1e3 us, 1e6 ms, 1e9 s */
+static double unit_of(int64_t a)
+{
+    return a >= 1000000000 ? 1e9 : a >= 1000000 ? 1e6 : a >= 1000 ? 1e3 : 1;
+}
+
+double td_col_scale(const td_table *t, int ci, size_t top)
+{
+    if (t->cols[ci].type != TD_T_NS)
+        return 0;
+    size_t n = top && top < t->nrows ? top : t->nrows;
+    /* the unit of the largest of the first three non-zero values: the rows a reader
+     * looks at read 1 to 999 units, not 37935.000 us */
+    int64_t mx = 0;
+    size_t k = 0;
+    for (size_t r = 0; r < n && k < 3; r++) {
+        int64_t x = td_table_cell(t, r, ci)->i;
+        if (x != TD_NA && x != 0) {
+            k++;
+            if (abs64(x) > mx)
+                mx = abs64(x);
+        }
+    }
+    return k ? unit_of(mx) : 1e3;
+}
+
+void td_fmt_ns_in(char *dst, size_t cap, int64_t ns, double scale)
+{
+    if (ns == 0) /* nothing: no unit to read ("0.000 us" beside a CPU op) */
+        snprintf(dst, cap, "0");
+    else if (scale <= 1)
+        snprintf(dst, cap, "%lld ns", (long long)ns);
+    else if ((double)abs64(ns) < scale / 2000) /* would read 0.000: its own unit */
+        td_fmt_ns(dst, cap, ns);
+    else
+        snprintf(dst, cap, "%.3f %s", (double)ns / scale, td_unit_name(scale));
+}
+
+/* A standard deviation of fewer than two values, a bandwidth or ratio that could not be
+ * computed: undefined, shown as a dash (an empty cell means "not recorded"). */
+static int undefined(const td_table *t, size_t r, int ci)
+{
+    const td_col *c = &t->cols[ci];
+    const td_cell *v = td_table_cell(t, r, ci);
+    if (c->type == TD_T_GBPS)
+        return !isfinite(v->f);
+    if (c->type == TD_T_NS && (!strcmp(c->key, "std_ns") || !strcmp(c->key, "StdDev (ns)"))) {
+        int64_t calls = td_row_get_int(t, r, "calls");
+        return v->i == TD_NA || (calls != TD_NA && calls < 2);
+    }
+    return 0;
+}
+
+void td_doc_cell(const td_table *t, size_t r, int ci, double scale, char *dst, size_t cap)
+{
+    const td_col *c = &t->cols[ci];
+    const td_cell *v = td_shown_cell(t, r, ci);
+    if (undefined(t, r, ci)) {
+        snprintf(dst, cap, "\xe2\x80\x94");
+        return;
+    }
+    if (c->type == TD_T_NS && scale > 0) {
+        if (v->i == TD_NA)
+            dst[0] = 0;
+        else
+            td_fmt_ns_in(dst, cap, v->i, scale);
+        return;
+    }
+    td_cell_format(c, v, dst, cap);
+}
+
 /* Text table: display width counts UTF-8 code points; names are cut in the middle. */
 #define u8len td_utf8_len
 
@@ -154,18 +250,20 @@ void td_table_write_text(const td_table *t, FILE *f, size_t top)
 {
     size_t n = top && top < t->nrows ? top : t->nrows;
     size_t w[TD_MAXCOLS];
+    double sc[TD_MAXCOLS];
     char b[256];
     const size_t maxname = 60;
     for (int c = 0; c < t->ncols; c++) {
         w[c] = u8len(t->cols[c].title);
+        sc[c] = td_col_scale(t, c, n);
         for (size_t r = 0; r < n; r++) {
-            const td_cell *v = td_table_cell(t, r, c);
+            const td_cell *v = td_shown_cell(t, r, c);
             size_t l;
             if (t->cols[c].type == TD_T_TEXT)
                 l = v->s ? u8len(v->s) : 0;
             else {
-                td_cell_format(&t->cols[c], v, b, sizeof b);
-                l = strlen(b);
+                td_doc_cell(t, r, c, sc[c], b, sizeof b);
+                l = u8len(b);
             }
             if (l > w[c])
                 w[c] = l;
@@ -177,20 +275,29 @@ void td_table_write_text(const td_table *t, FILE *f, size_t top)
     if (top && t->nrows > n)
         fprintf(f, " (top %zu of %zu)", n, t->nrows);
     fputc('\n', f);
+    int first = 1;
     for (int c = 0; c < t->ncols; c++) {
-        if (c)
+        if (td_col_shown_elsewhere(t, c))
+            continue;
+        if (!first)
             fputs("  ", f);
+        first = 0;
         if (t->cols[c].type == TD_T_TEXT)
             fprintf(f, "%-*s", (int)w[c], t->cols[c].title);
         else
-            fprintf(f, "%*s", (int)w[c], t->cols[c].title);
+            fprintf(f, "%*s", (int)(w[c] + strlen(t->cols[c].title) - u8len(t->cols[c].title)),
+                    t->cols[c].title);
     }
     fputc('\n', f);
     for (size_t r = 0; r < n; r++) {
+        first = 1;
         for (int c = 0; c < t->ncols; c++) {
-            if (c)
+            if (td_col_shown_elsewhere(t, c))
+                continue;
+            if (!first)
                 fputs("  ", f);
-            const td_cell *v = td_table_cell(t, r, c);
+            first = 0;
+            const td_cell *v = td_shown_cell(t, r, c);
             if (t->cols[c].type == TD_T_TEXT) {
                 const char *s = v->s ? v->s : "";
                 put_clean(f, s, w[c]);
@@ -198,11 +305,11 @@ void td_table_write_text(const td_table *t, FILE *f, size_t top)
                 for (size_t k = l < w[c] ? l : w[c]; k < w[c]; k++)
                     fputc(' ', f);
             } else {
-                td_cell_format(&t->cols[c], v, b, sizeof b);
-                fprintf(f, "%*s", (int)w[c], b);
+                td_doc_cell(t, r, c, sc[c], b, sizeof b);
+                /* printf pads bytes: the micro sign and the dash take more than one */
+                fprintf(f, "%*s", (int)(w[c] + strlen(b) - u8len(b)), b);
             }
         }
         fputc('\n', f);
     }
 }
-

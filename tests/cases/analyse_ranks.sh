@@ -35,7 +35,7 @@ want = "GPU idle %.0f%% of the device timeline (first to last device activity, s
 ib = s["idle_breakdown"]
 tot = sum(r["idle_ns"] for r in ib)
 cause = lambda c: 100 * sum(r["idle_ns"] for r in ib if r["category"] == c) / tot
-want += (": of the streams' idle time, %.0f%% is waiting for the next kernel (gaps under 30 us), "
+want += (": of the streams' idle time, %.0f%% is waiting for the next kernel (gaps under 30 \u00b5s), "
          "%.0f%% for the CPU to launch (HTA's causes; the rest other)." % (cause("kernel_wait"), cause("host_wait")))
 assert want in f, (want, f)
 # straggler, from the raw traces

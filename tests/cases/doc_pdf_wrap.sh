@@ -39,7 +39,7 @@ def fragments(text, extra=()):
 fl = txt[txt.index("Flamegraph: Device time by module"):]
 fl = fl[:fl.index("Width is")]
 body = fl.split("\n", 1)[1]
-bad = fragments(body, {"all", "ms", "us"})
+bad = fragments(body, {"all", "ms", "us", "s"})  # "s" of "\u00b5s"
 assert not bad, "words split in the flamegraph labels: %s\n%s" % (bad, fl)
 ar = next(n for n in names if n.startswith("ncclKernel_AllReduce"))
 flat = re.sub(r"\s+", " ", body)
@@ -53,14 +53,16 @@ var = var[:var.index("Top 15 of")]
 var = "\n".join(l for l in var.splitlines()[1:]
                 if "Performance report:" not in l and "tracedoc 0" not in l)  # page head/foot
 bad = fragments(var, {"Kernel", "Calls", "Mean", "Std", "dev", "CoV", "ms", "us", "ns",
-                      "Coefficient", "of", "variation", "std", "mean", "duration", "log", "scale"})
+                      "Coefficient", "of", "variation", "std", "mean", "duration", "log", "scale",
+                      "s"})  # "s" of "\u00b5s"
 assert not bad, "words split in the Variability table: %s" % bad
 nows = re.sub(r"\s+", "", var)
 # the title keeps "8 ranks" together (it read "..., 8" / "ranks")
 head = [l.strip() for l in txt.splitlines()[:6]]
 assert "8 ranks" in " ".join(head) and not any(l.endswith(", 8") for l in head), head
 for row in s["variability"][:15]:
-    tail = re.sub(r"\s+", "", row["name"])[-12:]
+    # tables show the short name (issue 21)
+    tail = re.sub(r"\s+", "", row.get("short_name") or row["name"])[-12:]
     assert tail in nows, "name cut at the end of its lines: %r (end %r)" % (row["name"][:80], tail)
 PY
 

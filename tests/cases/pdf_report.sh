@@ -33,12 +33,13 @@ def fmt_ns(ns):
     a = abs(ns)
     if a >= 1e9: return "%.3f s" % (ns / 1e9)
     if a >= 1e6: return "%.3f ms" % (ns / 1e6)
-    if a >= 1e3: return "%.3f us" % (ns / 1e3)
+    if a >= 1e3: return "%.3f \u00b5s" % (ns / 1e3)
     return "%d ns" % ns
 bad = []
 k = s.get("kernels") or []
 if k:
-    name = " ".join(k[0]["name"].split())
+    # tables show a kernel's short name (issue 21), the full name is in the workbook
+    name = " ".join((k[0].get("short_name") or k[0]["name"]).split())
     # long names are ellipsized in the middle: their first characters stay
     if name[:18] not in text:
         bad.append("top kernel name " + name[:18])

@@ -101,9 +101,9 @@ assert a["ir"] == "section attn {\n  matmul\n}"
 assert top[4]["args"]["latency_source"] == "estimated"
 names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e.get("name") == "thread_name"}
 assert names[(1, 1)] == "block: 4 section calls, 1.160 ms", names
-assert names[(1, 2)] == "lm_head: 1 section call, 50.000 us", names
+assert names[(1, 2)] == "lm_head: 1 section call, 50.000 \u00b5s", names
 assert names[(1, 0)] == "run1: 5 section calls, 1.210 ms", names
-assert names[(0, 1)] == "SAMBA: 800.000 us", names
+assert names[(0, 1)] == "SAMBA: 800.000 \u00b5s", names
 hf = [e for e in ev if e.get("cat") == "hyperfunction" and e["tid"] == 1]
 assert [(e["name"], e["ts"]) for e in hf] == [("attn", 0.0), ("mlp", 250.0), ("attn", 580.0), ("mlp", 830.0)]
 sort = {e["pid"]: e["args"]["sort_index"] for e in ev if e.get("name") == "process_sort_index"}
@@ -150,7 +150,7 @@ assert s["samba"]["device_ns"] == 850000, s["samba"]
 assert s["samba"]["layers"] == "1 2 schedule 3 host"
 assert "Layer 4 is missing" in s["samba"]["missing"]
 f = " ".join(s["findings"])
-assert "host-bound" in f and "SAMBA (900.000 us)" in f, f
+assert "host-bound" in f and "SAMBA (900.000 \u00b5s)" in f, f
 assert "compiler estimates" in f, f
 hs = {r["name"]: r for r in s["hypersections"]}
 assert hs["attn"]["measured_ns"] is None and hs["attn"]["total_ns"] == 200000

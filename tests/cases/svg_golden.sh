@@ -93,7 +93,7 @@ root = ET.parse(work + '/small-icicle.svg').getroot()
 title = root.find(NS + 'text[@id="title"]').text
 assert title == 'Icicle <example> & co', title
 sub = root.find(NS + 'text[@id="subtitle"]').text
-assert sub == ('small.folded \u2014 total 1.000 us \u2014 2023-11-14 \u2014 '
+assert sub == ('small.folded \u2014 total 1.000 \u00b5s \u2014 2023-11-14 \u2014 '
                'frames under 0.1% merged'), sub
 sub = ET.parse(work + '/prune-0.svg').getroot().find(NS + 'text[@id="subtitle"]').text
 assert sub == 'prune.folded \u2014 total 100.000 ms \u2014 2023-11-14', sub

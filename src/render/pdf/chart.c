@@ -16,7 +16,7 @@ void pd_fmt_tick_ns(char *dst, size_t cap, double ns)
     else if (a >= 1e6)
         snprintf(dst, cap, "%g ms", ns / 1e6);
     else if (a >= 1e3)
-        snprintf(dst, cap, "%g us", ns / 1e3);
+        snprintf(dst, cap, "%g " TD_US, ns / 1e3);
     else
         snprintf(dst, cap, "%g ns", ns);
 }

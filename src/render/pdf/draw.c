@@ -421,7 +421,7 @@ int pd_variability(pdoc *d, const td_section *sec)
         td_buf_printf(&b, "Only %zu %s%s ran more than once, too few to compare:", t->nrows,
                       what, t->nrows > 1 ? "s" : "");
         for (size_t r = 0; r < t->nrows; r++) {
-            const char *nm = cn >= 0 ? td_table_cell(t, r, cn)->s : NULL;
+            const char *nm = cn >= 0 ? td_shown_cell(t, r, cn)->s : NULL;
             td_buf_printf(&b, "%s %s", r ? ";" : "", nm && nm[0] ? nm : "(no name)");
             int64_t calls = cc >= 0 ? td_table_cell(t, r, cc)->i : TD_NA;
             if (calls != TD_NA)

@@ -49,6 +49,9 @@ typedef struct pdoc {
     int pending_break;    /* "section pagebreak": break before the next thing drawn */
     int brief;            /* the section being drawn was given "brief" (plain-language
                              one-page documents: no hashes, rules or per-device detail) */
+    int one_page;         /* a plain-language one-page document (a "brief" section in
+                             its template): the sections after page 1's key figures fill
+                             the page and never start another (pd_room) */
     int inputs_listed;    /* page 1 listed every input with all its facts (up to four
                              inputs): "table inputs" would repeat it */
     const char *title;    /* filled template title */

@@ -161,6 +161,15 @@ int pd_header(pdoc *d, const td_template *t)
         x += wi;
     }
     d->y += rowh + 10;
+    /* a device count the input could not state (an nsys-jax archive without thread
+     * metadata): the reason where the figure is, not pages later */
+    if ((kv = td_sum_get(s, "trace.devices_note")) && kv->type == TD_T_TEXT && kv->v.s &&
+        kv->v.s[0]) {
+        snprintf(buf, sizeof buf, "Devices: %s.", kv->v.s);
+        d->y -= 6;
+        d->y += pd_text(d, d->x0, d->y, buf, PF_SANS, 7.5, W, PANGO_ALIGN_LEFT,
+                        PANGO_ELLIPSIZE_NONE, C_MUTED) + 8;
+    }
 
     /* inputs: one line each with path and facts, the SHA-256 below in mono */
     /* brief: the run's name in the title says what was read; paths and hashes are in
@@ -414,16 +423,26 @@ int pd_keyfigures(pdoc *d, const char *title)
             snprintf(c[n++].sub, sizeof c[0].sub, "90%% of steps at or below");
         }
     }
+    /* where the step goes: the device's busy time in a step, then the device timeline */
+    const td_kv *sb = td_sum_get(s, "step_time.device_busy_ns");
+    const td_kv *ss = td_sum_get(s, "step_time.device_busy_share");
+    if (med && sb && sb->type == TD_T_NS && sb->v.i != TD_NA) {
+        snprintf(busy, sizeof busy, "%s busy per step", td_sum_device_word(s));
+        c[n].label = busy;
+        fmt_kv(sb, c[n].val, sizeof c[n].val);
+        c[n].sub[0] = 0;
+        if (ss && ss->type == TD_T_SHARE && isfinite(ss->v.f))
+            snprintf(c[n].sub, sizeof c[n].sub, "median, %.1f%% of step time", 100.0 * ss->v.f);
+        n++;
+    }
     size_t row;
     const td_table *tl = pd_timeline_all(s, &row);
     if (tl) {
         int64_t tot = td_table_cell(tl, row, td_table_col(tl, "total_ns"))->i;
         const char *dw = td_sum_device_word(s);
-        snprintf(busy, sizeof busy, "%s busy", dw);
         snprintf(idle, sizeof idle, "%s idle", dw);
         /* the breakdown of device time: computation, communication and copies not
          * hidden under computation, idle; a part that is 0 says nothing and is left out */
-        (void)busy;
         const struct { const char *key, *label; } g[] = {
             {"computation_ns", "Compute"}, {"exposed_comm_ns", "Exposed communication"},
             {"exposed_memcpy_ns", "Exposed memcpy"}, {"idle_ns", idle}};
@@ -541,7 +560,18 @@ int pd_keyfigures(pdoc *d, const char *title)
     const td_kv *cut = td_sum_get(s, "module_cut.threshold");
     if (!n && !(rule && rule->v.s && rule->v.s[0]))
         return 0;
-    char n1[1024] = "", n2[256] = "";
+    char n1[1024] = "", n2[256] = "", n3[512] = "";
+    /* what the idle time is (HTA's causes over every stream's idle time) */
+    const td_kv *ih = td_sum_get(s, "idle.host_wait_share");
+    const td_kv *ik = td_sum_get(s, "idle.kernel_wait_share");
+    const td_kv *io = td_sum_get(s, "idle.other_share");
+    if (ih && ik && io && ih->type == TD_T_SHARE && isfinite(ih->v.f) && isfinite(ik->v.f) &&
+        isfinite(io->v.f))
+        snprintf(n3, sizeof n3, "What the %s idle time is: %.0f%% waiting for the CPU to "
+                 "launch work, %.0f%% short gaps between back-to-back kernels (under 30 "
+                 "\xc2\xb5s), %.0f%% other (no work queued; HTA's causes, over every stream's "
+                 "idle time).", td_sum_device_word(s), 100.0 * ih->v.f, 100.0 * ik->v.f,
+                 100.0 * io->v.f);
     if (rule && rule->type == TD_T_TEXT && rule->v.s && rule->v.s[0] && !d->brief) {
         /* the schedule sentence when steps are missing (a schedule, or a late start) */
         const td_kv *miss = td_sum_get(s, "schedule.missing_steps");
@@ -556,9 +586,12 @@ int pd_keyfigures(pdoc *d, const char *title)
                  "module tables.", cut->v.f * 100.0);
     double W = d->x1 - d->x0;
     double tail = (n1[0] ? pd_text_h(d, n1, PF_SANS, 7, W) : 0) +
-                  (n2[0] ? pd_text_h(d, n2, PF_SANS, 7, W) : 0);
+                  (n2[0] ? pd_text_h(d, n2, PF_SANS, 7, W) : 0) +
+                  (n3[0] ? pd_text_h(d, n3, PF_SANS, 7, W) : 0);
     pd_heading(d, title ? title : "Key figures", 48 + (n <= 4 ? tail : 0));
     draw_cards(d, c, n, tail);
+    if (n3[0])
+        pd_note(d, n3);
     if (n1[0])
         pd_note(d, n1);
     if (n2[0])

@@ -41,6 +41,11 @@ static const td_section default_sections[] = {
     {.kind.pdf = TD_PDF_TABLE, .arg = "ops", .title = "Top ops", .top = 15, .threshold = -1},
     {.kind.pdf = TD_PDF_WARNINGS, .threshold = -1}};
 
+/* One-page documents: room a chart needs; a table's heading, header and note; a row */
+#define ONE_PAGE_CHART 230
+#define ONE_PAGE_TABLE 70
+#define ONE_PAGE_ROW 19
+
 /* A table section: the top rows of a summary table (threshold=F: only the leading rows
  * whose share is at least F). */
 static int sec_table(pdoc *d, const td_section *sec, const char *title)
@@ -60,6 +65,15 @@ static int sec_table(pdoc *d, const td_section *sec, const char *title)
         tb = NULL;
     if (td_render_says_nothing(d->s, sec->arg))
         tb = NULL;
+    if (tb && d->one_page && !d->brief) {
+        /* the rows that fit in what is left of the page (a row may wrap over two lines;
+         * the heading, the header row and a note take ONE_PAGE_TABLE), at least three */
+        int fit = (int)((d->ybot - d->y - ONE_PAGE_TABLE) / ONE_PAGE_ROW);
+        if (fit < 3)
+            return 0;
+        if (top > fit)
+            top = fit;
+    }
     if (tb && tb->nrows && top > 0)
         return pd_table(d, tb, top, title ? title : tb->title);
     return 0;
@@ -130,8 +144,19 @@ static void draw_doc(pdoc *d, const td_template *t)
         secs = t->pdf;
         n = t->npdf;
     }
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(secs[i].arg, "brief"))
+            d->one_page = 1;
     for (size_t i = 0; i < n; i++) {
         d->brief = !strcmp(secs[i].arg, "brief");
+        /* a one-page document: what does not fit on its page is left out (the workbook
+         * has it) */
+        if (d->one_page && !d->brief && d->page > 1)
+            break;
+        if (d->one_page && !d->brief && secs[i].kind.pdf != TD_PDF_TABLE &&
+            secs[i].kind.pdf != TD_PDF_REGRESSION && secs[i].kind.pdf != TD_PDF_FINDINGS &&
+            d->ybot - d->y < ONE_PAGE_CHART)
+            continue;
         if (draw_section(d, t, &secs[i]))
             d->y += 16;
     }

@@ -43,7 +43,8 @@ static int importance(const char *key)
 
 /* Cell text. The regression table keeps its values as numbers with a unit column:
  * those are shown with units ("12.3 ms", "4.5%") and the unit column is left out. */
-static void cell_text(const td_table *t, size_t r, int ci, char *v, size_t cap)
+static void cell_text(const td_table *t, size_t r, int ci, const double *sc, char *v,
+                      size_t cap)
 {
     const td_col *col = &t->cols[ci];
     const td_cell *cell = td_table_cell(t, r, ci);
@@ -64,7 +65,7 @@ static void cell_text(const td_table *t, size_t r, int ci, char *v, size_t cap)
             return;
         }
     }
-    td_cell_format(col, cell, v, cap);
+    td_doc_cell(t, r, ci, sc ? sc[ci] : 0, v, cap);
     if (col->type == TD_T_SHARE && !strcmp(col->key, "change") && isfinite(cell->f) &&
         cell->f > 0) {
         size_t n = strlen(v);
@@ -218,9 +219,12 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     int n = 0, flex = -1;
     char v[8192]; /* whole names: C++ kernel names run to thousands of bytes */
     char same[1024] = ""; /* columns with one value in every shown row, for the note */
+    double sc[TD_MAXCOLS]; /* one unit per time column, from the rows shown first */
+    for (int ci = 0; ci < t->ncols; ci++)
+        sc[ci] = td_col_scale(t, ci, shown);
     for (int ci = 0; ci < t->ncols; ci++) {
         const td_col *col = &t->cols[ci];
-        if (unit_hidden(t, ci) || col->nodoc)
+        if (unit_hidden(t, ci) || col->nodoc || td_col_shown_elsewhere(t, ci))
             continue;
         tcol *q = &c[n];
         q->ci = ci;
@@ -229,7 +233,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         q->nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
         int filled = 0;
         for (size_t r = 0; r < shown; r++) {
-            cell_text(t, r, ci, v, sizeof v);
+            cell_text(t, r, ci, sc, v, sizeof v);
             if (!v[0])
                 continue;
             filled = 1;
@@ -279,7 +283,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         const td_col *col = &t->cols[c[flex].ci];
         c[flex].nat = pd_text_w(d, col->title ? col->title : col->key, PF_BOLD, THS);
         for (size_t r = 0; r < shown; r++) {
-            cell_text(t, r, c[flex].ci, v, sizeof v);
+            cell_text(t, r, c[flex].ci, sc, v, sizeof v);
             double w = v[0] ? pd_text_w(d, v, PF_SANS, TFS) : 0;
             if (w > c[flex].nat)
                 c[flex].nat = w;
@@ -366,7 +370,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         rh[r] = TROW;
         if (flex < 0)
             continue;
-        cell_text(t, r, c[flex].ci, v, sizeof v);
+        cell_text(t, r, c[flex].ci, sc, v, sizeof v);
         int lines = 1;
         names[r] = fit_name(d, v, c[flex].w - TPAD, &lines);
         if (lines > 1)
@@ -408,7 +412,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
                 cairo_rectangle(d->cr, x + TPAD / 2, d->y + 4, SHAREBAR * f, TROW - 8);
                 cairo_fill(d->cr);
             }
-            cell_text(t, r, c[k].ci, v, sizeof v);
+            cell_text(t, r, c[k].ci, sc, v, sizeof v);
             int font = PF_SANS;
             uint32_t color = C_TEXT;
             if (!strcmp(col->key, "status") && !strcmp(v, "regressed")) {

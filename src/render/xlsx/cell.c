@@ -148,7 +148,7 @@ void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
 
 const char *xw_unit_name(double scale)
 {
-    return scale == 1e3 ? "\xc2\xb5s" : scale == 1e9 ? "s" : "ms";
+    return td_unit_name(scale == 1e3 || scale == 1e9 ? scale : 1e6);
 }
 
 

@@ -90,7 +90,9 @@ static int headline(const char *key)
                                     "regression.improved", "aiu.active_share",
                                     "comm.host_ns", "ipu.all.tile_balance",
                                     "ipu.all.active_tile_balance", "samba.host_share",
-                                    "samba.tflop_util", NULL};
+                                    "samba.tflop_util", "trace.devices_note",
+                                    "step_time.median_ns", "step_time.p90_ns",
+                                    "step_time.device_busy_ns", NULL};
     for (int i = 0; k[i]; i++)
         if (!strcmp(key, k[i]))
             return 1;

@@ -19,37 +19,23 @@
 #define CHART_MAX_STEPS 4000    /* steps plotted; the sheet keeps every row */
 #define u8len td_utf8_len       /* code points of valid UTF-8 (what Excel counts) */
 
-/* Times are written in the unit that suits each column: microseconds when the column's
- * typical (median) value is below a millisecond, so that a 2 us kernel reads 2.000 and
- * not 0.002, else milliseconds. Zeros are not typical values: an op table's device
- * column is 0 for most CPU ops, and its few device times of seconds should not read
- * 1,080,000 us. Returns ns per unit (1e3 or 1e6). */
+/* Times are written in one unit per column: milliseconds when every non-zero value of
+ * the column reads at least 0.100 ms, else microseconds, so that no cell reads 0.006 ms
+ * (a 6 us kernel reads 6.000, and a 1.08 s op beside it 1,080,000.000: the number stays
+ * exact and sortable). Zeros say nothing of the unit (an op table's device column is 0
+ * for most CPU ops). Returns ns per unit (1e3 or 1e6). */
 static double ns_scale(const td_table *t, int c, size_t nrows)
 {
-    int64_t *v = td_xmalloc((nrows + 1) * sizeof *v);
-    size_t n = 0;
+    int64_t lo = 0;
     for (size_t r = 0; r < nrows; r++) {
         int64_t x = td_table_cell(t, r, c)->i;
-        if (x != TD_NA && x != 0)
-            v[n++] = x < 0 ? -x : x;
+        if (x == TD_NA || x == 0)
+            continue;
+        x = x < 0 ? -x : x;
+        if (!lo || x < lo)
+            lo = x;
     }
-    /* median by selection: a partial insertion sort is enough for the middle element
-     * of small tables; large ones sort */
-    int64_t med = 0;
-    if (n) {
-        for (size_t i = 1; i < n; i++) {
-            int64_t k = v[i];
-            size_t j = i;
-            while (j > 0 && v[j - 1] > k) {
-                v[j] = v[j - 1];
-                j--;
-            }
-            v[j] = k;
-        }
-        med = v[n / 2];
-    }
-    free(v);
-    return n && med < 1000000 ? 1e3 : 1e6;
+    return lo && lo >= 100000 ? 1e6 : 1e3;
 }
 
 /* True when every value of a time column is a whole number of its unit (Kineto's
