@@ -2,7 +2,7 @@
 """tests/mem_check.py TRACE MEMORY.csv: the `memory` table (tracedoc summary --format csv
 --table memory) against the trace's own [memory] events, computed here from the JSON
 without tracedoc: per (Device Type, Device Id) the event count, the largest "Total
-Allocated" and "Total Reserved", the time of the first event reaching the allocated peak
+Allocated" (old traces without it: the running sum of "Bytes") and "Total Reserved", the time of the first event reaching the allocated peak
 (ns from the trace's first event), the innermost cpu_op around it on its thread, and the
 ProfilerStep around it. Prints each difference; exit 1 on any."""
 import csv, gzip, json, sys
@@ -28,10 +28,15 @@ for e in ev:
         continue
     a = e["args"]
     k = (int(a.get("Device Type", -1)), int(a.get("Device Id", -1)))
-    d = dev.setdefault(k, {"n": 0, "alloc": None, "res": -1, "ev": None})
+    d = dev.setdefault(k, {"n": 0, "alloc": None, "res": -1, "ev": None, "run": 0})
     d["n"] += 1
-    if d["alloc"] is None or int(a["Total Allocated"]) > d["alloc"]:
-        d["alloc"], d["ev"] = int(a["Total Allocated"]), e
+    if "Total Allocated" in a:
+        v = int(a["Total Allocated"])
+    else:  # old traces (torch 1.8): the running sum of Bytes from the trace start
+        d["run"] += int(a.get("Bytes", 0))
+        v = d["run"]
+    if d["alloc"] is None or v > d["alloc"]:
+        d["alloc"], d["ev"] = v, e
     d["res"] = max(d["res"], int(a.get("Total Reserved", -1)))
 want = {}
 for (t, i), d in dev.items():
@@ -46,7 +51,8 @@ for (t, i), d in dev.items():
     steps = [e for e in ev if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")
              and ns(e["ts"]) <= ts < ns(e["ts"]) + ns(e.get("dur", 0))]
     want[name] = {"events": str(d["n"]), "peak_allocated_bytes": str(d["alloc"]),
-                  "peak_reserved_bytes": str(d["res"]), "peak_ns": str(ts - t0),
+                  "peak_reserved_bytes": str(d["res"]) if d["res"] >= 0 else "",
+                  "peak_ns": str(ts - t0),
                   "peak_op": ops[-1]["name"] if ops else "",
                   "peak_step": steps[0]["name"] if steps else None}
 rows = {r["device"]: r for r in csv.DictReader(open(sys.argv[2]))}

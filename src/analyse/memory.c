@@ -3,7 +3,9 @@
  * `memory`, one row per (rank, device) (doc/summary-json.md "memory"). The peaks are the
  * events' own maxima of "Total Allocated" and "Total Reserved"; the allocated peak's time,
  * step (the step range around it) and op (the innermost CPU op around it on the thread
- * that allocated) are those of the first event that reached it. Neither HTA nor
+ * that allocated) are those of the first event that reached it. Old traces (torch 1.8)
+ * give "Bytes" only: the allocated bytes are then their running sum from the trace's
+ * start (column `allocated_from` says which). Neither HTA nor
  * TraceLens reads these events. */
 #include "analyse/internal.h"
 #include <stdlib.h>
@@ -21,6 +23,9 @@ static const char *devtype_name(int32_t t)
 typedef struct {
     int32_t type, device;
     size_t n, peak;      /* events; index (into t->mem) of the first allocated peak */
+    int64_t alloc_peak;  /* its allocated bytes */
+    int64_t run;         /* running sum of Bytes (events without totals) */
+    int totals;          /* some event gave "Total Allocated" */
     int64_t res_peak;    /* largest "Total Reserved", -1 none */
 } devmem;
 
@@ -53,6 +58,7 @@ static td_table *table(td_summary *s)
     td_table *tb = td_sum_table(s, "memory", "Memory");
     td_table_cols(tb, "rank:int:Rank", "device:text:Device", "events:int:Events",
                   "peak_allocated_bytes:bytes:Peak allocated",
+                  "allocated_from:text:Allocated from",
                   "peak_reserved_bytes:bytes:Peak reserved", "peak_ns:ns:Peak at",
                   "peak_step:text:Peak step", "peak_op:text:Peak op",
                   "device_memory_bytes:bytes:Device memory",
@@ -72,15 +78,23 @@ static void memory_trace(td_actx *a, const td_tctx *c, td_table **tbp)
             k++;
         if (k == nd) {
             devmem *x = TD_PUSH(d, nd, cap);
+            memset(x, 0, sizeof *x);
             x->type = m->device_type;
             x->device = m->device;
-            x->n = 0;
             x->peak = i;
+            x->alloc_peak = INT64_MIN;
             x->res_peak = -1;
         }
         d[k].n++;
-        if (m->allocated > t->mem[d[k].peak].allocated)
+        int64_t v = m->allocated;
+        if (v >= 0)
+            d[k].totals = 1;
+        else
+            v = d[k].run += m->bytes;
+        if (v > d[k].alloc_peak) {
+            d[k].alloc_peak = v;
             d[k].peak = i;
+        }
         if (m->reserved > d[k].res_peak)
             d[k].res_peak = m->reserved;
     }
@@ -100,7 +114,8 @@ static void memory_trace(td_actx *a, const td_tctx *c, td_table **tbp)
         td_row_int(s, tb, r, "rank", t->rank);
         td_row_str(s, tb, r, "device", dev);
         td_row_int(s, tb, r, "events", (int64_t)d[k].n);
-        td_row_int(s, tb, r, "peak_allocated_bytes", pk->allocated >= 0 ? pk->allocated : TD_NA);
+        td_row_int(s, tb, r, "peak_allocated_bytes", d[k].alloc_peak);
+        td_row_str(s, tb, r, "allocated_from", d[k].totals ? "Total Allocated" : "Bytes since the trace start");
         td_row_int(s, tb, r, "peak_reserved_bytes", d[k].res_peak >= 0 ? d[k].res_peak : TD_NA);
         td_row_int(s, tb, r, "peak_ns", pk->ts - c->t0);
         const td_step *st = step_at(c, pk->ts);

@@ -451,10 +451,10 @@ void td_an_op_perf(td_actx *a)
     if (!tb)
         return;
     if (a->o->peak_tflops > 0)
-        td_sum_set_str(a->s, "op_perf.peaks", "Roofline peaks",
+        td_sum_set_str(a->s, "roofline.peaks", "Roofline peaks",
                        td_arena_printf(a->s->a, "--peak %g TFLOP/s, %g TB/s", a->o->peak_tflops,
                                        a->o->peak_tbps));
     else if (used)
-        td_sum_set_str(a->s, "op_perf.peaks", "Roofline peaks",
+        td_sum_set_str(a->s, "roofline.peaks", "Roofline peaks",
                        td_arena_printf(a->s->a, "%s: %s", used->device, used->source));
 }

@@ -546,7 +546,7 @@ void td_chrome_commit(cj *c, td_jrawev *r)
              c->t->tracks[track].pid_str == c->cpu_functions)
         kind = TD_K_CPU_OP; /* legacy export (torch without Kineto) */
 
-    if ((kind == TD_K_INSTANT) && (r->have & (H_MALLOC | H_MRES)) && (r->have & H_NAME) &&
+    if ((kind == TD_K_INSTANT) && (r->have & (H_MALLOC | H_MRES | H_MBYTES)) && (r->have & H_NAME) &&
         TD_JSON_KEY_IS(r->name, "[memory]")) {
         td_mem *m = TD_PUSH(t->mem, t->nmem, t->mem_cap);
         m->ts = r->ts;
