@@ -338,13 +338,18 @@ static int group_cmp(const void *x, const void *y)
 static td_table *table(td_summary *s)
 {
     td_table *tb = td_sum_table(s, "op_perf", "Op performance model");
-    td_table_cols(tb, "rank:int:Rank", "op:text:Op", "category:text:Category",
+    td_table_cols(tb, "rank:int:Rank", "name:text:Op and input shapes", "op:text:Op", "category:text:Category",
                   "shape:text:Input shapes", "dtype:text:Type", "calls:int:Calls",
                   "flops:int:FLOPs (one call)", "bytes:bytes:Bytes (one call)",
                   "kernel_ns:ns:Device time", "tflops:f64:TFLOP/s", "tbps:f64:TB/s",
                   "intensity:f64:FLOPs/byte", "peak_tflops:f64:Peak TFLOP/s",
                   "peak_tbps:f64:Peak TB/s", "roofline_ns:ns:Roofline time",
                   "roofline_share:share:Of roofline", "bound:text:Bound", NULL);
+    /* the PDF shows the measured figures; the model's inputs are in the JSON and CSV */
+    static const char *const hide[] = {"op", "shape", "category", "flops", "bytes", "intensity", "peak_tflops",
+                                       "peak_tbps", "roofline_ns"};
+    for (size_t i = 0; i < sizeof hide / sizeof hide[0]; i++)
+        td_table_nodoc(tb, hide[i]);
     return tb;
 }
 
@@ -408,6 +413,8 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, const td_p
         td_row_str(s, tb, r, "op", td_name(a, g[k].name));
         td_row_str(s, tb, r, "category", c->cat);
         td_row_str(s, tb, r, "shape", td_name(a, g[k].dims));
+        td_row_str(s, tb, r, "name", td_arena_printf(s->a, "%s %s", td_name(a, g[k].name),
+                                                     td_name(a, g[k].dims)));
         td_row_str(s, tb, r, "dtype", c->dtype);
         td_row_int(s, tb, r, "calls", (int64_t)g[k].n);
         td_row_int(s, tb, r, "flops", llround(c->flops));

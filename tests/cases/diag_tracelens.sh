@@ -44,6 +44,8 @@ for path, pf, pb in ((sys.argv[1], 989.4, 3.35), (sys.argv[2], 100.0, 1.0)):
         assert abs(r["roofline_share"] - max(tc, tm) / r["kernel_ns"]) < 1e-6, r
     print(d["roofline"]["peaks"])
 PYEOF
+expect_exit 2 "$TD" summary --peak 100 "$T" 2>/dev/null >/dev/null || fail=1
+expect_exit 2 "$TD" summary --peak 0:1 "$T" 2>/dev/null >/dev/null || fail=1
 # no input shapes (torch's legacy CPU export): no table
 "$TD" summary --format csv --table op_perf "$TRACES/torch-cpu/torch_transformer_cpu_5steps.json" >/dev/null 2>&1 &&
     { echo "op_perf table on a trace without shapes"; fail=1; }
