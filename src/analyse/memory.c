@@ -63,7 +63,7 @@ static td_table *table(td_summary *s)
                   "peak_step:text:Peak step", "peak_op:text:Peak op",
                   "device_memory_bytes:bytes:Device memory",
                   "peak_share:share:Reserved of device memory", NULL);
-    td_table_nodoc(tb, "events");
+    td_diag_nodoc(tb);
     return tb;
 }
 

@@ -345,12 +345,22 @@ static td_table *table(td_summary *s)
                   "intensity:f64:FLOPs/byte", "peak_tflops:f64:Peak TFLOP/s",
                   "peak_tbps:f64:Peak TB/s", "roofline_ns:ns:Roofline time",
                   "roofline_share:share:Of roofline", "bound:text:Bound", NULL);
-    /* the PDF shows the measured figures; the model's inputs are in the JSON and CSV */
-    static const char *const hide[] = {"op", "shape", "category", "flops", "bytes", "intensity", "peak_tflops",
-                                       "peak_tbps", "roofline_ns"};
-    for (size_t i = 0; i < sizeof hide / sizeof hide[0]; i++)
-        td_table_nodoc(tb, hide[i]);
+    td_diag_nodoc(tb);
     return tb;
+}
+
+/* The PDF and workbook show the measured figures (op and shapes in `name`); the model's
+ * inputs are in the JSON and CSV. Also used by the merge (merge/merge.c), whose partial
+ * summaries do not carry the flag. */
+void td_diag_nodoc(td_table *t)
+{
+    static const char *const op[] = {"op", "shape", "category", "flops", "bytes", "intensity",
+                                     "peak_tflops", "peak_tbps", "roofline_ns"};
+    if (t && !strcmp(t->name, "op_perf"))
+        for (size_t i = 0; i < sizeof op / sizeof op[0]; i++)
+            td_table_nodoc(t, op[i]);
+    if (t && !strcmp(t->name, "memory"))
+        td_table_nodoc(t, "events");
 }
 
 static const char *device_name(const td_actx *a, const td_trace *t)
