@@ -90,8 +90,11 @@ static void memory_trace(td_actx *a, const td_tctx *c, td_table **tbp)
         int64_t v = m->allocated;
         if (v >= 0)
             d[k].totals = 1;
-        else
-            v = d[k].run += m->bytes;
+        else { /* saturating: a damaged trace may say anything */
+            if (__builtin_add_overflow(d[k].run, m->bytes, &d[k].run))
+                d[k].run = m->bytes > 0 ? INT64_MAX : INT64_MIN;
+            v = d[k].run;
+        }
         if (v > d[k].alloc_peak) {
             d[k].alloc_peak = v;
             d[k].peak = i;

@@ -164,6 +164,14 @@ static td_str compact(td_actx *a, const char *p)
     return r;
 }
 
+/* dimensions a model can use: none negative, none absurd (the products stay exact in a
+ * double and far from int64's limit) */
+static int sane(int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    const int64_t L = (int64_t)1 << 40;
+    return a >= 0 && b >= 0 && c >= 0 && d >= 0 && a < L && b < L && c < L && d < L;
+}
+
 static int model(td_actx *a, const td_shape *sh, call_t *c)
 {
     const char *name = td_name(a, sh->name);
@@ -187,8 +195,10 @@ static int model(td_actx *a, const td_shape *sh, call_t *c)
         c->cat = "GEMM";
         c->dtype = td_arena_strdup(a->s->a, short_dtype(nth_str(types, ia, tb, sizeof tb), &bpe));
         c->flops = (double)B * (2.0 * (double)M * (double)N * (double)K + (bias ? (double)M * (double)N : 0));
-        c->bytes = bpe ? B * (M * K + K * N + M * N + (bias ? N : 0)) * bpe : -1;
-        return 1;
+        double by = (double)B * ((double)M * (double)K + (double)K * (double)N +
+                                 (double)M * (double)N + (bias ? (double)N : 0)) * bpe;
+        c->bytes = bpe ? (int64_t)by : -1;
+        return sane(B, M, N, K) && sane(1, 1, 1, 1) && c->flops < 4e18 && by < 4e18;
     }
     if (!strncmp(name, "aten::_scaled_dot_product_", 26)) {
         if (d.n < 3 || d.nd[0] != 4 || d.nd[1] != 4 || d.nd[2] != 4)
@@ -206,9 +216,12 @@ static int model(td_actx *a, const td_shape *sh, call_t *c)
                                               2.0 * (double)Nq * (double)dv * (double)Nkv);
         if (causal)
             c->flops /= 2;
-        c->bytes = bpe ? (B * Nq * Hq * dqk + B * Nkv * Hkv * dqk + B * Nkv * Hkv * dv +
-                          B * Nq * Hq * dv) * bpe : -1;
-        return 1;
+        double by = ((double)B * (double)Nq * (double)Hq * (double)dqk +
+                     (double)B * (double)Nkv * (double)Hkv * (double)dqk +
+                     (double)B * (double)Nkv * (double)Hkv * (double)dv +
+                     (double)B * (double)Nq * (double)Hq * (double)dv) * bpe;
+        c->bytes = bpe ? (int64_t)by : -1;
+        return sane(B, Hq, Nq, dqk) && sane(Hkv, Nkv, dv, 1) && c->flops < 4e18 && by < 4e18;
     }
     return 0;
 }

@@ -49,4 +49,12 @@ expect_exit 2 "$TD" summary --peak 0:1 "$T" 2>/dev/null >/dev/null || fail=1
 # no input shapes (torch's legacy CPU export): no table
 "$TD" summary --format csv --table op_perf "$TRACES/torch-cpu/torch_transformer_cpu_5steps.json" >/dev/null 2>&1 &&
     { echo "op_perf table on a trace without shapes"; fail=1; }
+# damaged shapes (tests/data/diag_damaged_shapes_memory.json: dimensions past int64,
+# negative, missing, not arrays) are skipped without overflow (UBSan build); the one
+# sound op is modelled: causal SDPA, B 1, H 2, N 3, d 4, by hand: 2 (2*3*3*4 + 2*3*4*3)
+# = 288 FLOPs halved = 144; bytes 4 x 24 elements x 2 = 192
+"$TD" summary --format csv --table op_perf "$ROOT/tests/data/diag_damaged_shapes_memory.json" >"$WORK/dmg.csv" || die "damaged shapes"
+[ "$(grep -c '' "$WORK/dmg.csv")" = 2 ] && grep -q ',"SDPA_fwd",.*,1,144,192,' "$WORK/dmg.csv" ||
+    { echo "damaged shapes:"; cat "$WORK/dmg.csv"; fail=1; }
+"$TD" summary --format csv --table memory "$ROOT/tests/data/diag_damaged_shapes_memory.json" >/dev/null || die "damaged memory events"
 exit $fail
