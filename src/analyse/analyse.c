@@ -259,6 +259,8 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         td_an_launches(&a);
         td_an_queue(&a);
         td_an_overlap(&a);
+        td_an_memory(&a);
+        td_an_op_perf(&a);
         trim();
         td_an_var(&a);
         td_an_flames(&a);

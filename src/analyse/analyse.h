@@ -18,6 +18,8 @@ typedef struct td_opts {
     int64_t telemetry_offset_ns; /* --telemetry-offset: added to every telemetry sample time */
     int compile_passes;         /* XLA compile phases: keep XlaPass ranges apart */
     int show_flushes;           /* IPU lightweight profiling: keep buffer-flush blocks */
+    double peak_tflops;         /* --peak TFLOPS:TBPS for the roofline (analyse/op_perf.c); */
+    double peak_tbps;           /* 0 = the device's row of analyse/peaks.c */
 } td_opts;
 
 void td_opts_default(td_opts *o);

@@ -139,6 +139,65 @@ static const char *idle_causes(td_summary *s)
                            100.0 * (double)kern / (double)all, 100.0 * (double)host / (double)all);
 }
 
+/* Issue 24: the top op of the performance model against its peak (op_perf, by device
+ * time) and the memory peak (memory: the device closest to its capacity, else the
+ * largest reserve). */
+static void diag_findings(td_summary *s, size_t *nf)
+{
+    const td_table *op = td_sum_find_table(s, "op_perf");
+    size_t best = (size_t)-1;
+    for (size_t r = 0; op && r < op->nrows; r++)
+        if (td_row_get_int(op, r, "kernel_ns") != TD_NA && isfinite(td_row_get_f64(op, r, "tflops")) &&
+            (best == (size_t)-1 || td_row_get_int(op, r, "kernel_ns") > td_row_get_int(op, best, "kernel_ns")))
+            best = r;
+    if (best != (size_t)-1 && *nf < 6) {
+        double tf = td_row_get_f64(op, best, "tflops"), pk = td_row_get_f64(op, best, "peak_tflops");
+        const char *dt = td_row_get_str(op, best, "dtype");
+        const td_kv *pv = td_sum_get(s, "roofline.peaks");
+        if (isfinite(pk) && pk > 0)
+            td_sum_finding(s, "The top %s op by device time (%s %s, %s) runs at %.3g TFLOP/s, %.*f%% "
+                           "of the %s peak of %s; %s-bound at %.0f%% of its roofline.",
+                           td_row_get_str(op, best, "category"), td_row_get_str(op, best, "op"),
+                           td_row_get_str(op, best, "shape"), dt ? dt : "?", tf, tf < 0.01 * pk ? 1 : 0, 100.0 * tf / pk,
+                           dt ? dt : "?", pv && pv->v.s ? td_arena_strndup(s->a, pv->v.s, strcspn(pv->v.s, ":")) : "the device",
+                           td_row_get_str(op, best, "bound"), 100.0 * td_row_get_f64(op, best, "roofline_share"));
+        else
+            td_sum_finding(s, "The top %s op by device time (%s %s, %s) runs at %.3g TFLOP/s (no "
+                           "peak known for this device: --peak TFLOPS:TBPS).",
+                           td_row_get_str(op, best, "category"), td_row_get_str(op, best, "op"),
+                           td_row_get_str(op, best, "shape"), dt ? dt : "?", tf);
+        (*nf)++;
+    }
+    const td_table *mt = td_sum_find_table(s, "memory");
+    best = (size_t)-1;
+    for (size_t r = 0; mt && r < mt->nrows; r++) {
+        double sh = td_row_get_f64(mt, r, "peak_share");
+        if (best == (size_t)-1 ||
+            (isfinite(sh) && !(sh <= td_row_get_f64(mt, best, "peak_share"))) ||
+            (!isfinite(td_row_get_f64(mt, best, "peak_share")) &&
+             td_row_get_int(mt, r, "peak_allocated_bytes") > td_row_get_int(mt, best, "peak_allocated_bytes")))
+            best = r;
+    }
+    if (best != (size_t)-1 && *nf < 6) {
+        char al[32], re[32] = "";
+        td_fmt_bytes(al, sizeof al, td_row_get_int(mt, best, "peak_allocated_bytes"));
+        if (td_row_get_int(mt, best, "peak_reserved_bytes") != TD_NA)
+            td_fmt_bytes(re, sizeof re, td_row_get_int(mt, best, "peak_reserved_bytes"));
+        const char *pop = td_row_get_str(mt, best, "peak_op"), *st = td_row_get_str(mt, best, "peak_step");
+        double sh = td_row_get_f64(mt, best, "peak_share");
+        const char *from = td_row_get_str(mt, best, "allocated_from");
+        int totals = !from || !strcmp(from, "Total Allocated");
+        td_sum_finding(s, "Memory peaks at %s allocated%s on %s%s%s%s%s%s%s%s.", al,
+                       totals ? "" : " (more than at the trace's start: the trace gives no totals)",
+                       td_row_get_str(mt, best, "device"), pop && *pop ? " in " : "", pop && *pop ? pop : "",
+                       st && *st ? " (" : "", st && *st ? st : "", st && *st ? ")" : "",
+                       re[0] ? td_arena_printf(s->a, "; %s reserved", re) : "",
+                       isfinite(sh) ? td_arena_printf(s->a, ", %.*f%% of the device's memory",
+                                                       sh < 0.01 ? 1 : 0, 100.0 * sh) : "");
+        (*nf)++;
+    }
+}
+
 void td_an_findings(td_actx *a)
 {
     td_summary *s = a->s;
@@ -249,6 +308,7 @@ void td_an_findings(td_actx *a)
         nf++;
     }
     xla_findings(a, &nf);
+    diag_findings(s, &nf);
     const td_table *st = td_sum_find_table(s, "steps");
     int64_t srank;
     double sratio;

@@ -111,6 +111,9 @@ void td_an_idle(td_actx *a);                      /* analyse/idle.c: idle_breakd
 void td_an_launches(td_actx *a);                  /* analyse/launches.c: launches */
 void td_an_queue(td_actx *a);                     /* analyse/queue.c: queue_length */
 void td_an_overlap(td_actx *a);                   /* analyse/overlap.c: comm_overlap */
+void td_an_memory(td_actx *a);                    /* analyse/memory.c: memory */
+void td_an_op_perf(td_actx *a);                   /* analyse/op_perf.c: op_perf */
+void td_diag_nodoc(td_table *t); /* op_perf, memory: the columns kept out of the documents */
 void td_an_var(td_actx *a);                       /* analyse/var.c */
 void td_an_flames(td_actx *a);                    /* analyse/flame.c */
 void td_an_aiu(td_actx *a);
@@ -124,6 +127,18 @@ static inline const char *td_devword(const td_actx *a)
 void td_an_headline(td_actx *a);                  /* analyse/headline.c: step time */
 void td_an_names(td_actx *a);                     /* analyse/names.c: short kernel names */
 void td_an_findings(td_actx *a);                  /* analyse/findings.c */
+
+/* ---- device peaks for the roofline (analyse/peaks.c) ---- */
+typedef struct td_peak {
+    const char *device;   /* the row's name ("NVIDIA H100 SXM5") */
+    const char *match;    /* words the device name must all contain, "&"-separated */
+    double fp64, fp32, tf32, bf16, fp16, fp8, int8; /* dense TFLOP/s, 0 = not given */
+    double tbps;          /* memory bandwidth, TB/s */
+    const char *source;   /* the datasheet */
+} td_peak;
+const td_peak *td_peak_for(const char *device);            /* NULL: no row matches */
+double td_peak_tflops(const td_peak *p, const char *dtype); /* "bf16", "fp32"...; 0 unknown */
+size_t td_peaks_list(const td_peak **out);
 
 /* ---- helpers shared by the passes and the merge (analyse/common.c) ---- */
 

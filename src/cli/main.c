@@ -117,6 +117,25 @@ static int set_aiu_freq(void *ctx, const td_cli_opt *opt, const char *v)
     return TD_EXIT_OK;
 }
 
+/* --peak TFLOPS:TBPS for the roofline, both positive */
+static int set_peak(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    cli *c = ctx;
+    char *end, *e2 = NULL;
+    errno = 0;
+    double tf = strtod(v, &end), tb = 0;
+    int ok = !errno && end != v && tf > 0 && tf < 1e7 && *end == ':';
+    if (ok) {
+        tb = strtod(end + 1, &e2);
+        ok = e2 != end + 1 && !*e2 && tb > 0 && tb < 1e5;
+    }
+    if (!ok)
+        return td_cli_bad_value(opt, "expected TFLOPS:TBPS (e.g. 989.4:3.35)");
+    c->run.o.peak_tflops = tf;
+    c->run.o.peak_tbps = tb;
+    return TD_EXIT_OK;
+}
+
 static int set_compile_log(void *ctx, const td_cli_opt *opt, const char *v)
 {
     cli *c = ctx;
@@ -370,6 +389,8 @@ static const td_cli_opt opts[] = {
      td_cli_set_str, OFF(run.o.module_pattern)},
     {"aiu-freq", 0, "SOC[:CORE]", ANALYSIS | EXPORT, "IBM AIU clocks in MHz (default: SoC implied by the\n"
      "trace, core 1100)", set_aiu_freq, 0},
+    {"peak", 0, "TFLOPS:TBPS", ANALYSIS, "roofline peaks (TFLOP/s, TB/s) for op_perf (default: the\n"
+     "device's datasheet)", set_peak, 0},
     {"compile-log", 0, "FILE", ANALYSIS, "DeepRT compile log (ideal cycles per kernel),\n"
      "repeatable", set_compile_log, 0},
     {"telemetry", 0, "FILE", ANALYSIS, "aiu-smi / nvidia-smi (dmon or --query-gpu csv) or CSV\n"

@@ -596,8 +596,11 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
             thunks(s, p, t, kept, nkept);
         else if (!strcmp(n, "compile.phases"))
             phases(s, p, t);
-        else
-            copy_by_rank(td_part_like(s, t), t, 0);
+        else {
+            td_table *d = td_part_like(s, t);
+            copy_by_rank(d, t, 0);
+            td_diag_nodoc(d); /* op_perf, memory (analyse/op_perf.c) */
+        }
     }
     /* flames of stacks: summed over the parts (one rank: no "rank N " root prefix, as
      * the analysis of one trace names its threads) */

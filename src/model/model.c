@@ -36,6 +36,8 @@ static void trace_free(td_trace *t)
     free(t->ranges);
     free(t->compile);
     free(t->devices);
+    free(t->mem);
+    free(t->shapes);
     free(t->aiu);
     td_ipu_free(t->ipu);
 }
@@ -171,4 +173,20 @@ td_kind td_kind_from_cat(const char *c, size_t n)
     if (eq(c, n, "nvtx")) /* NVTX ranges (how `tracedoc export` writes nsys's) */
         return TD_K_RANGE;
     return TD_K_OTHER;
+}
+
+int td_shape_op_wanted(const char *name, size_t len)
+{
+    static const char *const N[] = {
+        "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm",
+        "aten::_scaled_dot_product_flash_attention",
+        "aten::_scaled_dot_product_efficient_attention",
+        "aten::_scaled_dot_product_cudnn_attention",
+    };
+    if (len < 8 || memcmp(name, "aten::", 6))
+        return 0;
+    for (size_t i = 0; i < sizeof N / sizeof N[0]; i++)
+        if (strlen(N[i]) == len && !memcmp(N[i], name, len))
+            return 1;
+    return 0;
 }

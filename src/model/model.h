@@ -104,6 +104,29 @@ typedef struct td_range {
     int32_t num_child;
 } td_range;
 
+/* A torch.profiler `[memory]` instant event (profile_memory=True): one allocation (Bytes
+ * > 0) or free (< 0) and the allocator's totals after it, per device. */
+typedef struct td_mem {
+    int64_t ts;
+    int64_t allocated;    /* "Total Allocated", bytes; -1 absent */
+    int64_t reserved;     /* "Total Reserved", bytes; -1 absent */
+    int64_t bytes;        /* "Bytes" */
+    int32_t device_type;  /* "Device Type" (c10::DeviceType: 0 CPU, 1 CUDA, ...), -1 absent */
+    int32_t device;       /* "Device Id" (-1 for the CPU) */
+    uint32_t track;       /* the CPU thread it happened on */
+} td_mem;
+
+/* Input shapes of a CPU op the per-op performance model reads (record_shapes=True):
+ * the args' raw JSON text, kept only for the ops td_shape_op_wanted names. */
+typedef struct td_shape {
+    int64_t ts;           /* the op event's start, track and name (events are sorted */
+    uint32_t track;       /* after reading: analyse/op_perf.c finds the op by these) */
+    td_str name;
+    td_str dims;          /* "Input Dims" as in the file, e.g. "[[512], [141, 512]]" */
+    td_str types;         /* "Input type", e.g. "[\"float\", \"float\"]" */
+    td_str concrete;      /* "Concrete Inputs", 0 absent */
+} td_shape;
+
 /* Device properties (Kineto deviceProperties, nsys TARGET_INFO_GPU). */
 typedef struct td_device {
     int32_t id;
@@ -216,6 +239,8 @@ typedef struct td_trace {
     td_range *compile; size_t ncompile, compile_cap;  /* CPU push/pop ranges used for
                                                          compile statistics (nsys-jax) */
     td_device *devices; size_t ndevices, devices_cap;
+    td_mem *mem; size_t nmem, mem_cap;          /* [memory] events (file order) */
+    td_shape *shapes; size_t nshapes, shapes_cap; /* input shapes of modelled ops */
     td_hlo_dump *hlo; size_t nhlo;  /* nsys-jax HLO dumps; array and bytes in set->arena */
     td_aiu_instr *aiu; size_t naiu, aiu_cap; /* AIU flex instructions (file order) */
     const struct td_samba *samba;   /* SambaTune stack-tracing data (read/samba.h), in
@@ -253,6 +278,10 @@ uint16_t td_trace_cat(td_trace *t, td_str cat);                   /* find or add
 td_event *td_trace_push_event(td_trace *t);                        /* zeroed */
 uint32_t td_trace_push_aux(td_trace *t, td_aux **out);             /* returns 1-based id */
 td_device *td_trace_device(td_trace *t, int32_t id);               /* find or add */
+
+/* 1 for the op names whose input shapes the reader keeps (analyse/op_perf.c models them:
+ * GEMM and scaled-dot-product / flash attention). */
+int td_shape_op_wanted(const char *name, size_t len);
 
 /* Classify a category string (Kineto, legacy capitalised, other accelerators). */
 td_kind td_kind_from_cat(const char *cat, size_t len);

@@ -41,7 +41,8 @@ static int per_rank_table(const char *name)
     return !strcmp(name, "inputs") || !strcmp(name, "steps") || !strcmp(name, "outlier_steps") ||
            !strcmp(name, "gpu_timeline") || !strcmp(name, "idle_breakdown") ||
            !strcmp(name, "launches") || !strcmp(name, "queue_length") ||
-           !strcmp(name, "comm_overlap");
+           !strcmp(name, "comm_overlap") || !strcmp(name, "memory") ||
+           !strcmp(name, "op_perf");
 }
 
 static void add_rows(td_partial *p, const td_table *t)

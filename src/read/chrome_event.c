@@ -46,11 +46,24 @@ static ment *imap_slot(imap *m, int64_t a, int64_t b)
     m->n++;
     return &m->e[j];
 }
+/* The raw JSON text of a value (an array), to be parsed later by the pass that needs it. */
+static const char *raw_value(cj *c, const char *p, const char *end, td_jslice *out)
+{
+    const char *q = td_jscan_skip(&c->js, p, end);
+    if (q && q > p && (size_t)(q - p) < UINT32_MAX) {
+        out->p = p;
+        out->n = (uint32_t)(q - p);
+        out->esc = 0;
+    }
+    return q;
+}
+
 static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *r)
 {
     if (*p != '{')
         return td_jscan_skip(&c->js, p, end);
     r->args = p;
+    r->dims.n = r->itypes.n = r->concrete.n = 0;
     TD_JSON_OBJ_LOOP(&c->js, p, end, k, {
         int ok = 0;
         switch (k.n) {
@@ -71,6 +84,9 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
             } else if (TD_JSON_KEY_IS(k, "bytes")) {
                 p = td_jscan_num(&c->js, p, end, 0, &r->bytes, &ok);
                 if (ok == 1) r->have |= H_BYTES;
+            } else if (TD_JSON_KEY_IS(k, "Bytes")) {
+                p = td_jscan_num(&c->js, p, end, 0, &r->m_bytes, &ok);
+                if (ok == 1) r->have |= H_MBYTES;
             } else if (TD_JSON_KEY_IS(k, "dtype")) {
                 p = td_jscan_str(&c->js, p, end, &r->dtype, &ok);
                 if (ok) r->have |= H_DTYPE;
@@ -87,8 +103,21 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
             } else
                 p = td_jscan_skip(&c->js, p, end);
             break;
+        case 9:
+            if (TD_JSON_KEY_IS(k, "Device Id")) {
+                p = td_jscan_num(&c->js, p, end, 0, &r->m_dev, &ok);
+                if (ok == 1) r->have |= H_MDEV;
+            } else
+                p = td_jscan_skip(&c->js, p, end);
+            break;
         case 10:
-            if (TD_JSON_KEY_IS(k, "Group size")) {
+            if (TD_JSON_KEY_IS(k, "Input Dims")) {
+                p = raw_value(c, p, end, &r->dims);
+                if (r->dims.n) r->have |= H_DIMS;
+            } else if (TD_JSON_KEY_IS(k, "Input type")) {
+                p = raw_value(c, p, end, &r->itypes);
+                if (r->itypes.n) r->have |= H_ITYPES;
+            } else if (TD_JSON_KEY_IS(k, "Group size")) {
                 p = td_jscan_num(&c->js, p, end, 0, &r->group, &ok);
                 if (ok == 1) r->have |= H_GROUP;
             } else if (TD_JSON_KEY_IS(k, "sort_index")) {
@@ -101,6 +130,9 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
             if (TD_JSON_KEY_IS(k, "correlation")) {
                 p = td_jscan_num(&c->js, p, end, 0, &r->corr, &ok);
                 if (ok == 1) r->have |= H_CORR;
+            } else if (TD_JSON_KEY_IS(k, "Device Type")) {
+                p = td_jscan_num(&c->js, p, end, 0, &r->m_dtype, &ok);
+                if (ok == 1) r->have |= H_MDTYPE;
             } else if (TD_JSON_KEY_IS(k, "External id") || TD_JSON_KEY_IS(k, "external id")) {
                 p = td_jscan_num(&c->js, p, end, 0, &r->ext, &ok);
                 if (ok == 1) r->have |= H_EXT;
@@ -115,7 +147,10 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
                 p = td_jscan_skip(&c->js, p, end);
             break;
         case 14:
-            if (TD_JSON_KEY_IS(k, "Out msg nelems")) {
+            if (TD_JSON_KEY_IS(k, "Total Reserved")) {
+                p = td_jscan_num(&c->js, p, end, 0, &r->m_res, &ok);
+                if (ok == 1) r->have |= H_MRES;
+            } else if (TD_JSON_KEY_IS(k, "Out msg nelems")) {
                 p = td_jscan_num(&c->js, p, end, 0, &r->out_nel, &ok);
                 if (ok == 1) r->have |= H_OUT;
             } else
@@ -125,6 +160,11 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
             if (TD_JSON_KEY_IS(k, "Collective name")) {
                 p = td_jscan_str(&c->js, p, end, &r->coll, &ok);
                 if (ok) r->have |= H_COLL;
+            } else if (TD_JSON_KEY_IS(k, "Total Allocated")) {
+                p = td_jscan_num(&c->js, p, end, 0, &r->m_alloc, &ok);
+                if (ok == 1) r->have |= H_MALLOC;
+            } else if (TD_JSON_KEY_IS(k, "Concrete Inputs")) {
+                p = raw_value(c, p, end, &r->concrete);
             } else
                 p = td_jscan_skip(&c->js, p, end);
             break;
@@ -140,6 +180,7 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
 const char *td_chrome_parse_event(cj *c, const char *p, const char *end, td_jrawev *r)
 {
     r->have = 0;
+    r->dims.n = r->itypes.n = r->concrete.n = 0;
     r->ph = 0;
     r->args = NULL;
     TD_JSON_OBJ_LOOP(&c->js, p, end, k, {
@@ -505,6 +546,27 @@ void td_chrome_commit(cj *c, td_jrawev *r)
              c->t->tracks[track].pid_str == c->cpu_functions)
         kind = TD_K_CPU_OP; /* legacy export (torch without Kineto) */
 
+    if ((kind == TD_K_INSTANT) && (r->have & (H_MALLOC | H_MRES | H_MBYTES)) && (r->have & H_NAME) &&
+        TD_JSON_KEY_IS(r->name, "[memory]")) {
+        td_mem *m = TD_PUSH(t->mem, t->nmem, t->mem_cap);
+        m->ts = r->ts;
+        m->allocated = r->have & H_MALLOC ? r->m_alloc : -1;
+        m->reserved = r->have & H_MRES ? r->m_res : -1;
+        m->bytes = r->have & H_MBYTES ? r->m_bytes : 0;
+        m->device_type = r->have & H_MDTYPE && r->m_dtype >= 0 && r->m_dtype < 1000 ? (int32_t)r->m_dtype : -1;
+        m->device = r->have & H_MDEV && r->m_dev >= -1 && r->m_dev < INT32_MAX ? (int32_t)r->m_dev : -1;
+        m->track = track;
+    }
+    if (kind == TD_K_CPU_OP && (r->have & H_DIMS) && (r->have & H_NAME) &&
+        td_shape_op_wanted(r->name.p, r->name.n)) {
+        td_shape *sh = TD_PUSH(t->shapes, t->nshapes, t->shapes_cap);
+        sh->ts = r->ts;
+        sh->track = track;
+        sh->name = td_jscan_intern(&c->js, r->name);
+        sh->dims = td_intern(c->set->strs, r->dims.p, r->dims.n);
+        sh->types = r->have & H_ITYPES ? td_intern(c->set->strs, r->itypes.p, r->itypes.n) : 0;
+        sh->concrete = r->concrete.n ? td_intern(c->set->strs, r->concrete.p, r->concrete.n) : 0;
+    }
     td_event *ev = td_trace_push_event(t);
     ev->ts = r->ts;
     ev->dur = dur;

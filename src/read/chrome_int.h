@@ -25,7 +25,8 @@ enum {
     H_IN = 1u << 12, H_OUT = 1u << 13, H_GROUP = 1u << 14, H_GRID = 1u << 15,
     H_BLOCK = 1u << 16, H_COLL = 1u << 17, H_DTYPE = 1u << 18, H_MNAME = 1u << 19,
     H_SORT = 1u << 20, H_NAME = 1u << 21, H_CAT = 1u << 22, H_BADNUM = 1u << 23,
-    H_BPE = 1u << 24
+    H_BPE = 1u << 24, H_MALLOC = 1u << 25, H_MRES = 1u << 26, H_MDEV = 1u << 27,
+    H_MDTYPE = 1u << 28, H_MBYTES = 1u << 29, H_DIMS = 1u << 30, H_ITYPES = 1u << 31
 };
 #define H_AUX (H_EXT | H_BYTES | H_IN | H_OUT | H_GROUP | H_GRID | H_BLOCK | H_COLL | H_DTYPE)
 
@@ -36,6 +37,9 @@ typedef struct {
     int64_t pid, tid, ts, dur, id;
     int64_t corr, ext, dev, stream, bytes, in_nel, out_nel, group, sort;
     int32_t grid[3], block[3];
+    int64_t m_alloc, m_res, m_dev, m_dtype, m_bytes; /* [memory] event args */
+    td_jslice dims, itypes, concrete; /* raw JSON text of "Input Dims", "Input type",
+                                         "Concrete Inputs" (n = 0 absent) */
     const char *args, *args_end;
 } td_jrawev;
 
