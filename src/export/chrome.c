@@ -133,9 +133,134 @@ static tmap *map_tracks(cw *w, const td_trace *t, size_t ti)
     return m;
 }
 
-static void event_args(cw *w, const td_trace *t, const td_event *ev, const char *src_cat)
+/* The per-op args the model keeps outside the events (input shapes of modelled ops,
+ * [memory] allocator figures), found again by (track, start): an index of each sorted
+ * by (track, ts), and a taken mark so that two at one instant pair in file order. */
+typedef struct {
+    const td_trace *t;
+    uint32_t *sh, *mem;
+    unsigned char *sh_used, *mem_used;
+} side_ix;
+
+static const td_trace *g_ix_trace; /* qsort has no context argument */
+
+static int by_shape(const void *x, const void *y)
+{
+    const td_shape *a = &g_ix_trace->shapes[*(const uint32_t *)x],
+                   *b = &g_ix_trace->shapes[*(const uint32_t *)y];
+    if (a->track != b->track)
+        return a->track < b->track ? -1 : 1;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return (*(const uint32_t *)x > *(const uint32_t *)y) - (*(const uint32_t *)x < *(const uint32_t *)y);
+}
+
+static int by_mem(const void *x, const void *y)
+{
+    const td_mem *a = &g_ix_trace->mem[*(const uint32_t *)x],
+                 *b = &g_ix_trace->mem[*(const uint32_t *)y];
+    if (a->track != b->track)
+        return a->track < b->track ? -1 : 1;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return (*(const uint32_t *)x > *(const uint32_t *)y) - (*(const uint32_t *)x < *(const uint32_t *)y);
+}
+
+static void side_ix_init(side_ix *x, const td_trace *t)
+{
+    memset(x, 0, sizeof *x);
+    x->t = t;
+    g_ix_trace = t;
+    if (t->nshapes) {
+        x->sh = td_xmalloc(t->nshapes * sizeof *x->sh);
+        x->sh_used = td_xcalloc(t->nshapes, 1);
+        for (size_t i = 0; i < t->nshapes; i++)
+            x->sh[i] = (uint32_t)i;
+        qsort(x->sh, t->nshapes, sizeof *x->sh, by_shape);
+    }
+    if (t->nmem) {
+        x->mem = td_xmalloc(t->nmem * sizeof *x->mem);
+        x->mem_used = td_xcalloc(t->nmem, 1);
+        for (size_t i = 0; i < t->nmem; i++)
+            x->mem[i] = (uint32_t)i;
+        qsort(x->mem, t->nmem, sizeof *x->mem, by_mem);
+    }
+}
+
+static void side_ix_free(side_ix *x)
+{
+    free(x->sh);
+    free(x->mem);
+    free(x->sh_used);
+    free(x->mem_used);
+}
+
+/* the first untaken entry of ix (sorted by track, ts) at (track, ts); -1 when none */
+static long side_find(const uint32_t *ix, size_t n, unsigned char *used, int is_mem,
+                      const td_trace *t, uint32_t track, int64_t ts)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t mt = is_mem ? t->mem[ix[mid]].track : t->shapes[ix[mid]].track;
+        int64_t ms = is_mem ? t->mem[ix[mid]].ts : t->shapes[ix[mid]].ts;
+        if (mt < track || (mt == track && ms < ts))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < n; lo++) {
+        uint32_t mt = is_mem ? t->mem[ix[lo]].track : t->shapes[ix[lo]].track;
+        int64_t ms = is_mem ? t->mem[ix[lo]].ts : t->shapes[ix[lo]].ts;
+        if (mt != track || ms != ts)
+            return -1;
+        if (!used[lo]) {
+            used[lo] = 1;
+            return (long)ix[lo];
+        }
+    }
+    return -1;
+}
+
+static void raw_arg(args *a, const char *k, const td_strtab *S, td_str v)
+{
+    if (!v)
+        return;
+    td_cw_key(a, k);
+    fputs(td_strget(S, v), a->f); /* JSON text as the trace had it */
+}
+
+static void side_args(args *a, side_ix *x, const td_strtab *S, const td_event *ev)
+{
+    const td_trace *t = x->t;
+    if (ev->kind == TD_K_CPU_OP && x->sh) {
+        long i = side_find(x->sh, t->nshapes, x->sh_used, 0, t, ev->track, ev->ts);
+        if (i >= 0 && t->shapes[i].name == ev->name) {
+            raw_arg(a, "Input Dims", S, t->shapes[i].dims);
+            raw_arg(a, "Input type", S, t->shapes[i].types);
+            raw_arg(a, "Concrete Inputs", S, t->shapes[i].concrete);
+        }
+    } else if (ev->kind == TD_K_INSTANT && x->mem && !strcmp(td_strget(S, ev->name), "[memory]")) {
+        long i = side_find(x->mem, t->nmem, x->mem_used, 1, t, ev->track, ev->ts);
+        if (i >= 0) {
+            const td_mem *m = &t->mem[i];
+            if (m->device_type >= 0)
+                td_cw_int(a, "Device Type", m->device_type);
+            td_cw_int(a, "Device Id", m->device);
+            td_cw_int(a, "Bytes", m->bytes);
+            if (m->allocated >= 0)
+                td_cw_int(a, "Total Allocated", m->allocated);
+            if (m->reserved >= 0)
+                td_cw_int(a, "Total Reserved", m->reserved);
+        }
+    }
+}
+
+static void event_args(cw *w, const td_trace *t, const td_event *ev, const char *src_cat,
+                       side_ix *six)
 {
     args a = {w->f, 0};
+    side_args(&a, six, w->set->strs, ev);
     if (src_cat)
         td_cw_str(&a, "source_cat", src_cat);
     if (ev->corr)
@@ -288,6 +413,8 @@ static void model_events(cw *w, const td_trace *t, size_t ti, const tmap *m, int
     FILE *f = w->f;
     uint32_t nrows;
     uint32_t *row = overlap_rows(t, m, &nrows);
+    side_ix sx;
+    side_ix_init(&sx, t);
     int64_t *otid = NULL;   /* per (track, extra row): its tid, 0 until named */
     if (nrows > 1)
         otid = td_xcalloc(t->ntracks * (size_t)(nrows - 1) + 1, sizeof *otid);
@@ -322,7 +449,7 @@ static void model_events(cw *w, const td_trace *t, size_t ti, const tmap *m, int
         } else if (ev->kind == TD_K_ASYNC) {
             td_cw_head(w, "b", cat, name, pid, tid, ts);
             fprintf(f, ", \"id\": %zu", i);
-            event_args(w, t, ev, src);
+            event_args(w, t, ev, src, &sx);
             td_cw_head(w, "e", cat, name, pid, tid, ts + ev->dur);
             fprintf(f, ", \"id\": %zu}", i);
             continue;
@@ -331,8 +458,9 @@ static void model_events(cw *w, const td_trace *t, size_t ti, const tmap *m, int
             fputs(", \"dur\": ", f);
             td_json_us(f, ev->dur);
         }
-        event_args(w, t, ev, src);
+        event_args(w, t, ev, src, &sx);
     }
+    side_ix_free(&sx);
     free(row);
     free(otid);
     for (size_t i = 0; i < t->ncounters; i++) {

@@ -5,7 +5,7 @@
                                     previous), plus a kernel launched from the innermost
   hostile.py wide N OUT.json.gz     N sibling events under one parent
   hostile.py nvtx N OUT.sqlite BASE.sqlite   BASE with N nested NVTX ranges added
-  hostile.py tarbomb MB OUT.tar.gz  a tar.gz whose one trace inflates to MB MiB (blanks)
+  hostile.py tarbomb MB OUT.tar.gz  a tar.gz whose one trace inflates to MB MiB (blanks, then one event)
   hostile.py zipbomb MB OUT.zip     an nsys-jax zip whose Parquet member inflates to MB MiB
 """
 import gzip, io, json, sqlite3, sys, tarfile, zipfile
@@ -52,7 +52,9 @@ def nvtx(n, out, base):
 
 
 def tarbomb(mb, out):
-    data = b'{"traceEvents":[' + b" " * (mb << 20) + b"]}"
+    # one event after the blanks: a trace that holds events (an empty one is exit 7)
+    ev = b'{"ph": "X", "cat": "cpu_op", "name": "op", "pid": 1, "tid": 1, "ts": 1, "dur": 2}'
+    data = b'{"traceEvents":[' + b" " * (mb << 20) + ev + b"]}"
     with tarfile.open(out, "w:gz", compresslevel=9) as t:
         ti = tarfile.TarInfo("big.json")
         ti.size = len(data)
