@@ -101,6 +101,7 @@ grep -qF "Kernel $SHORT_MD: mean per call" d/report.md || die "report.md: kernel
 grep -q "void cutlass::" d/report.md && die "report.md: a demangled full name"
 grep -q "classname=\"kernel.mean_ns\"\|kernel.mean_ns:void cutlass::Kernel2" d/junit.xml ||
     die "junit.xml: the kernel's key (full name) missing"
+grep -q 'message="regressed: 96.61 MiB -&gt; 120.77 MiB' d/junit.xml || die "junit.xml: memory not readable"
 # the launch delay: every kernel 2 us later, the median delay 2000 ns longer
 "$TD" diff "$A" c.json.gz -o dc >cout 2>cerr; rc=$?
 [ $rc = 1 ] || { cat cerr cout; die "diff c: exit $rc (want 1)"; }
