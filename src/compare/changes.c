@@ -216,19 +216,25 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
      * in the unit of the row (summary.json, CSV); the documents show them as text in
      * readable units ("76.8 ms", "96.6 MiB", "12.7 TFLOP/s") */
     int text = !all_ns && readable;
-    for (int k = 0; k < 2; k++)
-        if (!tabs[k]->ncols)
+    for (int k = 0; k < 2; k++) {
+        if (tabs[k]->ncols)
+            continue;
+        if (text) { /* the text beside the numbers; the documents show the text */
+            td_table_cols(tabs[k], "name:text:Metric", "metric:text:Key", "direction:text:Direction",
+                          "before:f64:Before", "after:f64:After", "before_text:text:Before",
+                          "after_text:text:After", "change:share:Change", "noise:share:Noise",
+                          "confidence:share:Confidence", "since:text:Since", "unit:text:Unit",
+                          "rule:text:Rule", NULL);
+            td_table_nodoc(tabs[k], "before");
+            td_table_nodoc(tabs[k], "after");
+            td_table_nodoc(tabs[k], "unit");
+        } else
             td_table_cols(tabs[k], "name:text:Metric", "metric:text:Key", "direction:text:Direction",
                           all_ns ? "before:ns:Before" : "before:f64:Before",
                           all_ns ? "after:ns:After" : "after:f64:After", "change:share:Change",
                           "noise:share:Noise", "confidence:share:Confidence",
                           "since:text:Since", "unit:text:Unit", "rule:text:Rule", NULL);
-    for (int k = 0; k < 2 && text; k++)
-        if (td_table_col(tabs[k], "before_text") < 0) {
-            td_table_cols(tabs[k], "before_text:text:Before", "after_text:text:After", NULL);
-            td_table_nodoc(tabs[k], "before");
-            td_table_nodoc(tabs[k], "after");
-        }
+    }
     /* times: the documents' Before and After headers say the unit (ms, us); documents name
      * a metric for people (`name`), the key stays in summary.json and CSV */
     for (int k = 0; k < 2; k++) {
