@@ -3,7 +3,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "compare/changes.h"
 #include "compare/stats.h"
-#include "base/fmt.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,16 +266,8 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
             td_row_f64(s, t, r, "after", c->after);
         }
         for (int k = 0; k < 2 && text; k++) {
-            double v = k ? c->after : c->before;
-            char x[64] = "";
-            if (isnan(v))
-                ;
-            else if (!strcmp(c->unit, "ns"))
-                td_fmt_ns(x, sizeof x, (int64_t)llround(v));
-            else if (!strcmp(c->unit, "bytes"))
-                td_fmt_bytes(x, sizeof x, (int64_t)llround(v));
-            else
-                snprintf(x, sizeof x, "%.4g %s", v, c->unit);
+            char x[64];
+            td_metric_format(c->unit, k ? c->after : c->before, x, sizeof x);
             td_row_str(s, t, r, k ? "after_text" : "before_text", x);
         }
         td_row_f64(s, t, r, "change", c->change);

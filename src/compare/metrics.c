@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "compare/metrics.h"
 #include "compare/stats.h"
+#include "base/fmt.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -496,4 +497,16 @@ double td_metric_se(const td_metric *m)
     if (!isnan(m->sd) && m->count >= 2)
         return m->sd / sqrt(m->count);
     return NAN;
+}
+
+void td_metric_format(const char *unit, double v, char *dst, size_t cap)
+{
+    if (isnan(v))
+        snprintf(dst, cap, "%s", "");
+    else if (!strcmp(unit, "ns"))
+        td_fmt_ns(dst, cap, (int64_t)llround(v));
+    else if (!strcmp(unit, "bytes"))
+        td_fmt_bytes(dst, cap, (int64_t)llround(v));
+    else
+        snprintf(dst, cap, "%.4g %s", v, unit);
 }

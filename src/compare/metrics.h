@@ -55,4 +55,8 @@ const td_metric *td_metrics_lookup(const td_metrics *ms, const char *name);
  * NAME: mean per call", "GPU idle time"), written to dst; the key itself when unknown. */
 void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap);
 
+/* A value of a metric in unit as a reader reads it: "76.8 ms" (ns), "96.61 MiB" (bytes),
+ * "12.74 TFLOP/s" (other units: 4 digits and the unit); "" for NaN. */
+void td_metric_format(const char *unit, double v, char *dst, size_t cap);
+
 #endif
