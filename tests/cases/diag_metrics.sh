@@ -2,7 +2,7 @@
 # a real H100 trace with shapes and memory events. b: a copy whose GEMM kernel
 # (cutlass ... 32x32_128x2, the 17 calls of aten::addmm [[512], [141, 512], [512, 512]])
 # runs 1.5x longer and whose allocator totals are 1.25x; c: a copy whose kernels and copies all start
-# 2 us later (every launch delay +2000 ns). Expected values computed here in Python from
+# 2 us later (every launch delay +2000 ns); v: a copy without the large GEMM kernel. Expected values computed here in Python from
 # the trace events by doc/nightly.md's definitions: peak memory = the largest "Total
 # Allocated" of the device's [memory] events; the op's achieved TFLOP/s = calls x
 # (2MNK + MN, addmm with bias) / the union of its kernels' intervals; the launch delay
@@ -35,6 +35,12 @@ def edit(dst, kf=1.0, mf=1.0, shift=0.0):
         json.dump(d, f)
 edit("b.json.gz", kf=1.5, mf=1.25)
 edit("c.json.gz", shift=2.0)
+# v: the large GEMM kernel removed (a vanished kernel is named by the baseline's short name)
+d = json.load(gzip.open(src))
+d["traceEvents"] = [e for e in d["traceEvents"] if not (e.get("cat") == "kernel" and
+                    "256x128_64x3_tn_align2" in e.get("name", ""))]
+with gzip.open("v.json.gz", "wt") as f:
+    json.dump(d, f)
 PYEOF
 "$TD" diff "$A" b.json.gz -o d >out 2>err; rc=$?
 [ $rc = 1 ] || { cat err out; die "diff: exit $rc (want 1, regressed)"; }
@@ -113,6 +119,9 @@ assert c["direction"] == "regressed" and abs(c["after"] - c["before"] - 2000) <=
 assert c["unit"] == "ns" and c["name"] == "Kernel launch delay (median)", c
 PYEOF
 grep -q "^Kernel launch delay (median) .*regressed" cout || die "stdout: launch delay: $(cat cout)"
+"$TD" diff "$A" v.json.gz -o dv >vout 2>verr
+grep -q "^Kernel Kernel2<cutlass_80_tensorop_bf16_s16816gemm_bf16_256x128_64x3_tn_align2>: total time  *vanished" vout ||
+    die "stdout: the vanished kernel not by its short name: $(cat vout)"
 # the same trace: quiet
 "$TD" diff "$A" "$A" -o s >sout 2>serr; rc=$?
 [ $rc = 0 ] || { cat serr sout; die "same trace: exit $rc (want 0)"; }
