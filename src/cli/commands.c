@@ -596,6 +596,8 @@ static void print_changes(const td_table *ch)
                 snprintf(v[k], sizeof v[k], "-");
             else if (!u || !strcmp(u, "ns"))
                 td_fmt_ns(v[k], sizeof v[k], (int64_t)llround(d));
+            else if (!strcmp(u, "bytes"))
+                td_fmt_bytes(v[k], sizeof v[k], (int64_t)llround(d));
             else
                 snprintf(v[k], sizeof v[k], "%.4g %s", d, u);
         }

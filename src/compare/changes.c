@@ -115,6 +115,8 @@ static int comparability(td_summary *cur, const td_runkey *b, const td_runkey *c
 /* ---- the changes table ---- */
 typedef struct chg {
     const char *metric, *dir, *rule, *since, *unit;
+    const char *label; /* the reader's name, when the current run cannot give it (a kernel
+                        * that vanished: its short name is the baseline's) */
     double before, after, change, noise, conf;
     int pending;       /* a step reported the night it appeared, not yet confirmed */
 } chg;
@@ -157,6 +159,7 @@ static chg *push(chgset *cs, const char *metric, const char *dir, double before,
     c->rule = rule;
     c->since = since;
     c->pending = 0;
+    c->label = NULL;
     return c;
 }
 
@@ -202,16 +205,35 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
     td_table *tabs[2] = {tc, ta};
     /* times (ns) show with their units; other units (IPU cycles, shares) as numbers,
      * named by the unit column */
-    int all_ns = 1;
-    for (size_t i = 0; i < cs->n; i++)
+    int all_ns = 1, readable = 0;
+    for (size_t i = 0; i < cs->n; i++) {
         all_ns &= !strcmp(cs->c[i].unit, "ns");
-    for (int k = 0; k < 2; k++)
-        if (!tabs[k]->ncols)
+        readable |= !strcmp(cs->c[i].unit, "ns") || !strcmp(cs->c[i].unit, "bytes") ||
+                    !strcmp(cs->c[i].unit, "TFLOP/s");
+    }
+    /* times mixed with bytes or TFLOP/s (issue 24's metrics): before and after stay numbers
+     * in the unit of the row (summary.json, CSV); the documents show them as text in
+     * readable units ("76.8 ms", "96.6 MiB", "12.7 TFLOP/s") */
+    int text = !all_ns && readable;
+    for (int k = 0; k < 2; k++) {
+        if (tabs[k]->ncols)
+            continue;
+        if (text) { /* the text beside the numbers; the documents show the text */
+            td_table_cols(tabs[k], "name:text:Metric", "metric:text:Key", "direction:text:Direction",
+                          "before:f64:Before", "after:f64:After", "before_text:text:Before",
+                          "after_text:text:After", "change:share:Change", "noise:share:Noise",
+                          "confidence:share:Confidence", "since:text:Since", "unit:text:Unit",
+                          "rule:text:Rule", NULL);
+            td_table_nodoc(tabs[k], "before");
+            td_table_nodoc(tabs[k], "after");
+            td_table_nodoc(tabs[k], "unit");
+        } else
             td_table_cols(tabs[k], "name:text:Metric", "metric:text:Key", "direction:text:Direction",
                           all_ns ? "before:ns:Before" : "before:f64:Before",
                           all_ns ? "after:ns:After" : "after:f64:After", "change:share:Change",
                           "noise:share:Noise", "confidence:share:Confidence",
                           "since:text:Since", "unit:text:Unit", "rule:text:Rule", NULL);
+    }
     /* times: the documents' Before and After headers say the unit (ms, us); documents name
      * a metric for people (`name`), the key stays in summary.json and CSV */
     for (int k = 0; k < 2; k++) {
@@ -229,7 +251,10 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
             continue; /* "same" rows: counted, listed only in comparisons */
         size_t r = td_table_add_row(t);
         char label[600];
-        td_metric_label(s, c->metric, label, sizeof label);
+        if (c->label)
+            snprintf(label, sizeof label, "%s", c->label);
+        else
+            td_metric_label(s, c->metric, label, sizeof label);
         td_row_str(s, t, r, "name", label);
         td_row_str(s, t, r, "metric", c->metric);
         td_row_str(s, t, r, "direction", c->dir);
@@ -239,6 +264,11 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
         } else {
             td_row_f64(s, t, r, "before", c->before);
             td_row_f64(s, t, r, "after", c->after);
+        }
+        for (int k = 0; k < 2 && text; k++) {
+            char x[64];
+            td_metric_format(c->unit, k ? c->after : c->before, x, sizeof x);
+            td_row_str(s, t, r, k ? "after_text" : "before_text", x);
         }
         td_row_f64(s, t, r, "change", c->change);
         td_row_f64(s, t, r, "noise", c->noise);
@@ -426,15 +456,19 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
     for (size_t i = 0; i < mb->n; i++) {
         const td_metric *b = &mb->m[i];
         if (b->kernel && b->share >= NEW_SHARE && !td_metrics_lookup(mc, b->name))
+        {
+            char label[600];
+            td_metric_label(base, b->name, label, sizeof label);
             push(&cs, td_arena_strdup(cur->a, b->name), "vanished", b->value, NAN, NAN, NAN,
-                 "kernel absent from this run", since);
+                 "kernel absent from this run", since)->label = td_arena_strdup(cur->a, label);
+        }
     }
     td_metrics_free(mb);
     td_metrics_free(mc);
     char rt[400];
     snprintf(rt, sizeof rt, "two runs: per-step times by Mann-Whitney U, per-call means of "
-             "kernels/modules/collectives by Welch's t test, run totals against the per-step "
-             "noise (CoV %.1f%%); significant at p < %.2g and at least %.1f%% (template "
+             "kernels/modules/collectives by Welch's t test, run totals (and the launch delay, "
+             "top ops' TFLOP/s, peak memory) against the per-step noise (CoV %.1f%%); significant at p < %.2g and at least %.1f%% (template "
              "tolerances per metric); ops and per-name totals (no per-call spread) and metrics "
              "under 1%% of their table's time are not judged", 100 * (isnan(step_noise) ? 0 : step_noise),
              o->max_p, 100 * o->min_effect);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "compare/metrics.h"
 #include "compare/stats.h"
+#include "base/fmt.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,6 +247,98 @@ static void ipu_metrics(td_metrics *ms, const td_summary *s)
     }
 }
 
+/* The diagnosis tables (issue 24): the kernel launch delay, the achieved TFLOP/s of the top
+ * modelled ops, the peak memory allocated per device. None has a per-run spread in the
+ * summary: each is judged as a run total (doc/nightly.md "Judged metrics"). */
+#define TOP_OPS 5
+static void diag_metrics(td_metrics *ms, const td_summary *s)
+{
+    char name[1400];
+    /* launch delay, job-wide: the median of the ranks' median launch delays (one rank:
+     * its own median) */
+    const td_table *t = td_sum_find_table(s, "launches");
+    int cd = t ? td_table_col(t, "launch_delay_median_ns") : -1;
+    if (cd >= 0 && t->nrows) {
+        double *v = td_xmalloc(t->nrows * sizeof *v);
+        size_t n = 0;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (!isnan(cell_num(t, r, cd)))
+                v[n++] = cell_num(t, r, cd);
+        if (n)
+            add(ms, "launch.delay_median_ns", td_median(v, n));
+        free(v);
+    }
+    /* achieved TFLOP/s of the TOP_OPS op_perf rows with the most device time (rows come
+     * by device time; the first row of a name wins, as in the other tables); share: the
+     * row's part of the modelled ops' device time */
+    t = td_sum_find_table(s, "op_perf");
+    int cn = t ? td_table_col(t, "name") : -1, ct = t ? td_table_col(t, "tflops") : -1,
+        ck = t ? td_table_col(t, "kernel_ns") : -1, cy = t ? td_table_col(t, "dtype") : -1;
+    if (cn >= 0 && ct >= 0 && ck >= 0) {
+        double sum = 0;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (!isnan(cell_num(t, r, ck)))
+                sum += cell_num(t, r, ck);
+        size_t *idx = td_xmalloc((t->nrows + 1) * sizeof *idx);
+        size_t n = 0;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (td_table_cell(t, r, cn)->s && !isnan(cell_num(t, r, ct)) &&
+                !isnan(cell_num(t, r, ck)))
+                idx[n++] = r;
+        for (size_t i = 1; i < n; i++) /* by device time, stable */
+            for (size_t j = i; j > 0 && cell_num(t, idx[j], ck) > cell_num(t, idx[j - 1], ck); j--) {
+                size_t x = idx[j];
+                idx[j] = idx[j - 1];
+                idx[j - 1] = x;
+            }
+        size_t k = 0;
+        for (size_t i = 0; i < n && k < TOP_OPS; i++) {
+            size_t r = idx[i];
+            const char *dt = cy >= 0 ? td_table_cell(t, r, cy)->s : NULL;
+            snprintf(name, sizeof name, "op_perf.tflops:%s%s%s", td_table_cell(t, r, cn)->s,
+                     dt && *dt ? " " : "", dt ? dt : "");
+            if (td_metrics_find(ms, name))
+                continue;
+            td_metric *m = add_unit(ms, name, cell_num(t, r, ct), "TFLOP/s", 1,
+                                    sum > 0 ? cell_num(t, r, ck) / sum : NAN);
+            m->whole = 1;
+            k++;
+        }
+        free(idx);
+    }
+    /* peak allocated bytes per device ("rank R/DEVICE" when the table has several ranks);
+     * share: the part of the largest peak of the table (a CPU's few bytes beside a GPU's
+     * gigabytes are not judged) */
+    t = td_sum_find_table(s, "memory");
+    int cv = t ? td_table_col(t, "device") : -1, cp = t ? td_table_col(t, "peak_allocated_bytes") : -1,
+        cr = t ? td_table_col(t, "rank") : -1;
+    if (cv >= 0 && cp >= 0) {
+        double top = 0, rank0 = NAN;
+        int ranks = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            double v = cell_num(t, r, cp), rk = cell_num(t, r, cr);
+            if (!isnan(v) && v > top)
+                top = v;
+            if (r == 0)
+                rank0 = rk;
+            else if (!(rk == rank0 || (isnan(rk) && isnan(rank0))))
+                ranks = 1;
+        }
+        for (size_t r = 0; r < t->nrows; r++) {
+            const char *dev = td_table_cell(t, r, cv)->s;
+            double v = cell_num(t, r, cp), rk = cell_num(t, r, cr);
+            if (!dev || isnan(v) || v <= 0)
+                continue;
+            if (ranks && !isnan(rk))
+                snprintf(name, sizeof name, "memory.peak_allocated_bytes:rank %.0f/%s", rk, dev);
+            else
+                snprintf(name, sizeof name, "memory.peak_allocated_bytes:%s", dev);
+            if (!td_metrics_find(ms, name))
+                add_unit(ms, name, v, "bytes", 0, top > 0 ? v / top : NAN)->whole = 1;
+        }
+    }
+}
+
 static int cmp_metric(const void *a, const void *b)
 {
     return strcmp(((const td_metric *)a)->name, ((const td_metric *)b)->name);
@@ -292,6 +385,7 @@ td_metrics *td_metrics_of(const td_summary *s)
             add(ms, samba[i], (double)v);
     }
     ipu_metrics(ms, s);
+    diag_metrics(ms, s);
     if (ms->n)
         qsort(ms->m, ms->n, sizeof *ms->m, cmp_metric);
     return ms;
@@ -321,6 +415,20 @@ const td_metric *td_metrics_lookup(const td_metrics *ms, const char *name)
     return ms->n ? bsearch(&key, ms->m, ms->n, sizeof *ms->m, cmp_metric) : NULL;
 }
 
+/* A kernel's short name (the kernels table's short_name column, analyse/names.c) for
+ * documents; its full name when s has no short name for it (a kernel of the other run). */
+static const char *short_kernel(const td_summary *s, const char *full)
+{
+    const td_table *t = s ? td_sum_find_table(s, "kernels") : NULL;
+    int cn = t ? td_table_col(t, "name") : -1, cs = t ? td_table_col(t, "short_name") : -1;
+    for (size_t r = 0; cn >= 0 && cs >= 0 && r < t->nrows; r++) {
+        const char *x = td_table_cell(t, r, cn)->s, *y = td_table_cell(t, r, cs)->s;
+        if (x && y && *y && !strcmp(x, full))
+            return y;
+    }
+    return full;
+}
+
 /* A reader's name for a metric of the changes table (doc/nightly.md "Nightly regression reports"):
  * "Kernel NAME: total time" for kernel.total_ns:NAME, "GPU idle time" for gpu.idle_ns
  * (the device's word); the metric's own name when it is none of these. The one naming
@@ -338,7 +446,8 @@ void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
         {"runtime.modules_ns", "Module device time", 0},
         {"runtime.wall_ns", "Device wall time", 0},
         {"samba.device_ns", "Device time (section calls)", 0},
-        {"samba.host_ns", "Host time", 0}};
+        {"samba.host_ns", "Host time", 0},
+        {"launch.delay_median_ns", "Kernel launch delay (median)", 0}};
     static const struct { const char *k, *what, *stat; } named[] = {
         {"kernel.total_ns:", "Kernel", "total time"},
         {"kernel.mean_ns:", "Kernel", "mean per call"},
@@ -349,16 +458,25 @@ void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
         {"collective.total_ns:", "Collective", "total time"},
         {"collective.mean_ns:", "Collective", "mean per call"},
         {"hyperfunction.total_ns:", "Hyperfunction", "total time"},
-        {"hypersection.mean_ns:", "Hypersection", "time per call"}};
+        {"hypersection.mean_ns:", "Hypersection", "time per call"},
+        {"op_perf.tflops:", "Op", "achieved TFLOP/s"}};
     for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
         if (!strcmp(m, whole[i].k)) {
             snprintf(dst, cap, "%s%s", whole[i].dev ? td_sum_device_word(s) : "", whole[i].l);
             return;
         }
+    static const char mem[] = "memory.peak_allocated_bytes:";
+    if (!strncmp(m, mem, sizeof mem - 1)) {
+        snprintf(dst, cap, "Peak memory allocated on %s", m + sizeof mem - 1);
+        return;
+    }
     for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
         size_t n = strlen(named[i].k);
         if (!strncmp(m, named[i].k, n)) {
-            snprintf(dst, cap, "%s %s: %s", named[i].what, m + n, named[i].stat);
+            const char *nm = m + n;
+            if (!strcmp(named[i].what, "Kernel"))
+                nm = short_kernel(s, nm);
+            snprintf(dst, cap, "%s %s: %s", named[i].what, nm, named[i].stat);
             return;
         }
     }
@@ -379,4 +497,16 @@ double td_metric_se(const td_metric *m)
     if (!isnan(m->sd) && m->count >= 2)
         return m->sd / sqrt(m->count);
     return NAN;
+}
+
+void td_metric_format(const char *unit, double v, char *dst, size_t cap)
+{
+    if (isnan(v))
+        snprintf(dst, cap, "%s", "");
+    else if (!strcmp(unit, "ns"))
+        td_fmt_ns(dst, cap, (int64_t)llround(v));
+    else if (!strcmp(unit, "bytes"))
+        td_fmt_bytes(dst, cap, (int64_t)llround(v));
+    else
+        snprintf(dst, cap, "%.4g %s", v, unit);
 }

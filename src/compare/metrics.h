@@ -13,7 +13,11 @@
  * (median run, per-run samples), "ipu.cycles:IPU N", "ipu.tile_balance:IPU N",
  * "ipu.tile_utilisation:IPU N" (higher is better), "ipu.step_type_cycles:IPU N/TYPE",
  * "ipu.step_type_share:IPU N/TYPE" (higher is better for OnTileExecute, the compute),
- * "lwp.total_cycles:LANE/BLOCK", "lwp.mean_cycles:LANE/BLOCK". */
+ * "lwp.total_cycles:LANE/BLOCK", "lwp.mean_cycles:LANE/BLOCK". Diagnosis tables (issue 24):
+ * "launch.delay_median_ns" (job-wide median of the ranks' medians), "op_perf.tflops:NAME
+ * DTYPE" (unit "TFLOP/s", higher is better; the 5 op_perf rows with most device time),
+ * "memory.peak_allocated_bytes:DEVICE" (unit "bytes"; "rank R/DEVICE" with several
+ * ranks); all judged as run totals. */
 typedef struct td_metric {
     const char *name;
     const char *unit;
@@ -50,5 +54,9 @@ const td_metric *td_metrics_lookup(const td_metrics *ms, const char *name);
 /* A reader's name for metric key m ("Step time (median of the steady steps)", "Kernel
  * NAME: mean per call", "GPU idle time"), written to dst; the key itself when unknown. */
 void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap);
+
+/* A value of a metric in unit as a reader reads it: "76.8 ms" (ns), "96.61 MiB" (bytes),
+ * "12.74 TFLOP/s" (other units: 4 digits and the unit); "" for NaN. */
+void td_metric_format(const char *unit, double v, char *dst, size_t cap);
 
 #endif

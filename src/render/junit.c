@@ -75,6 +75,10 @@ static td_status write_junit(FILE *f, void *ctx, td_err *e)
         cell(t, r, "direction", dir, sizeof dir);
         cell(t, r, "before", before, sizeof before);
         cell(t, r, "after", after, sizeof after);
+        if (td_table_col(t, "before_text") >= 0) { /* mixed units: the readable text */
+            cell(t, r, "before_text", before, sizeof before);
+            cell(t, r, "after_text", after, sizeof after);
+        }
         cell(t, r, "change", change, sizeof change);
         cell(t, r, "noise", noise, sizeof noise);
         cell(t, r, "confidence", conf, sizeof conf);

@@ -29,7 +29,7 @@ static void md_table(td_buf *b, const td_table *t, const char *const *cols, size
     int ci[16];
     size_t n = 0;
     for (size_t i = 0; i < ncols && n < 16; i++)
-        if ((ci[n] = td_table_col(t, cols[i])) >= 0)
+        if ((ci[n] = td_table_col(t, cols[i])) >= 0 && !t->cols[ci[n]].nodoc)
             n++;
     td_buf_puts(b, "|");
     for (size_t i = 0; i < n; i++) {
@@ -99,7 +99,8 @@ static td_status write_md(FILE *f, void *ctx, td_err *e)
     (void)lab;
     const td_table *ch = td_sum_find_table(s, "changes");
     if (ch && ch->nrows) {
-        static const char *const cols[] = {"direction", "name", "before", "after", "change",
+        static const char *const cols[] = {"direction", "name", "before", "before_text", "after",
+                                           "after_text", "change",
                                            "noise", "confidence", "since", "rule"};
         td_buf_puts(&b, "\n#### Changes (most severe first)\n\n");
         md_table(&b, ch, cols, sizeof cols / sizeof cols[0], 50);
