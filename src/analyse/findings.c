@@ -116,27 +116,17 @@ static void xla_findings(td_actx *a, size_t *nf)
     }
 }
 
-/* The end of the idle sentence: what the streams' idle time is (idle_breakdown,
- * analyse/idle.c, whole trace), or "." without that table. */
+/* The end of the idle sentence: what the streams' idle time is (the idle.*_share scalars
+ * analyse/headline.c sets from idle_breakdown before the findings), or "." without them. */
 static const char *idle_causes(td_summary *s)
 {
-    const td_table *ib = td_sum_find_table(s, "idle_breakdown");
-    int64_t host = 0, kern = 0, all = 0;
-    for (size_t r = 0; ib && r < ib->nrows; r++) {
-        const char *c = td_row_get_str(ib, r, "category");
-        int64_t v = td_row_get_int(ib, r, "idle_ns");
-        if (!c || v == TD_NA)
-            continue;
-        all += v;
-        host += !strcmp(c, "host_wait") ? v : 0;
-        kern += !strcmp(c, "kernel_wait") ? v : 0;
-    }
-    if (all <= 0)
+    double host = td_sum_num(s, "idle.host_wait_share"), kern = td_sum_num(s, "idle.kernel_wait_share");
+    if (isnan(host) || isnan(kern))
         return ".";
     return td_arena_printf(s->a, ": of the streams' idle time, %.0f%% is waiting for the next "
                            "kernel (gaps under 30 \xc2\xb5s), %.0f%% for the CPU to launch (HTA's "
                            "causes; the rest other).",
-                           100.0 * (double)kern / (double)all, 100.0 * (double)host / (double)all);
+                           100.0 * kern, 100.0 * host);
 }
 
 /* Issue 24: the top op of the performance model against its peak (op_perf, by device

@@ -4,24 +4,13 @@
 #ifndef TD_PARTIAL_INT_H
 #define TD_PARTIAL_INT_H
 #include "partial/partial.h"
+#include "base/hash.h"
 #include <string.h>
 
-/* Hash of bytes, 8 at a time, for the in-memory tables of a partial (never stored; not
- * td_hash64, whose byte-at-a-time FNV was a tenth of a merge's time). */
+/* Hash of a key for the in-memory tables of a partial (never stored). */
 static inline uint64_t td_part_hash(const char *s, size_t len)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-    }
-    uint64_t w = 0;
-    memcpy(&w, s + i, len - i);
-    h = (h ^ w) * 0x94d049bb133111ebull;
-    return h ^ (h >> 29);
+    return td_hash_words(0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull), s, len);
 }
 
 typedef struct td_rtype {

@@ -5,6 +5,7 @@
  * hash order or on the order of the input lines. x and w are computed from integer
  * offsets (ns from the left edge) so that children line up exactly with their parent. */
 #include "summary/flame.h"
+#include "base/hash.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,19 +46,8 @@ typedef struct td_flametree tree;
  * line and frame, so this is the hot loop of a large folded file). */
 static uint64_t key_hash(int32_t parent, const char *s, size_t len)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)(uint32_t)parent * 0xff51afd7ed558ccdull) ^ len;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 31;
-    }
-    uint64_t w = 0;
-    memcpy(&w, s + i, len - i);
-    h = (h ^ w) * 0x94d049bb133111ebull;
-    h ^= h >> 29;
-    return h;
+    return td_hash_words(0x9e3779b97f4a7c15ull ^
+                         ((uint64_t)(uint32_t)parent * 0xff51afd7ed558ccdull) ^ len, s, len);
 }
 
 static void rehash(tree *t)
