@@ -15,6 +15,8 @@ export LC_ALL=C
 BUILD_PKGS="build-essential pkg-config libxlsxwriter-dev libcairo2-dev libpango1.0-dev
   libcsv-dev libisal-dev libsqlite3-dev liblzma-dev libarchive-dev
   libsnappy-dev libzstd-dev zlib1g-dev libfontconfig-dev libssl-dev libjansson-dev"
+# ./build.sh bench: RapidJSON, the reference parser bench/run.sh compares with (issue 23)
+BENCH_PKGS="rapidjson-dev g++ time"
 # ./build.sh fuzz: clang and its sanitizer/libFuzzer runtime
 FUZZ_PKGS="clang libclang-rt-dev"
 TEST_PKGS="poppler-utils qpdf python3 python3-openpyxl libreoffice-calc-nogui chromium xz-utils time sqlite3
@@ -24,6 +26,7 @@ deps() {
     local want="$BUILD_PKGS"
     [ "${1:-}" = test ] && want="$want $TEST_PKGS"
     [ "${1:-}" = fuzz ] && want="$want $FUZZ_PKGS"
+    [ "${1:-}" = bench ] && want="$want $BENCH_PKGS"
     local missing=()
     for p in $want; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -84,7 +87,7 @@ golden)
     git status --short tests/golden/ || true
     echo "build.sh: goldens regenerated; read 'git diff tests/golden/' before committing." >&2
     ;;
-bench) deps; build; bench/run.sh "${@:2}" ;;
+bench) deps bench; build; bench/run.sh "${@:2}" ;;
 stress) deps test; build; tests/stress/run.sh build ;; # slow fault tests (tests/stress/)
 fuzz)
     # ./build.sh fuzz [SECONDS [HARNESS...]]: every libFuzzer harness for SECONDS (default
