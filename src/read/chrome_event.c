@@ -471,11 +471,15 @@ void td_chrome_commit(cj *c, td_jrawev *r)
         return;
     }
     if (ph == 's' || ph == 't' || ph == 'f') {
+        td_str fcat = r->have & H_CAT ? td_jscan_intern(&c->js, r->cat) : 0;
+        uint32_t ftrack = track_of(c, r); /* a flow's track is a track, kept or not */
+        if (c->set->no_flows)
+            return;
         td_flow *f = TD_PUSH(t->flows, t->nflows, t->flows_cap);
         f->id = r->have & H_ID ? r->id : 0;
         f->ts = r->ts;
-        f->cat = r->have & H_CAT ? td_jscan_intern(&c->js, r->cat) : 0;
-        f->track = track_of(c, r);
+        f->cat = fcat;
+        f->track = ftrack;
         f->ph = ph;
         f->bind_next = (r->have & H_BPE) != 0;
         return;

@@ -40,10 +40,12 @@ static int trace_holds_events(const td_trace *t)
            t->samba || t->ipu;
 }
 
-td_status td_run_read(const td_run *r, char **inputs, int n, int one_job, td_traceset **out,
-                      td_err *e)
+/* keep_flows: 0 when only the analysis reads the model (no pass reads flow events) */
+static td_status read_set(const td_run *r, char **inputs, int n, int one_job, int keep_flows,
+                          td_traceset **out, td_err *e)
 {
     td_traceset *set = td_traceset_new();
+    set->no_flows = !keep_flows;
     td_status st = TD_OK;
     *out = NULL;
     for (int i = 0; st == TD_OK && i < r->ncomplog; i++)
@@ -75,6 +77,12 @@ td_status td_run_read(const td_run *r, char **inputs, int n, int one_job, td_tra
     return TD_OK;
 }
 
+td_status td_run_read(const td_run *r, char **inputs, int n, int one_job, td_traceset **out,
+                      td_err *e)
+{
+    return read_set(r, inputs, n, one_job, 1, out, e);
+}
+
 void td_run_read_warnings(const td_run *r, const td_traceset *set)
 {
     size_t shown = set->warnings.n < 20 ? set->warnings.n : 20;
@@ -91,7 +99,7 @@ td_status td_run_analyse(const td_run *r, char **inputs, int n, td_summary **out
     *out = NULL;
     int64_t t0 = td_now_ns();
     td_traceset *set = NULL;
-    td_status st = td_run_read(r, inputs, n, 1, &set, e);
+    td_status st = read_set(r, inputs, n, 1, 0, &set, e);
     if (st != TD_OK)
         return st;
     int64_t t1 = td_now_ns();
@@ -201,7 +209,7 @@ static td_status merged_summary(const td_run *r, char **inputs, int n, const cha
 td_status td_run_summarize(const td_run *r, char **inputs, int n, const char *path, td_err *e)
 {
     td_traceset *set = NULL;
-    td_status st = td_run_read(r, inputs, n, 1, &set, e);
+    td_status st = read_set(r, inputs, n, 1, 0, &set, e);
     if (st != TD_OK)
         return st;
     td_run_read_warnings(r, set);
