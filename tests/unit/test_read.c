@@ -9,6 +9,7 @@
 
 static td_traceset *set;
 static td_err err;
+static int no_flows; /* rd() reads as `report` does (set->no_flows) */
 
 /* Read JSON text as one trace; returns the trace or NULL (err filled). */
 static td_trace *rd(const char *json)
@@ -16,6 +17,7 @@ static td_trace *rd(const char *json)
     if (set)
         td_traceset_free(set);
     set = td_traceset_new();
+    set->no_flows = no_flows;
     memset(&err, 0, sizeof err);
     td_trace *t = td_traceset_add(set, "t.json");
     t->rank = -1;
@@ -255,6 +257,29 @@ static void phases(void)
     }
 }
 
+/* The analysis reads no flow events, so `report` keeps none (set->no_flows): the events,
+ * tracks (a flow's own included) and warnings are the same as when they are kept. */
+static void flows_dropped(void)
+{
+    const char *json = "[{\"ph\":\"X\",\"name\":\"launch\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2},"
+        "{\"ph\":\"s\",\"id\":7,\"cat\":\"ac2g\",\"name\":\"f\",\"pid\":1,\"tid\":1,\"ts\":1},"
+        "{\"ph\":\"f\",\"id\":7,\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"f\",\"pid\":0,\"tid\":9,\"ts\":4},"
+        "{\"ph\":\"t\",\"id\":8,\"name\":\"f\",\"pid\":1,\"tid\":1}]";
+    for (int drop = 0; drop < 2; drop++) {
+        no_flows = drop;
+        td_trace *t = rd(json);
+        no_flows = 0;
+        CHECK(t != NULL);
+        if (!t)
+            return;
+        CHECK_EQ_INT(t->nflows, drop ? 0 : 2);
+        CHECK_EQ_INT(t->nev, 1);
+        CHECK_EQ_INT(t->nevents, 4);
+        CHECK_EQ_INT(t->ntracks, 2); /* (1, 1) and the "f" flow's (0, 9) */
+        CHECK(has_warning("1 events without \"ts\" skipped"));
+    }
+}
+
 static void nccl_args(void)
 {
     td_trace *t = rd("[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclKernel_AllReduce\","
@@ -476,6 +501,7 @@ int main(void)
     strings();
     forms();
     phases();
+    flows_dropped();
     nccl_args();
     errors();
     ordering();
