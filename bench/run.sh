@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/run.sh - reader throughput and memory on a ~1 GB Kineto trace (not a test).
-# Builds bench/data/kineto_1g.json (+ .gz) from the shared traces once (bench/mktrace.py),
+# Builds bench/data/kineto_1024m.json (+ .gz) from the shared traces once (bench/mktrace.py),
 # then runs `tracedoc summary --format json` on the plain and the gzipped file and, for
 # comparison, python3's json.load on the plain file, each under /usr/bin/time -v
 # (Debian package `time`); also the reader alone (tests/test_read_dump: read + sort, no
