@@ -92,7 +92,7 @@ static td_status xz_error(const char *name, const char *member, int code, size_t
 typedef struct xzpipe {
     td_xzr *r;
     pthread_t th;
-    int threaded;
+    int thread;   /* a decoder thread runs */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     uint8_t *buf[NPIECE];
@@ -101,6 +101,26 @@ typedef struct xzpipe {
     int done, err, stop;
     size_t at;
 } xzpipe;
+
+/* Decode the next piece into the free slot (head's): outside the lock, as only the
+ * decoding side touches that slot and the decoder. Returns 1 when the stream ended. */
+static int decode_piece(xzpipe *p, size_t *got, int *err, size_t *at)
+{
+    *at = 0;
+    *err = td_xzr_read(p->r, p->buf[p->head % NPIECE], PIECE, got, at);
+    return *err || !*got;
+}
+
+/* Record a decoded piece (under the lock when there is a thread). */
+static void put_piece(xzpipe *p, size_t got, int err, size_t at)
+{
+    if (err || !got) {
+        p->done = 1;
+        p->err = err;
+        p->at = at;
+    } else
+        p->len[p->head++ % NPIECE] = got;
+}
 
 static void *pipe_run(void *arg)
 {
@@ -113,25 +133,20 @@ static void *pipe_run(void *arg)
         pthread_mutex_unlock(&p->mu);
         if (stop)
             return NULL;
-        size_t got = 0, at = 0, k = p->head % NPIECE;
-        int err = td_xzr_read(p->r, p->buf[k], PIECE, &got, &at);
+        size_t got, at;
+        int err, end = decode_piece(p, &got, &err, &at);
         pthread_mutex_lock(&p->mu);
-        p->len[k] = got;
-        if (err || !got) {
-            p->done = 1;
-            p->err = err;
-            p->at = at;
-        } else
-            p->head++;
+        put_piece(p, got, err, at);
         pthread_cond_broadcast(&p->cv);
-        int done = p->done;
         pthread_mutex_unlock(&p->mu);
-        if (done)
+        if (end)
             return NULL;
     }
 }
 
-/* 0 when the decoder cannot start (TD_XZ_INIT). */
+/* 0 when the decoder cannot start (TD_XZ_INIT). The first piece is decoded here, on
+ * the calling thread: the dictionary is allocated then, in its malloc arena (from the
+ * decoder thread's own arena it would stay resident after free: +10 MB peak). */
 static int pipe_open(xzpipe *p, const uint8_t *in, size_t n)
 {
     memset(p, 0, sizeof *p);
@@ -141,20 +156,28 @@ static int pipe_open(xzpipe *p, const uint8_t *in, size_t n)
         p->buf[i] = td_xmalloc(PIECE);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
-    p->threaded = pthread_create(&p->th, NULL, pipe_run, p) == 0;
+    size_t got, at;
+    int err;
+    decode_piece(p, &got, &err, &at);
+    put_piece(p, got, err, at);
+    if (!p->done)
+        p->thread = pthread_create(&p->th, NULL, pipe_run, p) == 0;
     return 1;
 }
-
 /* Next piece (*len 0 at the end); an xz error code, or 0. Give it back with pipe_done. */
 static int pipe_next(xzpipe *p, const uint8_t **d, size_t *len, size_t *at)
 {
-    if (!p->threaded) {
-        *d = p->buf[0];
-        return td_xzr_read(p->r, p->buf[0], PIECE, len, at);
+    if (!p->thread && p->tail == p->head && !p->done) { /* no thread: decode it now */
+        size_t got, a;
+        int err;
+        decode_piece(p, &got, &err, &a);
+        put_piece(p, got, err, a);
     }
-    pthread_mutex_lock(&p->mu);
-    while (p->tail == p->head && !p->done)
-        pthread_cond_wait(&p->cv, &p->mu);
+    if (p->thread) {
+        pthread_mutex_lock(&p->mu);
+        while (p->tail == p->head && !p->done)
+            pthread_cond_wait(&p->cv, &p->mu);
+    }
     int err = 0;
     if (p->tail == p->head) { /* done */
         *len = 0;
@@ -164,14 +187,17 @@ static int pipe_next(xzpipe *p, const uint8_t **d, size_t *len, size_t *at)
         *d = p->buf[p->tail % NPIECE];
         *len = p->len[p->tail % NPIECE];
     }
-    pthread_mutex_unlock(&p->mu);
+    if (p->thread)
+        pthread_mutex_unlock(&p->mu);
     return err;
 }
 
 static void pipe_done(xzpipe *p)
 {
-    if (!p->threaded)
+    if (!p->thread) {
+        p->tail++;
         return;
+    }
     pthread_mutex_lock(&p->mu);
     p->tail++;
     pthread_cond_broadcast(&p->cv);
@@ -182,7 +208,7 @@ static void pipe_close(xzpipe *p)
 {
     if (!p->r)
         return;
-    if (p->threaded) {
+    if (p->thread) {
         pthread_mutex_lock(&p->mu);
         p->stop = 1;
         pthread_cond_broadcast(&p->cv);
