@@ -9,12 +9,16 @@
  * (the flame's unit becomes 1000). A line with a negative count, which flamegraph.pl
  * ignores as invalid, is skipped and counted in a warning; zero counts add nothing. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_POPULATE */
 #include "read/folded.h"
 #include "summary/flame.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define FRAC 1000 /* fixed-point unit of decimal counts */
 
@@ -104,11 +108,48 @@ static int count_value(const char *p, size_t n, int64_t unit, int64_t *v)
     return x >= 0;
 }
 
+#define NBATCH 64 /* stacks handed to the tree together (td_flametree_add_many) */
+
 typedef struct fstate {
     const char *name;
     td_flame *fl;
     size_t line, negative;
+    td_stackval b[NBATCH]; /* parsed, not yet added (they point into the text) */
+    size_t bline[NBATCH], nb;
 } fstate;
+
+static td_status too_large(fstate *st, size_t line, td_err *e)
+{
+    return td_fail(e, TD_E_FORMAT, "%s: line %zu: count too large (the counts add up to "
+                   "more than 2^63%s)", st->name, line,
+                   st->fl->unit == FRAC ? " thousandths" : "");
+}
+
+/* Add the batch of parsed stacks to the tree. */
+static td_status add_batch(fstate *st, td_err *e)
+{
+    size_t n = st->nb, k = td_flametree_add_many(st->fl->tree, st->b, n);
+    st->nb = 0;
+    return k < n ? too_large(st, st->bline[k], e) : TD_OK;
+}
+
+/* Start of the token ending at end when it may be a count (its bytes all in
+ * "0-9.-", preceded by a blank or the start of the line); end when it cannot be one.
+ * Stops at the first other byte, so a long last frame is not scanned to its start. */
+static size_t count_start(const char *l, size_t end)
+{
+    size_t j = end;
+    while (j > 0) {
+        unsigned char ch = (unsigned char)l[j - 1];
+        if ((ch >= '0' && ch <= '9') || ch == '.' || ch == '-')
+            j--;
+        else if (ch == ' ' || ch == '\t')
+            return j;
+        else
+            return end;
+    }
+    return j;
+}
 
 /* One line (no newline). */
 static td_status parse_line(fstate *st, const char *l, size_t len, td_err *e)
@@ -117,7 +158,7 @@ static td_status parse_line(fstate *st, const char *l, size_t len, td_err *e)
         len--;
     if (!len)
         return TD_OK;
-    size_t j = token_start(l, len);
+    size_t j = count_start(l, len);
     int k = j < len ? count_kind(l + j, len - j) : -1;
     size_t stack_end = j, j1 = 0, b1 = 0;
     int k1 = -1;
@@ -126,7 +167,7 @@ static td_status parse_line(fstate *st, const char *l, size_t len, td_err *e)
         size_t b = stack_end;
         while (b > 0 && (l[b - 1] == ' ' || l[b - 1] == '\t'))
             b--;
-        j1 = token_start(l, b);
+        j1 = count_start(l, b);
         if (j1 > 0 && j1 < b && (k1 = count_kind(l + j1, b - j1)) >= 0) {
             stack_end = j1;
             b1 = b;
@@ -134,15 +175,21 @@ static td_status parse_line(fstate *st, const char *l, size_t len, td_err *e)
     }
     while (stack_end > 0 && (l[stack_end - 1] == ' ' || l[stack_end - 1] == '\t'))
         stack_end--;
-    if (k < 0 || stack_end == 0)
+    td_status rc;
+    if (k < 0 || stack_end == 0) {
+        if ((rc = add_batch(st, e)) != TD_OK)
+            return rc;
         return td_fail(e, TD_E_FORMAT, "%s: line %zu: expected 'frame;frame;... COUNT'",
                        st->name, st->line);
+    }
     if (k == 2 || k1 == 2) {
         st->negative++;
         return TD_OK;
     }
     td_flame *fl = st->fl;
     if ((k == 1 || k1 == 1) && fl->unit != FRAC) {
+        if ((rc = add_batch(st, e)) != TD_OK) /* they were counted in the old unit */
+            return rc;
         td_flametree_scale(fl->tree, FRAC);
         fl->unit = FRAC;
     }
@@ -152,12 +199,14 @@ static td_status parse_line(fstate *st, const char *l, size_t len, td_err *e)
         fl->base_label = "(first count of each line)";
     }
     if (!count_value(l + j, len - j, fl->unit ? fl->unit : 1, &v) ||
-        (k1 >= 0 && !count_value(l + j1, b1 - j1, fl->unit ? fl->unit : 1, &bv)) ||
-        !td_flametree_add2(fl->tree, l, stack_end, v, bv))
-        return td_fail(e, TD_E_FORMAT, "%s: line %zu: count too large (the counts add up to "
-                       "more than 2^63%s)", st->name, st->line,
-                       fl->unit == FRAC ? " thousandths" : "");
-    return TD_OK;
+        (k1 >= 0 && !count_value(l + j1, b1 - j1, fl->unit ? fl->unit : 1, &bv))) {
+        if ((rc = add_batch(st, e)) != TD_OK)
+            return rc;
+        return too_large(st, st->line, e);
+    }
+    st->bline[st->nb] = st->line;
+    st->b[st->nb++] = (td_stackval){l, stack_end, v, bv};
+    return st->nb == NBATCH ? add_batch(st, e) : TD_OK;
 }
 
 static void finish(fstate *st, td_summary *s)
@@ -170,22 +219,80 @@ static void finish(fstate *st, td_summary *s)
     }
 }
 
+/* Lines of text[0..n); *used = bytes up to the end of the last whole line (all of it
+ * when last: a final line may lack its newline). */
+static td_status parse_lines(fstate *st, const char *text, size_t n, int last, size_t *used,
+                             td_err *e)
+{
+    size_t i = 0;
+    *used = 0;
+    while (i < n) {
+        const char *nl = memchr(text + i, '\n', n - i);
+        if (!nl && !last)
+            break;
+        size_t end = nl ? (size_t)(nl - text) : n;
+        st->line++;
+        td_status rc = parse_line(st, text + i, end - i, e);
+        if (rc != TD_OK)
+            return rc;
+        i = end + 1;
+    }
+    *used = i < n ? i : n;
+    return add_batch(st, e); /* before the text goes */
+}
+
+/* A regular file is mapped a window at a time (WINDOW bytes, more for a longer line):
+ * no copy into a buffer, and the memory held stays one window whatever the file's size. */
+#define WINDOW ((size_t)4 << 20)
+#ifdef MAP_POPULATE
+#define POPULATE MAP_POPULATE /* one call maps the window's pages, not a fault each */
+#else
+#define POPULATE 0
+#endif
+
+/* 1 when the file was read (rc set), 0 when it cannot be mapped (read it otherwise). */
+static int read_mapped(FILE *f, fstate *st, td_status *rc, td_err *e)
+{
+    struct stat sb;
+    int fd = fileno(f);
+    long pg = sysconf(_SC_PAGESIZE);
+    if (fd < 0 || pg <= 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size <= 0)
+        return 0;
+    size_t size = (size_t)sb.st_size, pos = 0, win = WINDOW;
+    *rc = TD_OK;
+    while (pos < size) {
+        size_t base = pos & ~((size_t)pg - 1), len = size - base < win ? size - base : win;
+        char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | POPULATE, fd, (off_t)base);
+        if (m == MAP_FAILED) {
+            if (pos == 0)
+                return 0;
+            *rc = td_fail(e, TD_E_IO, "%s: cannot map: %s", st->name, strerror(errno));
+            return 1;
+        }
+        size_t used;
+        int last = base + len == size;
+        *rc = parse_lines(st, m + (pos - base), len - (pos - base), last, &used, e);
+        munmap(m, len);
+        if (*rc != TD_OK)
+            return 1;
+        if (!used && !last)
+            win *= 2; /* a line longer than the window */
+        pos += used;
+    }
+    return 1;
+}
+
 td_status td_folded_parse(const char *name, const char *text, size_t n, td_summary *s,
                           td_flame *fl, td_err *e)
 {
     if (!fl->tree)
         fl->tree = td_flametree_new();
-    fstate st = {name, fl, 0, 0};
-    size_t i = 0;
-    while (i < n) {
-        st.line++;
-        const char *nl = memchr(text + i, '\n', n - i);
-        size_t end = nl ? (size_t)(nl - text) : n;
-        td_status rc = parse_line(&st, text + i, end - i, e);
-        if (rc != TD_OK)
-            return rc;
-        i = end + 1;
-    }
+    fstate st = {.name = name, .fl = fl};
+    size_t used;
+    td_status rc = parse_lines(&st, text, n, 1, &used, e);
+    td_flametree_flush(fl->tree);
+    if (rc != TD_OK)
+        return rc;
     finish(&st, s);
     return TD_OK;
 }
@@ -211,22 +318,26 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
     td_flame *flame = td_sum_flame(sum, kind, path);
     flame->cycles = strcmp(kind, "ipu") == 0; /* IPU stacks count cycles */
     flame->tree = td_flametree_new();
-    fstate st = {path, flame, 0, 0};
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
+    fstate st = {.name = path, .fl = flame};
     td_status rc = TD_OK;
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        st.line++;
-        if (len && line[len - 1] == '\n')
-            len--;
-        if ((rc = parse_line(&st, line, (size_t)len, e)) != TD_OK)
-            break;
+    if (!read_mapped(f, &st, &rc, e)) {
+        char *line = NULL;
+        size_t cap = 0;
+        ssize_t len;
+        while ((len = getline(&line, &cap, f)) >= 0) {
+            st.line++;
+            if (len && line[len - 1] == '\n')
+                len--;
+            if ((rc = parse_line(&st, line, (size_t)len, e)) != TD_OK ||
+                (rc = add_batch(&st, e)) != TD_OK) /* the buffer is reused */
+                break;
+        }
+        if (rc == TD_OK && ferror(f))
+            rc = td_fail(e, TD_E_IO, "%s: read error: %s", path, strerror(errno));
+        free(line);
     }
-    if (rc == TD_OK && ferror(f))
-        rc = td_fail(e, TD_E_IO, "%s: read error: %s", path, strerror(errno));
-    free(line);
     fclose(f);
+    td_flametree_flush(flame->tree);
     if (rc != TD_OK) {
         td_summary_free(sum);
         return rc;

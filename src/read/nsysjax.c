@@ -20,16 +20,21 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <csv.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_MEMBER ((size_t)1 << 30)   /* bound on any decompressed member */
 
 /* Read one archive member fully into a malloc'd buffer, at most MAX_MEMBER bytes. */
-static td_status read_member(struct archive *ar, const char *name, const char *member,
-                             uint8_t **out, size_t *outn, td_err *e)
+static td_status read_member(struct archive *ar, struct archive_entry *en, const char *name,
+                             const char *member, uint8_t **out, size_t *outn, td_err *e)
 {
     size_t cap = 1 << 16, n = 0;
+    /* the size the zip records, +1 to see the end without growing */
+    if (archive_entry_size_is_set(en) && archive_entry_size(en) >= 0 &&
+        (uint64_t)archive_entry_size(en) < MAX_MEMBER)
+        cap = (size_t)archive_entry_size(en) + 1;
     uint8_t *b = td_xmalloc(cap);
     for (;;) {
         if (n == cap) {
@@ -57,13 +62,10 @@ static td_status read_member(struct archive *ar, const char *name, const char *m
     return TD_OK;
 }
 
-static td_status unxz(const char *name, const char *member, const uint8_t *in, size_t n,
-                      uint8_t **out, size_t *outn, td_err *e)
+static td_status xz_error(const char *name, const char *member, int code, size_t at,
+                         td_err *e)
 {
-    size_t at = 0;
-    switch (td_unxz(in, n, n * 8 + 4096, MAX_MEMBER, out, outn, &at)) {
-    case 0:
-        return TD_OK;
+    switch (code) {
     case TD_XZ_TOO_BIG:
         return td_fail(e, TD_E_FORMAT, "%s: member %s: decompresses to more than %zu MiB", name,
                        member, MAX_MEMBER >> 20);
@@ -76,6 +78,149 @@ static td_status unxz(const char *name, const char *member, const uint8_t *in, s
         return td_fail(e, TD_E_INTERNAL, "%s: member %s: cannot start xz decoder", name,
                        member);
     }
+}
+
+/* ---- the push/pop CSV's xz, decompressed on a second thread ------------------------- */
+
+/* The decoder thread fills pieces of a small ring while the reader goes on with the
+ * archive's other members and then parses the pieces as they come: no buffer of the
+ * whole CSV (7 MB per archive), and the xz time (most of an archive's) overlaps the
+ * rest. Without a thread the pieces are decoded as they are parsed. */
+#define PIECE ((size_t)256 << 10)
+#define NPIECE 4
+
+typedef struct xzpipe {
+    td_xzr *r;
+    pthread_t th;
+    int thread;   /* a decoder thread runs */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    uint8_t *buf[NPIECE];
+    size_t len[NPIECE];
+    size_t head, tail; /* pieces made, pieces taken */
+    int done, err, stop;
+    size_t at;
+} xzpipe;
+
+/* Decode the next piece into the free slot (head's): outside the lock, as only the
+ * decoding side touches that slot and the decoder. Returns 1 when the stream ended. */
+static int decode_piece(xzpipe *p, size_t *got, int *err, size_t *at)
+{
+    *at = 0;
+    *err = td_xzr_read(p->r, p->buf[p->head % NPIECE], PIECE, got, at);
+    return *err || !*got;
+}
+
+/* Record a decoded piece (under the lock when there is a thread). */
+static void put_piece(xzpipe *p, size_t got, int err, size_t at)
+{
+    if (err || !got) {
+        p->done = 1;
+        p->err = err;
+        p->at = at;
+    } else
+        p->len[p->head++ % NPIECE] = got;
+}
+
+static void *pipe_run(void *arg)
+{
+    xzpipe *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (p->head - p->tail == NPIECE && !p->stop)
+            pthread_cond_wait(&p->cv, &p->mu);
+        int stop = p->stop;
+        pthread_mutex_unlock(&p->mu);
+        if (stop)
+            return NULL;
+        size_t got, at;
+        int err, end = decode_piece(p, &got, &err, &at);
+        pthread_mutex_lock(&p->mu);
+        put_piece(p, got, err, at);
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        if (end)
+            return NULL;
+    }
+}
+
+/* 0 when the decoder cannot start (TD_XZ_INIT). The first piece is decoded here, on
+ * the calling thread: the dictionary is allocated then, in its malloc arena (from the
+ * decoder thread's own arena it would stay resident after free: +10 MB peak). */
+static int pipe_open(xzpipe *p, const uint8_t *in, size_t n)
+{
+    memset(p, 0, sizeof *p);
+    if (!(p->r = td_xzr_new(in, n, MAX_MEMBER)))
+        return 0;
+    for (int i = 0; i < NPIECE; i++)
+        p->buf[i] = td_xmalloc(PIECE);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    size_t got, at;
+    int err;
+    decode_piece(p, &got, &err, &at);
+    put_piece(p, got, err, at);
+    if (!p->done)
+        p->thread = pthread_create(&p->th, NULL, pipe_run, p) == 0;
+    return 1;
+}
+/* Next piece (*len 0 at the end); an xz error code, or 0. Give it back with pipe_done. */
+static int pipe_next(xzpipe *p, const uint8_t **d, size_t *len, size_t *at)
+{
+    if (!p->thread && p->tail == p->head && !p->done) { /* no thread: decode it now */
+        size_t got, a;
+        int err;
+        decode_piece(p, &got, &err, &a);
+        put_piece(p, got, err, a);
+    }
+    if (p->thread) {
+        pthread_mutex_lock(&p->mu);
+        while (p->tail == p->head && !p->done)
+            pthread_cond_wait(&p->cv, &p->mu);
+    }
+    int err = 0;
+    if (p->tail == p->head) { /* done */
+        *len = 0;
+        err = p->err;
+        *at = p->at;
+    } else {
+        *d = p->buf[p->tail % NPIECE];
+        *len = p->len[p->tail % NPIECE];
+    }
+    if (p->thread)
+        pthread_mutex_unlock(&p->mu);
+    return err;
+}
+
+static void pipe_done(xzpipe *p)
+{
+    if (!p->thread) {
+        p->tail++;
+        return;
+    }
+    pthread_mutex_lock(&p->mu);
+    p->tail++;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void pipe_close(xzpipe *p)
+{
+    if (!p->r)
+        return;
+    if (p->thread) {
+        pthread_mutex_lock(&p->mu);
+        p->stop = 1;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->th, NULL);
+    }
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+    for (int i = 0; i < NPIECE; i++)
+        free(p->buf[i]);
+    td_xzr_free(p->r);
+    p->r = NULL;
 }
 
 /* ---- push/pop CSV --------------------------------------------------------------- */
@@ -215,8 +360,10 @@ static void csv_row(int ch, void *data)
     c->store_n = 0;
 }
 
+/* The CSV, a piece at a time. An xz error comes first (as when the whole member was
+ * decompressed before parsing): after a CSV error the rest is still decoded to find it. */
 static td_status read_pushpop(td_traceset *set, td_trace *t, const char *name,
-                              const uint8_t *d, size_t n, td_err *e)
+                              const char *member, xzpipe *xp, td_err *e)
 {
     struct csv_parser p;
     if (csv_init(&p, CSV_APPEND_NULL) != 0)
@@ -225,10 +372,18 @@ static td_status read_pushpop(td_traceset *set, td_trace *t, const char *name,
     memset(&c, 0, sizeof c);
     c.set = set; c.t = t; c.name = name; c.e = e;
     for (int i = 0; i < 64; i++) c.map[i] = -1;
-    size_t done = csv_parse(&p, d, n, csv_field, csv_row, &c);
-    if (!c.st && done != n)
-        c.st = td_fail(e, TD_E_FORMAT, "%s: report_nvtx_pushpop_trace.csv: line %zu: %s",
-                       name, c.line + 1, csv_strerror(csv_error(&p)));
+    int xerr;
+    size_t at = 0, len;
+    const uint8_t *d = NULL;
+    while (!(xerr = pipe_next(xp, &d, &len, &at)) && len) {
+        size_t done = c.st ? len : csv_parse(&p, d, len, csv_field, csv_row, &c);
+        if (!c.st && done != len)
+            c.st = td_fail(e, TD_E_FORMAT, "%s: report_nvtx_pushpop_trace.csv: line %zu: %s",
+                           name, c.line + 1, csv_strerror(csv_error(&p)));
+        pipe_done(xp);
+    }
+    if (xerr)
+        c.st = xz_error(name, member, xerr, at, e);
     if (!c.st) csv_fini(&p, csv_field, csv_row, &c);
     csv_free(&p);
     free(c.store);
@@ -476,6 +631,7 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
                                             "thread-metadata.parquet",
                                             "device-metadata.parquet" };
     uint8_t *buf[M__N] = {0};
+    xzpipe xp = {0};
     int combined = 0;
     td_hlo_dump *hlo = NULL;
     size_t nhlo = 0, hlocap = 0;
@@ -492,7 +648,7 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
         if (prog >= 0) {   /* kept compressed; analyse/xla/xla.c decodes what it needs */
             uint8_t *b;
             size_t bn;
-            if ((st = read_member(ar, name, p, &b, &bn, e))) goto out;
+            if ((st = read_member(ar, en, name, p, &b, &bn, e))) goto out;
             td_hlo_dump *h = TD_PUSH(hlo, nhlo, hlocap);
             h->program = prog;
             uint8_t *copy = td_arena_alloc(set->arena, bn ? bn : 1);
@@ -508,7 +664,11 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
             if (pl < wl || strcmp(p + pl - wl, want[m]) || (pl > wl && p[pl - wl - 1] != '/'))
                 continue;
             if (buf[m]) break;
-            if ((st = read_member(ar, name, p, &buf[m], &len[m], e))) goto out;
+            if ((st = read_member(ar, en, name, p, &buf[m], &len[m], e))) goto out;
+            if (m == M_CSV && !pipe_open(&xp, buf[m], len[m])) {
+                st = xz_error(name, want[M_CSV], TD_XZ_INIT, 0, e);
+                goto out;
+            }
             break;
         }
     }
@@ -530,12 +690,7 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
     }
     t->format = TD_FMT_NSYS_JAX;
     if (buf[M_CSV]) {
-        uint8_t *csv = NULL;
-        size_t csvn = 0;
-        if ((st = unxz(name, want[M_CSV], buf[M_CSV], len[M_CSV], &csv, &csvn, e))) goto out;
-        st = read_pushpop(set, t, name, csv, csvn, e);
-        free(csv);
-        if (st) goto out;
+        if ((st = read_pushpop(set, t, name, want[M_CSV], &xp, e))) goto out;
     } else
         td_warn(&set->warnings, "%s: no %s: no compile statistics", name, want[M_CSV]);
     if (buf[M_PROJ]) {
@@ -571,6 +726,7 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
         t->nhlo = nhlo;
     }
 out:
+    pipe_close(&xp);
     free(hlo);
     for (int m = 0; m < M__N; m++) free(buf[m]);
     archive_read_free(ar);

@@ -36,11 +36,20 @@ struct td_flametree {
     /* whole stacks seen before -> their leaf node (a profile repeats a few thousand
      * distinct stacks over millions of lines): one hash per line instead of one per
      * frame; bounded (LINES_MAX stacks, LINES_BYTES of text), then frames are looked up */
-    struct lcache { uint64_t h; const char *s; uint32_t len; int32_t leaf; } *lc;
+    struct lslot { uint64_t h; struct lrec *r; } *lc; /* open addressing, r NULL = empty */
     size_t nlc, lcslots, lcbytes;
+    int pending; /* some record's pv/pb not yet added to the nodes */
     td_arena *la;
 };
 typedef struct td_flametree tree;
+
+/* A stack seen before, its text right after it (one cache line or two for both). */
+struct lrec {
+    int64_t pv, pb; /* values added since the last flush (not yet in the nodes) */
+    int32_t leaf;
+    uint32_t len;
+    char s[];
+};
 
 /* Hash of a frame under its parent, 8 bytes at a time (frames are looked up once per
  * line and frame, so this is the hot loop of a large folded file). */
@@ -48,6 +57,30 @@ static uint64_t key_hash(int32_t parent, const char *s, size_t len)
 {
     return td_hash_words(0x9e3779b97f4a7c15ull ^
                          ((uint64_t)(uint32_t)parent * 0xff51afd7ed558ccdull) ^ len, s, len);
+}
+
+/* Hash of a whole stack for the line cache: four independent lanes of 8 bytes (the
+ * lines of a deep profile are kilobytes long, and a single multiply chain would make
+ * hashing the slowest step of reading them). Never stored. */
+static uint64_t line_hash(const char *s, size_t len)
+{
+    uint64_t a = 0x9e3779b97f4a7c15ull ^ len, b = 0xc2b2ae3d27d4eb4full,
+             c = 0x165667b19e3779f9ull, d = 0x27d4eb2f165667c5ull;
+    size_t i = 0;
+    for (; i + 32 <= len; i += 32) {
+        uint64_t w[4];
+        memcpy(w, s + i, 32);
+        a = (a ^ w[0]) * 0xbf58476d1ce4e5b9ull;
+        b = (b ^ w[1]) * 0x94d049bb133111ebull;
+        c = (c ^ w[2]) * 0xff51afd7ed558ccdull;
+        d = (d ^ w[3]) * 0xc4ceb9fe1a85ec53ull;
+        a ^= a >> 29;
+        b ^= b >> 31;
+        c ^= c >> 33;
+        d ^= d >> 27;
+    }
+    uint64_t h = a ^ (b * 0x9e3779b97f4a7c15ull) ^ ((c << 21 | c >> 43) + d);
+    return td_hash_words(h, s + i, len - i);
 }
 
 static void rehash(tree *t)
@@ -176,8 +209,37 @@ int64_t td_flametree_base_total(const td_flametree *t)
     return t->base_total;
 }
 
+/* Add the line cache's pending values to the nodes of their stacks (leaf to root; the
+ * root and the totals are kept up to date as lines are added). */
+void td_flametree_flush(td_flametree *t)
+{
+    if (!t->pending)
+        return;
+    for (size_t i = 0; i < t->lcslots; i++) {
+        struct lrec *c = t->lc[i].r;
+        if (!c || (!c->pv && !c->pb))
+            continue;
+        for (int32_t k = c->leaf; k > 0; k = t->n[k].parent) {
+            t->n[k].value += c->pv;
+            t->n[k].base += c->pb;
+        }
+        c->pv = c->pb = 0;
+    }
+    t->pending = 0;
+}
+
+/* Readers of node values: a tree is flushed where it is built (td_folded_*,
+ * td_flame_tree), so this only guards against a caller that forgot. */
+static const tree *flushed(const tree *t)
+{
+    if (t->pending)
+        td_flametree_flush((tree *)t);
+    return t;
+}
+
 void td_flametree_scale(td_flametree *t, int64_t k)
 {
+    td_flametree_flush(t);
     for (size_t i = 0; i < t->nn; i++) {
         t->n[i].value *= k;
         t->n[i].base *= k;
@@ -189,12 +251,13 @@ void td_flametree_scale(td_flametree *t, int64_t k)
 #define LINES_MAX (1u << 20)
 #define LINES_BYTES ((size_t)256 << 20)
 
-static struct lcache *line_slot(tree *t, uint64_t h, const char *s, size_t len)
+/* Slot of stack s: its record's, or the empty one where it would go. */
+static struct lslot *line_slot(tree *t, uint64_t h, const char *s, size_t len)
 {
     size_t j = h & (t->lcslots - 1);
     for (;;) {
-        struct lcache *c = &t->lc[j];
-        if (!c->s || (c->h == h && c->len == len && !memcmp(c->s, s, len)))
+        struct lslot *c = &t->lc[j];
+        if (!c->r || (c->h == h && c->r->len == len && !memcmp(c->r->s, s, len)))
             return c;
         j = (j + 1) & (t->lcslots - 1);
     }
@@ -206,22 +269,25 @@ static void line_put(tree *t, uint64_t h, const char *s, size_t len, int32_t lea
         return;
     if ((t->nlc + 1) * 2 > t->lcslots) {
         size_t ns = t->lcslots ? t->lcslots * 2 : 1024;
-        struct lcache *old = t->lc;
+        struct lslot *old = t->lc;
         size_t on = t->lcslots;
         t->lc = td_xcalloc(ns, sizeof *t->lc);
         t->lcslots = ns;
         for (size_t i = 0; i < on; i++)
-            if (old[i].s)
-                *line_slot(t, old[i].h, old[i].s, old[i].len) = old[i];
+            if (old[i].r)
+                *line_slot(t, old[i].h, old[i].r->s, old[i].r->len) = old[i];
         free(old);
     }
     if (!t->la)
         t->la = td_arena_new();
-    struct lcache *c = line_slot(t, h, s, len);
+    struct lslot *c = line_slot(t, h, s, len);
+    struct lrec *r = td_arena_alloc(t->la, sizeof *r + len);
+    memcpy(r->s, s, len);
+    r->len = (uint32_t)len;
+    r->leaf = leaf;
+    r->pv = r->pb = 0;
     c->h = h;
-    c->s = td_arena_strndup(t->la, s, len);
-    c->len = (uint32_t)len;
-    c->leaf = leaf;
+    c->r = r;
     t->nlc++;
     t->lcbytes += len;
 }
@@ -231,7 +297,8 @@ int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v)
     return td_flametree_add2(t, s, len, v, 0);
 }
 
-int td_flametree_add2(td_flametree *t, const char *s, size_t len, int64_t v, int64_t b)
+static int add_hashed(td_flametree *t, const char *s, size_t len, int64_t v, int64_t b,
+                      uint64_t lh)
 {
     if (v < 0)
         v = 0;
@@ -245,14 +312,12 @@ int td_flametree_add2(td_flametree *t, const char *s, size_t len, int64_t v, int
     t->base_total += b;
     t->n[0].value += v;
     t->n[0].base += b;
-    uint64_t lh = key_hash(-1, s, len);
     if (t->lcslots) {
-        struct lcache *c = line_slot(t, lh, s, len);
-        if (c->s) {
-            for (int32_t k = c->leaf; k > 0; k = t->n[k].parent) {
-                t->n[k].value += v;
-                t->n[k].base += b;
-            }
+        struct lslot *c = line_slot(t, lh, s, len);
+        if (c->r) { /* a stack seen before: its nodes get the sum at the next flush */
+            c->r->pv += v; /* no overflow: at most the total */
+            c->r->pb += b;
+            t->pending = 1;
             return 1;
         }
     }
@@ -296,6 +361,40 @@ int td_flametree_add2(td_flametree *t, const char *s, size_t len, int64_t v, int
     t->lastn = len;
     line_put(t, lh, s, len, cur);
     return 1;
+}
+
+int td_flametree_add2(td_flametree *t, const char *s, size_t len, int64_t v, int64_t b)
+{
+    return add_hashed(t, s, len, v, b, line_hash(s, len));
+}
+
+/* The stacks of a batch are hashed first and their slots and records fetched ahead, so
+ * that the cache misses of a batch overlap instead of each line waiting for two. */
+#define BATCH 32
+
+size_t td_flametree_add_many(td_flametree *t, const td_stackval *sv, size_t n)
+{
+    uint64_t h[BATCH];
+    for (size_t at = 0; at < n; at += BATCH) {
+        size_t m = n - at < BATCH ? n - at : BATCH;
+        const td_stackval *x = sv + at;
+        for (size_t i = 0; i < m; i++) {
+            h[i] = line_hash(x[i].s, x[i].len);
+            if (t->lcslots)
+                __builtin_prefetch(&t->lc[h[i] & (t->lcslots - 1)]);
+        }
+        for (size_t i = 0; t->lcslots && i < m; i++) {
+            const struct lslot *c = &t->lc[h[i] & (t->lcslots - 1)];
+            if (c->r && c->h == h[i]) {
+                __builtin_prefetch(c->r);
+                __builtin_prefetch((const char *)c->r + 64);
+            }
+        }
+        for (size_t i = 0; i < m; i++)
+            if (!add_hashed(t, x[i].s, x[i].len, x[i].v, x[i].b, h[i]))
+                return at + i;
+    }
+    return n;
 }
 
 /* FlameGraph's differential colours (flamegraph.pl, --negate off): a frame whose self
@@ -347,9 +446,10 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
                                "than 2^63 ns (total value overflow)",
                                fl->title ? fl->title : "flame", fl->kind ? fl->kind : "?");
             }
+        td_flametree_flush(own);
         tp = own;
     }
-    const tree t = *tp;
+    const tree t = *flushed(tp);
     int64_t total = t.total;
     out->a = td_arena_new();
     out->total = total;
@@ -431,6 +531,7 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
 
 int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, int to_base)
 {
+    flushed(src);
     int32_t *map = td_xcalloc(src->nn, sizeof *map);
     int ok = 1;
     /* a node's parent was created before it: one pass in index order maps every node */
@@ -470,6 +571,7 @@ const td_flametree *td_flame_tree(const td_flame *fl, td_flametree **owned)
             td_flametree_free(t);
             return NULL;
         }
+    td_flametree_flush(t);
     *owned = t;
     return t;
 }
@@ -487,6 +589,7 @@ td_status td_flametree_write_folded(const td_flametree *t, int diff, int64_t uni
 {
     /* depth-first, children by name; the path of the current node is kept in buf */
     typedef struct item { int32_t node; size_t len; } item;
+    flushed(t);
     item *stk = NULL;
     size_t ns = 0, scap = 0, bcap = 0;
     kid *kids = NULL;

@@ -43,12 +43,26 @@ void td_flametree_free(td_flametree *t);
  * when the total would pass 2^63 (nothing added). */
 int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v);
 int64_t td_flametree_total(const td_flametree *t);
+/* Values added to a stack seen before are summed per stack and reach the nodes here (a
+ * line costs one lookup, not one update per frame): call it once the stacks are added,
+ * before the tree is read from several threads. Readers below flush a tree left
+ * pending themselves. */
+void td_flametree_flush(td_flametree *t);
 void td_flametree_scale(td_flametree *t, int64_t k); /* every value x k */
 /* Differential trees: each node also carries a baseline value. Add v to the current and
  * b to the baseline value of stack s (values <= 0 add nothing to that side); 0 on
  * overflow. */
 int td_flametree_add2(td_flametree *t, const char *s, size_t len, int64_t v, int64_t b);
 int64_t td_flametree_base_total(const td_flametree *t);
+/* n stacks added in order as td_flametree_add2 would (faster: their lookups overlap).
+ * Returns how many were added; < n when stack [ret] would pass 2^63 (nothing of it or
+ * after it added). */
+typedef struct td_stackval {
+    const char *s;
+    size_t len;
+    int64_t v, b;
+} td_stackval;
+size_t td_flametree_add_many(td_flametree *t, const td_stackval *sv, size_t n);
 /* Add every node of src (current values) into t, to the current side (to_base = 0) or
  * the baseline side (to_base = 1), each value multiplied by k and rounded. 0 on overflow. */
 int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, int to_base);

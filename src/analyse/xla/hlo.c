@@ -359,13 +359,13 @@ static void decode_pb(xla_hlo *h, uint8_t *buf, size_t got)
     free(inv);
 }
 
-static void decode(xla_hlo *h)
+static void decode(xla_hlo *h, td_xzdec *dec)
 {
     const td_hlo_dump *d = h->d;
     uint8_t *buf = NULL;
     size_t got = 0;
     /* HLO xz ratio ~16; a dump that does not decode is read as empty */
-    if (td_unxz(d->xz, d->n, d->n * 20 + 4096, (size_t)1 << 30, &buf, &got, NULL)) {
+    if (td_unxz_with(dec, d->xz, d->n, d->n * 20 + 4096, (size_t)1 << 30, &buf, &got, NULL)) {
         buf = td_xmalloc(1);
         got = 0;
     }
@@ -384,7 +384,9 @@ static void *worker(void *p)
 {
     xla_hlo *jobs = ((void **)p)[0];
     size_t n = *(size_t *)((void **)p)[1], first = *(size_t *)((void **)p)[2];
-    for (size_t i = first; i < n; i += 2) decode(&jobs[i]);
+    td_xzdec *dec = td_xzdec_new(); /* one dictionary for the thread's dumps */
+    for (size_t i = first; i < n; i += 2) decode(&jobs[i], dec);
+    td_xzdec_free(dec);
     return NULL;
 }
 
@@ -397,8 +399,11 @@ void xla_hlo_decode_all(xla_hlo *jobs, size_t n)
     if (threaded) {
         worker(even);
         pthread_join(th, NULL);
-    } else
-        for (size_t i = 0; i < n; i++) decode(&jobs[i]);
+    } else {
+        td_xzdec *dec = td_xzdec_new();
+        for (size_t i = 0; i < n; i++) decode(&jobs[i], dec);
+        td_xzdec_free(dec);
+    }
 }
 
 void xla_hlo_free(xla_hlo *h)
