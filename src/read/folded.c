@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -241,44 +240,54 @@ static td_status parse_lines(fstate *st, const char *text, size_t n, int last, s
     return add_batch(st, e); /* before the text goes */
 }
 
-/* A regular file is mapped a window at a time (WINDOW bytes, more for a longer line):
- * no copy into a buffer, and the memory held stays one window whatever the file's size. */
+/* A regular file is read a window at a time (WINDOW bytes, more for a longer line) into
+ * one reused buffer, so the memory held stays one window whatever the file's size. (A
+ * mapping would save the copy, but a file that another process truncates while it is
+ * mapped kills the reader with SIGBUS; a short read here is an end of file.) */
 #define WINDOW ((size_t)4 << 20)
-#ifdef MAP_POPULATE
-#define POPULATE MAP_POPULATE /* one call maps the window's pages, not a fault each */
-#else
-#define POPULATE 0
-#endif
 
-/* 1 when the file was read (rc set), 0 when it cannot be mapped (read it otherwise). */
-static int read_mapped(FILE *f, fstate *st, td_status *rc, td_err *e)
+/* 1 when the file was read (rc set), 0 when it is not a regular file (read it otherwise). */
+static int read_windows(FILE *f, fstate *st, td_status *rc, td_err *e)
 {
     struct stat sb;
     int fd = fileno(f);
-    long pg = sysconf(_SC_PAGESIZE);
-    if (fd < 0 || pg <= 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size <= 0)
+    if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size <= 0)
         return 0;
-    size_t size = (size_t)sb.st_size, pos = 0, win = WINDOW;
+    size_t cap = WINDOW, have = 0; /* bytes of the buffer holding unparsed text */
+    off_t pos = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return 0;
     *rc = TD_OK;
-    while (pos < size) {
-        size_t base = pos & ~((size_t)pg - 1), len = size - base < win ? size - base : win;
-        char *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | POPULATE, fd, (off_t)base);
-        if (m == MAP_FAILED) {
-            if (pos == 0)
-                return 0;
-            *rc = td_fail(e, TD_E_IO, "%s: cannot map: %s", st->name, strerror(errno));
-            return 1;
+    for (;;) {
+        if (have == cap) { /* a line longer than the window */
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                *rc = td_fail(e, TD_E_NOMEM, "%s: a line longer than %zu bytes", st->name, cap);
+                break;
+            }
+            buf = nb;
+            cap *= 2;
         }
+        ssize_t k = pread(fd, buf + have, cap - have, pos);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            *rc = td_fail(e, TD_E_IO, "%s: cannot read at byte %lld: %s", st->name,
+                          (long long)pos, strerror(errno));
+            break;
+        }
+        pos += k;
+        have += (size_t)k;
+        int last = k == 0;
         size_t used;
-        int last = base + len == size;
-        *rc = parse_lines(st, m + (pos - base), len - (pos - base), last, &used, e);
-        munmap(m, len);
-        if (*rc != TD_OK)
-            return 1;
-        if (!used && !last)
-            win *= 2; /* a line longer than the window */
-        pos += used;
+        *rc = parse_lines(st, buf, have, last, &used, e);
+        if (*rc != TD_OK || last)
+            break;
+        memmove(buf, buf + used, have - used);
+        have -= used;
     }
+    free(buf);
     return 1;
 }
 
@@ -320,7 +329,7 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
     flame->tree = td_flametree_new();
     fstate st = {.name = path, .fl = flame};
     td_status rc = TD_OK;
-    if (!read_mapped(f, &st, &rc, e)) {
+    if (!read_windows(f, &st, &rc, e)) {
         char *line = NULL;
         size_t cap = 0;
         ssize_t len;
