@@ -46,6 +46,28 @@ LDLIBS += $(shell pkg-config --libs $(PKGS)) -lcsv -lm -lpthread
 SRCS := $(sort $(shell find src -name '*.c'))
 OBJS := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIBOBJS := $(filter-out $(BUILD)/obj/cli/main.o,$(OBJS))
+# the unit tests and replays link the library as an archive: each takes the objects it
+# uses (a link of every object with its debug information, 31 times a build, was slow)
+LIBA := $(BUILD)/libtracedoc.a
+AR ?= ar
+# PORTABLE=1 BASE=DIR (what `make test-builds` does): the sources whose text does not
+# depend on TD_PORTABLE (they include no file naming it) compile to the same code as in
+# the release build DIR, so their objects are hard links to DIR's (which must be up to
+# date: build DIR first); the others are compiled here. Which file includes which comes
+# from DIR's dependency files, so a source DIR has not compiled yet is compiled here.
+BASE ?=
+ifeq ($(PORTABLE)$(if $(BASE),1,0),11)
+PORTABLE_FILES := $(shell grep -rl TD_PORTABLE src)
+SHARED_OBJS := $(patsubst $(BASE)/obj/%.d,$(BUILD)/obj/%.o,$(shell \
+    for d in $$(find $(BASE)/obj -name '*.d' 2>/dev/null); do \
+        o=$${d%.d}.o; [ -f "$$o" ] || continue; \
+        grep -qF -e TD_PORTABLE $(patsubst %,-e %,$(PORTABLE_FILES)) "$$d" || echo "$$d"; \
+    done))
+SHARED_OBJS := $(filter $(OBJS),$(SHARED_OBJS))
+$(SHARED_OBJS): $(BUILD)/obj/%.o: $(BASE)/obj/%.o
+	@mkdir -p $(dir $@)
+	ln -f $< $@ 2>/dev/null || cp -p $< $@
+endif
 TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(sort $(wildcard tests/unit/test_*.c)))
 # each harness: a replay program in every build (runs the kept inputs through the same
 # entry point), a libFuzzer program in the FUZZ=1 build
@@ -68,17 +90,32 @@ $(BUILD)/obj/%.o: src/%.c
 $(BUILD)/tracedoc: $(OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS) | $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
+$(LIBA): $(LIBOBJS)
+	rm -f $@ && $(AR) rcs $@ $^
 
-$(BUILD)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(LIBOBJS) | $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) -MMD -MP -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBA) | $(BUILD)/tests
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIBA) $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(LIBA) | $(BUILD)/tests
+	$(CC) $(ALL_CFLAGS) -MMD -MP -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBA) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBOBJS) | $(BUILD)/fuzz
 	$(CC) $(ALL_CFLAGS) -MMD -MP -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tests $(BUILD)/fuzz:
 	mkdir -p $@
+
+# the three builds ./build.sh test runs the tests on, in one make so that -jN keeps every
+# core busy: release (build), ASan/UBSan (build-asan) side by side, then the portable
+# build (build-portable), which compiles only what TD_PORTABLE changes and links the
+# release build's other objects
+test-builds: test-build-portable test-build-asan
+test-build-release:
+	+@$(MAKE) --no-print-directory BUILD=build SAN=0 PORTABLE=0 BASE= all
+test-build-asan:
+	+@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 PORTABLE=0 BASE= all
+test-build-portable: test-build-release
+	+@$(MAKE) --no-print-directory BUILD=build-portable SAN=0 PORTABLE=1 BASE=build all
 
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 DATADIR = $(DESTDIR)$(PREFIX)/share/tracedoc
@@ -119,4 +156,4 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-.PHONY: all clean fuzz install uninstall
+.PHONY: all clean fuzz install uninstall test-builds test-build-release test-build-asan test-build-portable

@@ -42,15 +42,24 @@ deps() {
     fi
 }
 
+timed() { # timed CMD...: runs CMD, then prints its wall seconds on stderr
+    local t0=$SECONDS
+    "$@" || return
+    echo "build.sh: $* took $((SECONDS - t0)) s" >&2
+}
+
 build() {
     local j
     j=$(nproc 2>/dev/null || echo 2)
-    make -s -j"$j" BUILD=build
     if [ "${1:-}" = all ]; then
-        make -s -j"$j" BUILD=build-asan SAN=1
-        # no CPU-specific code (the paths arm64 builds use); tests/run.sh runs the
-        # reader and golden cases on it
-        make -s -j"$j" BUILD=build-portable PORTABLE=1
+        # release (build), ASan/UBSan (build-asan) and portable (build-portable: no
+        # CPU-specific code, the paths arm64 builds use; it compiles only the files
+        # TD_PORTABLE changes and shares the release build's other objects) in one make,
+        # so that the cores stay busy; tests/run.sh runs the reader and golden cases on
+        # the portable build
+        timed make -s -j"$j" test-builds
+    else
+        timed make -s -j"$j" BUILD=build
     fi
 }
 

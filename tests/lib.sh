@@ -30,3 +30,37 @@ expect_exit() {
     [ "$rc" = "$want" ] || { echo "expected exit $want, got $rc: $*"; return 1; }
 }
 PY=/usr/bin/python3
+# once KEY FUNC [ARGS...]: a step whose result does not depend on the build (a reference
+# tool's output, a generated input) runs once per tests/run.sh run, for every build: the
+# first caller runs FUNC with ONCE set to an empty directory it fills (FUNC must succeed,
+# else once fails and the next caller tries again); every caller then gets ONCE set to
+# that directory. Outside tests/run.sh (no TD_ONCE_DIR) the directory is the case's own.
+once() {
+    local key=$1 base=${TD_ONCE_DIR:-$WORK/.once}
+    shift
+    mkdir -p "$base" || return 1
+    (
+        flock 9 || exit 1
+        [ -f "$base/$key.done" ] && exit 0
+        rm -rf "${base:?}/$key" && mkdir -p "$base/$key" || exit 1
+        ONCE=$base/$key "$@" || exit 1
+        : >"$base/$key.done"
+    ) 9>"$base/$key.lock" || return 1
+    ONCE=$base/$key
+}
+# looks_elsewhere: true when a check of a document's looks in a viewer (LibreOffice,
+# Chromium) can be left to the release build's run of the same case: this case runs on
+# another build (ASan/UBSan, portable), tests/run.sh runs the release build too (it sets
+# TD_RELEASE), and the document is byte-identical to the release build's. A viewer sees
+# only the bytes, so the case then requires the bytes (same_as_release) and skips the
+# viewer; the code that writes the document still runs on this build.
+looks_elsewhere() {
+    [ "${BUILD_KIND:-build}" != build ] && [ -n "${TD_RELEASE:-}" ] && [ -x "$TD_RELEASE/tracedoc" ]
+}
+# same_as_release MINE THEIRS: MINE (written by this build) is byte-identical to THEIRS
+# (the same document written by the release build), or the case fails saying so
+same_as_release() {
+    cmp -s "$1" "$2" && return 0
+    echo "$(basename "$1") differs from the release build's: the viewer check of the release build does not cover this build"
+    return 1
+}

@@ -3,8 +3,10 @@
 # tests/fuzz/corpus (tests/fuzz/README.md), then tests/cases/*.sh, once per build in
 # TD_BUILDS (default: the release build, the ASan/UBSan build, and the portable build
 # when it exists - there only the unit tests and the reader/golden cases).
-# Shell cases run in parallel (TD_JOBS, default: the number of cores); results are
-# printed in a fixed order (build, then name) as they become available.
+# The jobs of every build run in parallel (TD_JOBS, default: the number of cores),
+# longest first by tests/case-times.txt; results are printed in a fixed order (build,
+# then name) as they become available, with the seconds each took, then the 15 slowest.
+# TD_TIMES_OUT=FILE writes every job's seconds in the format of tests/case-times.txt.
 # A case script gets TD (the tracedoc binary), ROOT, TRACES (../shared/traces), WORK (a
 # scratch directory) and UPDATE_GOLDEN; it exits 0 = pass, 77 = skip, else fail.
 # Ends with the line "N passed, N failed, N skipped".
@@ -29,6 +31,13 @@ pass=0 fail=0 skip=0
 failed=()
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# what the cases share within this run (tests/lib.sh): the results of steps that do not
+# depend on the build (once), and the release build, whose run of a case checks a
+# document's looks in a viewer for every build that writes the same bytes (looks_elsewhere)
+export TD_ONCE_DIR=$tmp/once
+TD_RELEASE=
+for b in $builds; do [ "$b" = build ] && TD_RELEASE=$ROOT/build; done
+export TD_RELEASE
 
 if [ -z "$TRACES" ] || [ ! -d "$TRACES" ]; then
     need=$(grep -l 'need_traces\|\$TRACES' tests/cases/*.sh | xargs -n1 basename | sed 's/\.sh$//' | tr '\n' ' ')
@@ -71,8 +80,8 @@ for b in $builds; do
     done
 done
 
-run_one() { # index: writes $tmp/$i.log and $tmp/$i.rc
-    local i=$1 b=${names[$1]%%:*} rc
+run_one() { # index: writes $tmp/$i.log, $tmp/$i.time (seconds) and $tmp/$i.rc
+    local i=$1 b=${names[$1]%%:*} rc t0=$EPOCHREALTIME
     case "${kinds[$i]}" in
     unit | replay)
         (cd "$ROOT" && ${cmds[$i]}) >"$tmp/$i.log" 2>&1
@@ -87,28 +96,44 @@ run_one() { # index: writes $tmp/$i.log and $tmp/$i.rc
         rc=$?
         rm -rf "$work" ;;
     esac
+    awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' >"$tmp/$i.time"
     echo $rc >"$tmp/$i.rc.part" && mv "$tmp/$i.rc.part" "$tmp/$i.rc"
 }
 
 printed=0
 print_ready() { # prints finished results in order, as far as they are contiguous
     while [ $printed -lt ${#names[@]} ] && [ -f "$tmp/$printed.rc" ]; do
-        local i=$printed rc n=${names[$printed]}
-        rc=$(cat "$tmp/$i.rc")
+        local i=$printed rc n=${names[$printed]} t
+        rc=$(cat "$tmp/$i.rc"); t=$(cat "$tmp/$i.time")
         if [ "$rc" = 0 ]; then
-            pass=$((pass + 1)); echo "ok   $n"
+            pass=$((pass + 1)); echo "ok   $n ($t s)"
         elif [ "$rc" = 77 ] && [ "${kinds[$i]}" = case ]; then
-            skip=$((skip + 1)); echo "skip $n: $(tail -1 "$tmp/$i.log")"
+            skip=$((skip + 1)); echo "skip $n ($t s): $(tail -1 "$tmp/$i.log")"
         else
             fail=$((fail + 1)); failed+=("$n")
-            echo "FAIL $n (exit $rc)"; sed 's/^/     /' "$tmp/$i.log" | tail -40
+            echo "FAIL $n (exit $rc, $t s)"; sed 's/^/     /' "$tmp/$i.log" | tail -40
         fi
         printed=$((printed + 1))
     done
 }
 
+# longest first, over every build (so that the last minutes are not one slow case
+# running alone): the seconds each took in a recent run are in tests/case-times.txt
+# ("SECONDS BUILD:NAME"; a case not listed counts 5 s); results still print in order
+declare -A est=()
+if [ -f tests/case-times.txt ]; then
+    while read -r sec n; do
+        [ -n "$n" ] && [ "${sec#\#}" = "$sec" ] && est[$n]=$sec
+    done <tests/case-times.txt
+fi
+order=$(for i in "${!names[@]}"; do
+    n=${names[$i]}; k=$(basename "${n%%:*}"):${n#*:}
+    echo "${est[$k]:-5} $i"
+done | sort -s -k1,1gr | cut -d' ' -f2)
+
 running=0
-for i in "${!names[@]}"; do
+suite_t0=$EPOCHREALTIME
+for i in $order; do
     if [ "${kinds[$i]}" = unit ] && [ "$jobs" -le 1 ]; then
         run_one "$i"
     else
@@ -127,6 +152,22 @@ while [ $printed -lt ${#names[@]} ]; do
     print_ready
 done
 wait
+if [ ${#names[@]} -gt 1 ]; then
+    echo "slowest (seconds of wall time each, ${jobs} at a time; the suite took $(awk -v a="$suite_t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s):"
+    for i in "${!names[@]}"; do echo "$(cat "$tmp/$i.time") ${names[$i]}"; done |
+        sort -rn | head -15 | awk '{ printf "  %6.1f  %s\n", $1, $2 }'
+fi
+# TD_TIMES_OUT=FILE: the seconds of every job, in the format of tests/case-times.txt
+if [ -n "${TD_TIMES_OUT:-}" ]; then
+    {
+        echo "# seconds each test job took in a run of tests/run.sh ($jobs at a time, $(nproc) cores,"
+        echo "# load $(cut -d' ' -f1-3 /proc/loadavg) at the end), read by tests/run.sh to start the"
+        echo "# longest first (a job not listed counts 5 s). Refresh: TD_TIMES_OUT=FILE tests/run.sh"
+        for i in "${!names[@]}"; do
+            n=${names[$i]}; echo "$(cat "$tmp/$i.time") $(basename "${n%%:*}"):${n#*:}"
+        done | sort -k1,1gr
+    } >"$TD_TIMES_OUT"
+fi
 [ ${#failed[@]} -gt 0 ] && printf 'failed: %s\n' "${failed[@]}"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]

@@ -6,6 +6,8 @@
 # it names: for those two tables the cut also drops device work launched by other calls
 # (and the script lists what it dropped); tracedoc on the plain cut counts that work too,
 # which is checked here as HTA's count + what was dropped. Rules in tests/diag_compare.py.
+# The cuts do not depend on the build: they are made once per test run (tests/lib.sh once)
+# and read by every build's run of this case.
 . "$ROOT/tests/lib.sh"
 need_traces
 O=$TRACES/../oracles/analyses
@@ -16,26 +18,31 @@ for tr in "$TRACES"/kineto/*.gz "$TRACES"/kineto-shapes/*.gz; do
     H=$O/$n/hta
     [ -d "$H" ] || continue
     W=$WORK/$n
-    $PY "$ROOT/tests/hta_window.py" "$tr" "$W/all" >/dev/null || die "hta_window $n"
-    $PY "$ROOT/tests/hta_window.py" --only launch "$tr" "$W/launch" >"$W/launch.txt" || die "hta_window $n"
-    $PY "$ROOT/tests/hta_window.py" --only queue "$tr" "$W/queue" >"$W/queue.txt" || die "hta_window $n"
+    mkdir -p "$W"
+    cut_trace() {
+        $PY "$ROOT/tests/hta_window.py" "$tr" "$ONCE/all" >/dev/null &&
+        $PY "$ROOT/tests/hta_window.py" --only launch "$tr" "$ONCE/launch" >"$ONCE/launch.txt" &&
+        $PY "$ROOT/tests/hta_window.py" --only queue "$tr" "$ONCE/queue" >"$ONCE/queue.txt"
+    }
+    once "hta_window-$n" cut_trace || die "hta_window $n"
+    C=$ONCE
     for t in idle_breakdown launches; do
-        "$TD" summary --format csv --table $t "$W"/all/*.json >"$W/$t.csv" || die "tracedoc $n $t"
+        "$TD" summary --format csv --table $t "$C"/all/*.json >"$W/$t.csv" || die "tracedoc $n $t"
     done
     # no communication kernel: no comm_overlap table (HTA writes NaN, 0/0)
-    "$TD" summary --format csv --table comm_overlap "$W"/all/*.json >"$W/comm_overlap.csv" 2>/dev/null \
+    "$TD" summary --format csv --table comm_overlap "$C"/all/*.json >"$W/comm_overlap.csv" 2>/dev/null \
         || : >"$W/comm_overlap.csv"
     # HTA sees no launch at all on AMD traces: nothing left, no table
-    "$TD" summary --format csv --table launches "$W"/launch/*.json >"$W/launches_hta.csv" 2>/dev/null \
+    "$TD" summary --format csv --table launches "$C"/launch/*.json >"$W/launches_hta.csv" 2>/dev/null \
         || { grep -q '^0,0,' "$H/launch_stats_summary_no_ns_rounding.csv" || die "tracedoc $n launches"; : >"$W/launches_hta.csv"; }
-    "$TD" summary --format csv --table queue_length "$W"/queue/*.json >"$W/queue_length.csv" || die "tracedoc $n"
+    "$TD" summary --format csv --table queue_length "$C"/queue/*.json >"$W/queue_length.csv" || die "tracedoc $n"
     for c in "idle_breakdown $W/idle_breakdown.csv" "comm_overlap $W/comm_overlap.csv" \
-             "launches $W/launches_hta.csv" "queue_length $W/queue_length.csv $W/queue.txt"; do
+             "launches $W/launches_hta.csv" "queue_length $W/queue_length.csv $C/queue.txt"; do
         set -- $c
         out=$($PY "$ROOT/tests/diag_compare.py" "$1" "$2" "$H" ${3:-}) || { echo "$n $1:"; echo "$out"; fail=1; }
     done
     # every launch HTA leaves out is counted: tracedoc = HTA + what the cut dropped
-    $PY - "$W/launches.csv" "$H/launch_stats_summary_no_ns_rounding.csv" "$W/launch.txt" "$n" <<'PYEOF' || fail=1
+    $PY - "$W/launches.csv" "$H/launch_stats_summary_no_ns_rounding.csv" "$C/launch.txt" "$n" <<'PYEOF' || fail=1
 import csv, re, sys
 mine = sum(int(r["launches"]) for r in csv.DictReader(open(sys.argv[1])))
 hta = sum(int(r["n"]) for r in csv.DictReader(open(sys.argv[2])))
