@@ -146,12 +146,6 @@ static td_status whole_nsys_jax(td_traceset *set, td_trace *t, const char *name,
     return td_read_nsys_jax(set, t, name, data, n, e);
 }
 
-static td_status whole_aiu(td_traceset *set, td_trace *t, const char *name,
-                           const unsigned char *data, size_t n, td_err *e)
-{
-    return td_read_aiu(set, t, name, (const char *)data, n, e);
-}
-
 static td_status whole_samba_report(td_traceset *set, td_trace *t, const char *name,
                                     const unsigned char *data, size_t n, td_err *e)
 {
@@ -168,9 +162,16 @@ static td_status read_nsys_jax(const rd *x, td_err *e)
     return read_whole(x, whole_nsys_jax, e);
 }
 
+/* Read as a stream (read/aiu.c); size and hash are known at the end. */
 static td_status read_aiu(const rd *x, td_err *e)
 {
-    return read_whole(x, whole_aiu, e);
+    td_trace *t = new_trace(x);
+    td_status st = td_read_aiu_in(x->set, t, x->in, e);
+    if (st == TD_OK)
+        st = td_in_finish(x->in, &t->bytes, t->sha256, e);
+    if (st == TD_OK)
+        (*x->found)++;
+    return st;
 }
 
 static td_status read_samba_report(const rd *x, td_err *e)
