@@ -47,5 +47,5 @@ CREATE TEMP TABLE o_$t AS SELECT * FROM $t ORDER BY rowid;
 INSERT INTO $t SELECT $(cols $t) FROM k CROSS JOIN o_$t AS o ORDER BY k.i, o.rowid;"
 done
 sqlite3 "$out" "$sql
-COMMIT;"
+COMMIT;" >/dev/null
 echo "$out: $(stat -c %s "$out") bytes; kernels $(q 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL'), runtime $(q 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME'), NVTX $(q 'SELECT count(*) FROM NVTX_EVENTS')" >&2

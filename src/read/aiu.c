@@ -311,9 +311,8 @@ static int parse_u64(const char *p, const char *end, uint64_t *out)
         else if (base == 16 && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
         else if (base == 16 && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
         else return 0;
-        if (v > (UINT64_MAX - d) / (unsigned)base)
+        if (__builtin_mul_overflow(v, (uint64_t)base, &v) || __builtin_add_overflow(v, d, &v))
             return 0;
-        v = v * (unsigned)base + d;
     }
     *out = v;
     return 1;
