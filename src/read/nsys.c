@@ -1,7 +1,11 @@
 /* read/nsys.c - Nsight Systems SQLite export reader (`nsys export --type sqlite`).
  *
- * The database is opened from memory with sqlite3_deserialize (read-only): no temporary
- * file appears next to the input, and stdin or archive members work the same way.
+ * A file on disk is opened by SQLite itself (read-only, `immutable=1`: no lock, journal
+ * or temporary file next to the input), so memory holds the rows kept and SQLite's page
+ * cache, not the file; stdin, gzip, archive members and WAL-mode files are read whole
+ * and opened from memory with sqlite3_deserialize (read-only). The connection is used
+ * by this thread only: opened NOMUTEX, every sqlite3_column_* call skips the
+ * connection's mutex (it was 6% of reading a 1.8 M-row export).
  * Tables and columns differ between nsys versions, so every query is built from what
  * sqlite_master and pragma_table_info report; an absent table is normal, not an error.
  * Facts used are in formats.md section 3.
@@ -116,7 +120,8 @@ td_status td_read_nsys_sqlite(td_traceset *set, td_trace *t, const char *name,
     if (s != TD_OK)
         return s;
     rd r = {.set = set, .t = t, .name = name, .e = e};
-    if (sqlite3_open_v2(":memory:", &r.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+    if (sqlite3_open_v2(":memory:", &r.db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK) {
         sqlite3_close(r.db);
         return td_fail(e, TD_E_NOMEM, "%s: cannot open an in-memory SQLite database", name);
@@ -171,8 +176,8 @@ td_status td_read_nsys_sqlite_file(td_traceset *set, td_trace *t, const char *na
     }
     td_buf_puts(&u, "?immutable=1");
     rd r = {.set = set, .t = t, .name = name, .e = e};
-    int rc = sqlite3_open_v2(td_buf_cstr(&u), &r.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
-                             NULL);
+    int rc = sqlite3_open_v2(td_buf_cstr(&u), &r.db,
+                             SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
     td_buf_free(&u);
     if (rc == SQLITE_OK)
         harden(r.db);
