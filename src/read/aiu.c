@@ -1,9 +1,16 @@
 /* read/aiu.c - IBM AIU runtime "flex" traces (see read/aiu.h).
  *
- * The file is scanned in memory with a small JSON scanner made for its shape (an array of
- * flat objects with one nested "attr"/"args" object); other values are skipped whatever
- * they hold (nesting bounded). A truncated tail keeps the events read before it, with a
- * warning; any other damage is an error naming the byte offset. */
+ * The decoded stream flows through one reused buffer (1 MiB, doubled only for an event
+ * larger than it), so memory grows with the instructions kept, never with the bytes of
+ * the file. A small JSON scanner made for the file's shape (an array of flat objects with
+ * one nested "attr"/"args" object) parses one event at a time from the buffer; other
+ * values are skipped whatever they hold (nesting bounded). Every scanning step checks the
+ * end of the buffer: one that reaches it before the end of the file sets `need`, the
+ * event is abandoned (it committed nothing: strings interned again come back with the
+ * same ids), the unread tail moves to the front, the buffer is refilled and the event
+ * parsed again. At the end of the file the checks are those of a file read whole, so a
+ * truncated tail keeps the events read before it, with a warning, and any other damage
+ * is an error naming the byte offset in the decoded data. */
 #include "read/aiu.h"
 #include "read/chrome.h"
 #include <stdlib.h>
@@ -11,27 +18,102 @@
 
 #define MAX_DEPTH 64
 #define PAIR_LOOKBACK 4096 /* open B events searched for an E (hostile inputs stay linear) */
+#define BUF_INIT ((size_t)1 << 20)
+#define BUF_MAX ((size_t)1 << 30) /* one event must fit */
 
 typedef struct {
-    const char *p, *end, *base;
+    const char *p, *end; /* the window: buf .. end */
+    char *buf;
+    size_t cap;
+    uint64_t off;        /* offset in the decoded stream of buf[0] */
+    td_in *in;
+    int eof;             /* end holds the end of the file */
+    int need;            /* a step reached the end of the window before the end of the file */
     const char *name;
     td_err *e;
     td_buf sb; /* unescaped string */
 } scan;
 
+/* 1 (and need set) when q is at the end of the window but not of the file. */
+static int short_at(scan *s, const char *q)
+{
+    if (q >= s->end && !s->eof) {
+        s->need = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static uint64_t off_of(const scan *s, const char *q)
+{
+    return s->off + (uint64_t)(q - s->buf);
+}
+
 static td_status bad(scan *s, const char *what)
 {
-    if (s->p >= s->end)
-        return td_fail(s->e, TD_E_FORMAT, "%s: byte %zu: unexpected end of file, expected %s",
-                       s->name, (size_t)(s->end - s->base), what);
-    return td_fail(s->e, TD_E_FORMAT, "%s: byte %zu: expected %s", s->name,
-                   (size_t)(s->p - s->base), what);
+    if (s->p >= s->end) {
+        if (short_at(s, s->p))
+            return TD_E_FORMAT; /* not an error yet: parsed again after a refill */
+        return td_fail(s->e, TD_E_FORMAT, "%s: byte %llu: unexpected end of file, expected %s",
+                       s->name, (unsigned long long)off_of(s, s->end), what);
+    }
+    return td_fail(s->e, TD_E_FORMAT, "%s: byte %llu: expected %s", s->name,
+                   (unsigned long long)off_of(s, s->p), what);
 }
+
+/* Move the window's tail from keep to the front of the buffer (doubling it when keep is
+ * its start and it is full) and read more; s->p keeps its place in the data. */
+static td_status refill(scan *s, const char *keep)
+{
+    size_t k = (size_t)(keep - s->buf), n = (size_t)(s->end - keep), rel = (size_t)(s->p - keep);
+    size_t len = (size_t)(s->end - s->buf);
+    if (k == 0 && len >= s->cap) {
+        if (s->cap >= BUF_MAX)
+            return td_fail(s->e, TD_E_FORMAT, "%s: byte %llu: a single event larger than %zu MiB",
+                           s->name, (unsigned long long)s->off, BUF_MAX >> 20);
+        s->cap *= 2;
+        s->buf = td_xrealloc(s->buf, s->cap);
+    }
+    if (k)
+        memmove(s->buf, s->buf + k, n);
+    s->off += k;
+    len = n;
+    while (!s->eof && len < s->cap) {
+        ptrdiff_t r = td_in_read(s->in, s->buf + len, s->cap - len, s->e);
+        if (r < 0)
+            return s->e->code;
+        if (r == 0)
+            s->eof = 1;
+        len += (size_t)r;
+    }
+    s->end = s->buf + len;
+    s->p = s->buf + rel;
+    return TD_OK;
+}
+
+static const uint8_t ws_tab[256] = {[' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1};
+/* what ends a bare number or literal */
+static const uint8_t delim_tab[256] = {[','] = 1, [']'] = 1, ['}'] = 1, [' '] = 1,
+                                       ['\n'] = 1, ['\r'] = 1, ['\t'] = 1, [0] = 1};
 
 static void ws(scan *s)
 {
-    while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
+    while (s->p < s->end && ws_tab[(uint8_t)*s->p])
         s->p++;
+}
+
+/* Whitespace, refilling the window as needed: afterwards s->p < s->end unless the file
+ * has ended. */
+static td_status ws_more(scan *s)
+{
+    for (;;) {
+        ws(s);
+        if (s->p < s->end || s->eof)
+            return TD_OK;
+        td_status st = refill(s, s->p);
+        if (st != TD_OK)
+            return st;
+    }
 }
 
 static void put_utf8(td_buf *b, unsigned c)
@@ -83,9 +165,12 @@ static td_status str(scan *s)
         return bad(s, "a string");
     s->p++;
     for (;;) {
-        const char *q = s->p;
-        while (q < s->end && *q != '"' && *q != '\\')
-            q++;
+        const char *q = memchr(s->p, '"', (size_t)(s->end - s->p));
+        if (!q)
+            q = s->end;
+        const char *bs = memchr(s->p, '\\', (size_t)(q - s->p));
+        if (bs)
+            q = bs;
         td_buf_put(&s->sb, s->p, (size_t)(q - s->p));
         s->p = q;
         if (q >= s->end)
@@ -96,7 +181,7 @@ static td_status str(scan *s)
             return TD_OK;
         }
         if (q + 1 >= s->end)
-            return bad(s, "an escape");
+            return short_at(s, q + 1) ? TD_E_FORMAT : bad(s, "an escape");
         char c = q[1];
         s->p = q + 2;
         switch (c) {
@@ -108,6 +193,8 @@ static td_status str(scan *s)
         case 't': td_buf_putc(&s->sb, '\t'); break;
         case 'u': {
             unsigned u, lo;
+            if (s->end - s->p < 6 + 4 && short_at(s, s->end))
+                return TD_E_FORMAT; /* the digits (and a low surrogate) may be in the next read */
             if (!hex4(s->p, s->end, &u))
                 return bad(s, "four hex digits after \\u");
             s->p += 4;
@@ -157,8 +244,8 @@ static td_status skip(scan *s)
                 return st;
         } else if (c == '{' || c == '[') {
             if (depth == MAX_DEPTH)
-                return td_fail(s->e, TD_E_FORMAT, "%s: byte %zu: nesting deeper than %d",
-                               s->name, (size_t)(s->p - s->base), MAX_DEPTH);
+                return td_fail(s->e, TD_E_FORMAT, "%s: byte %llu: nesting deeper than %d",
+                               s->name, (unsigned long long)off_of(s, s->p), MAX_DEPTH);
             stack[depth++] = c == '{' ? '}' : ']';
             s->p++;
             ws(s);
@@ -167,12 +254,15 @@ static td_status skip(scan *s)
                 depth--;
                 goto after;
             }
-            if (c == '{' && key_colon(s) != TD_OK)
-                return s->e->code;
+            td_status st;
+            if (c == '{' && (st = key_colon(s)) != TD_OK)
+                return st;
             continue;
         } else if (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n') {
-            while (s->p < s->end && !strchr(",]} \n\r\t", *s->p))
+            while (s->p < s->end && !delim_tab[(uint8_t)*s->p])
                 s->p++;
+            if (short_at(s, s->p))
+                return TD_E_FORMAT;
         } else {
             return bad(s, "a value");
         }
@@ -193,8 +283,9 @@ static td_status skip(scan *s)
             s->p++;
             if (stack[depth - 1] == '}') {
                 ws(s);
-                if (key_colon(s) != TD_OK)
-                    return s->e->code;
+                td_status st = key_colon(s);
+                if (st != TD_OK)
+                    return st;
             }
             break;
         }
@@ -220,9 +311,8 @@ static int parse_u64(const char *p, const char *end, uint64_t *out)
         else if (base == 16 && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
         else if (base == 16 && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
         else return 0;
-        if (v > (UINT64_MAX - d) / (unsigned)base)
+        if (__builtin_mul_overflow(v, (uint64_t)base, &v) || __builtin_add_overflow(v, d, &v))
             return 0;
-        v = v * (unsigned)base + d;
     }
     *out = v;
     return 1;
@@ -232,7 +322,7 @@ static int parse_u64(const char *p, const char *end, uint64_t *out)
 static const char *num_end(const scan *s)
 {
     const char *q = s->p;
-    while (q < s->end && !strchr(",]} \n\r\t", *q))
+    while (q < s->end && !delim_tab[(uint8_t)*q])
         q++;
     return q;
 }
@@ -261,6 +351,8 @@ static td_status attr_uint(scan *s, const char *key, uint64_t *v, int *ok)
         return TD_OK;
     }
     const char *q = num_end(s);
+    if (short_at(s, q))
+        return TD_E_FORMAT;
     *ok = parse_u64(s->p, q, v);
     if (!*ok)
         return skip(s);
@@ -295,7 +387,10 @@ static td_status obj_member(scan *s, int *first, char *key, size_t cap, int *mor
     td_status st = key_colon(s);
     if (st != TD_OK)
         return st;
-    snprintf(key, cap, "%s", s->sb.n < cap ? s->sb.p : "");
+    if (s->sb.n < cap)
+        memcpy(key, s->sb.p, s->sb.n + 1); /* with its NUL (td_buf_cstr) */
+    else
+        key[0] = 0;
     ws(s);
     if (s->p >= s->end)
         return bad(s, "a value");
@@ -360,6 +455,9 @@ static td_status parse_event(scan *s, td_traceset *set, raw_ev *r)
         } else if (!strcmp(key, "ts") || !strcmp(key, "dur")) {
             int64_t v;
             const char *q = td_chrome_parse_scaled(s->p, s->end, 3, &v);
+            /* the number may go on in the next read (the parser looks at 399 bytes) */
+            if ((q ? q >= s->end : s->end - s->p < 400) && short_at(s, s->end))
+                return TD_E_FORMAT;
             if (!q)
                 return bad(s, "a number of microseconds");
             s->p = q;
@@ -381,6 +479,8 @@ static td_status parse_event(scan *s, td_traceset *set, raw_ev *r)
                     v = td_hash64(s->sb.p, s->sb.n) >> 33, ok = 1;
             } else {
                 const char *q = num_end(s);
+                if (short_at(s, q))
+                    return TD_E_FORMAT;
                 ok = parse_u64(s->p, q, &v);
                 s->p = q;
             }
@@ -485,20 +585,31 @@ static int cmp_instr(const void *x, const void *y)
     return 0;
 }
 
-td_status td_read_aiu(td_traceset *set, td_trace *t, const char *name, const char *data,
-                      size_t n, td_err *e)
+td_status td_read_aiu_in(td_traceset *set, td_trace *t, td_in *src, td_err *e)
 {
-    scan s = {data, data + n, data, name, e, {0}};
+    const char *name = td_in_name(src);
+    scan s = {0};
+    s.cap = BUF_INIT;
+    /* tests shrink the buffer to make events straddle refills (as read/chrome.c) */
+    const char *tb = getenv("TD_READ_BUF");
+    if (tb && atol(tb) >= 16 && (size_t)atol(tb) < BUF_MAX)
+        s.cap = (size_t)atol(tb);
+    s.buf = td_xmalloc(s.cap);
+    s.p = s.end = s.buf;
+    s.in = src;
+    s.name = name;
+    s.e = e;
     t->format = TD_FMT_AIU_FLEX;
     raw_ev *open = NULL;
     size_t nopen = 0, ocap = 0;
     size_t unmatched_e = 0, skipped = 0, neg = 0;
     td_status st = TD_OK;
     int truncated = 0;
-    ws(&s);
+    if ((st = ws_more(&s)) != TD_OK)
+        goto out;
     if (s.p < s.end && *s.p == '{') {
-        st = td_fail(e, TD_E_FORMAT, "%s: byte %zu: expected a bare JSON array of flex events",
-                     name, (size_t)(s.p - data));
+        st = td_fail(e, TD_E_FORMAT, "%s: byte %llu: expected a bare JSON array of flex events",
+                     name, (unsigned long long)off_of(&s, s.p));
         goto out;
     }
     if (s.p >= s.end || *s.p != '[') {
@@ -506,15 +617,26 @@ td_status td_read_aiu(td_traceset *set, td_trace *t, const char *name, const cha
         goto out;
     }
     s.p++;
-    ws(&s);
+    if ((st = ws_more(&s)) != TD_OK)
+        goto out;
     if (s.p < s.end && *s.p == ']') {
         s.p++;
     } else {
         for (;;) {
-            ws(&s);
+            if ((st = ws_more(&s)) != TD_OK)
+                goto out;
             raw_ev r;
             const char *at = s.p;
             st = parse_event(&s, set, &r);
+            if (s.need) { /* the event goes on in the next read: parse it again */
+                s.need = 0;
+                e->code = TD_OK;
+                e->msg[0] = 0;
+                s.p = at;
+                if ((st = refill(&s, at)) != TD_OK)
+                    goto out;
+                continue;
+            }
             if (st != TD_OK) {
                 if (s.p >= s.end) { /* a truncated tail: keep what was read */
                     truncated = 1;
@@ -547,7 +669,8 @@ td_status td_read_aiu(td_traceset *set, td_trace *t, const char *name, const cha
             } else {
                 skipped++; /* metadata, counters, other phases */
             }
-            ws(&s);
+            if ((st = ws_more(&s)) != TD_OK)
+                goto out;
             if (s.p >= s.end) {
                 truncated = 1;
                 break;
@@ -565,15 +688,16 @@ td_status td_read_aiu(td_traceset *set, td_trace *t, const char *name, const cha
         }
     }
     if (!truncated) {
-        ws(&s);
+        if ((st = ws_more(&s)) != TD_OK)
+            goto out;
         if (s.p < s.end) {
             st = bad(&s, "the end of the file after ']'");
             goto out;
         }
     }
     if (truncated)
-        td_warn(&set->warnings, "%s: byte %zu: the file ends inside the event array (truncated); "
-                "%llu events before it were read", name, (size_t)(s.p - data),
+        td_warn(&set->warnings, "%s: byte %llu: the file ends inside the event array (truncated); "
+                "%llu events before it were read", name, (unsigned long long)off_of(&s, s.p),
                 (unsigned long long)t->nevents);
     if (!t->naiu) {
         st = td_fail(e, TD_E_FORMAT, "%s: no complete B/E instruction pairs in this flex trace",
@@ -638,7 +762,17 @@ td_status td_read_aiu(td_traceset *set, td_trace *t, const char *name, const cha
     }
 out:
     free(open);
+    free(s.buf);
     td_buf_free(&s.sb);
+    return st;
+}
+
+td_status td_read_aiu(td_traceset *set, td_trace *t, const char *name, const char *data,
+                      size_t n, td_err *e)
+{
+    td_in *in = td_in_open_mem(data, n, name);
+    td_status st = td_read_aiu_in(set, t, in, e);
+    td_in_close(in);
     return st;
 }
 

@@ -43,6 +43,7 @@ typedef struct {
     td_traceset *set;
     td_in *in;        /* peeked, gzip undone */
     const char *name; /* shown in messages */
+    const char *path; /* a file on disk (not stdin, not an archive member), or NULL */
     int quiet;        /* content that is not a trace is skipped, not an error */
     int depth;        /* 0, or 1 inside an archive */
     int *found;       /* traces read: the reader adds to it */
@@ -146,20 +147,33 @@ static td_status whole_nsys_jax(td_traceset *set, td_trace *t, const char *name,
     return td_read_nsys_jax(set, t, name, data, n, e);
 }
 
-static td_status whole_aiu(td_traceset *set, td_trace *t, const char *name,
-                           const unsigned char *data, size_t n, td_err *e)
-{
-    return td_read_aiu(set, t, name, (const char *)data, n, e);
-}
-
 static td_status whole_samba_report(td_traceset *set, td_trace *t, const char *name,
                                     const unsigned char *data, size_t n, td_err *e)
 {
     return td_samba_read_report(set, t, name, data, n, e);
 }
 
+/* A file on disk is opened by SQLite itself (memory holds the rows kept, not the file);
+ * stdin, gzip, archive members and WAL-mode files are read whole. */
 static td_status read_nsys(const rd *x, td_err *e)
 {
+    const unsigned char *p;
+    struct stat sb;
+    if (x->path && !td_in_is_gzip(x->in) && td_in_peek(x->in, 100, &p, e) >= 100 &&
+        td_nsys_file_ok(p, 100) && stat(x->path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        unsigned char head[100];
+        memcpy(head, p, sizeof head);
+        td_trace *t = new_trace(x);
+        t->format = TD_FMT_NSYS_SQLITE;
+        /* size and hash first: a report split into processes copies them */
+        td_status st = td_in_finish(x->in, &t->bytes, t->sha256, e);
+        if (st == TD_OK)
+            st = td_read_nsys_sqlite_file(x->set, t, x->name, x->path, head,
+                                          (uint64_t)sb.st_size, e);
+        if (st == TD_OK)
+            (*x->found)++;
+        return st;
+    }
     return read_whole(x, whole_nsys, e);
 }
 
@@ -168,9 +182,16 @@ static td_status read_nsys_jax(const rd *x, td_err *e)
     return read_whole(x, whole_nsys_jax, e);
 }
 
+/* Read as a stream (read/aiu.c); size and hash are known at the end. */
 static td_status read_aiu(const rd *x, td_err *e)
 {
-    return read_whole(x, whole_aiu, e);
+    td_trace *t = new_trace(x);
+    td_status st = td_read_aiu_in(x->set, t, x->in, e);
+    if (st == TD_OK)
+        st = td_in_finish(x->in, &t->bytes, t->sha256, e);
+    if (st == TD_OK)
+        (*x->found)++;
+    return st;
 }
 
 static td_status read_samba_report(const rd *x, td_err *e)
@@ -267,8 +288,8 @@ static la_ssize_t ar_read(struct archive *a, void *ud, const void **out)
     return n;
 }
 
-static td_status read_stream(td_traceset *set, td_in *in, const char *name, int quiet,
-                             int depth, int *found, td_err *e);
+static td_status read_stream(td_traceset *set, td_in *in, const char *name,
+                             const char *path, int quiet, int depth, int *found, td_err *e);
 
 /* Each regular member of a tar stream that is a trace becomes one trace. */
 static td_status read_tar(const rd *arg, td_err *e)
@@ -316,7 +337,7 @@ static td_status read_tar(const rd *arg, td_err *e)
         char *mname = td_arena_printf(set->arena, "%s:%s", name, mp ? mp : "?");
         td_in *m = td_in_open_archive_member(a, mname);
         int f = 0;
-        st = read_stream(set, m, mname, 1, depth + 1, &f, e);
+        st = read_stream(set, m, mname, NULL, 1, depth + 1, &f, e);
         td_in_close(m);
         if (st != TD_OK)
             goto out;
@@ -333,8 +354,8 @@ out:
 
 /* Detect and read one stream. quiet: content that is not a trace is skipped (inside a
  * directory or an archive) instead of being an error. */
-static td_status read_stream(td_traceset *set, td_in *in, const char *name, int quiet,
-                             int depth, int *found, td_err *e)
+static td_status read_stream(td_traceset *set, td_in *in, const char *name,
+                             const char *path, int quiet, int depth, int *found, td_err *e)
 {
     const unsigned char *p;
     ptrdiff_t n = td_in_peek(in, PEEK, &p, e);
@@ -351,7 +372,7 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name, int 
             return TD_OK;
         return td_fail(e, TD_E_FORMAT, "%s: empty file", name);
     }
-    const rd x = {set, in, name, quiet, depth, found};
+    const rd x = {set, in, name, path, quiet, depth, found};
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
         if (formats[i].sniff(p, (size_t)n))
             return formats[i].read(&x, e);
@@ -367,7 +388,8 @@ static td_status read_file(td_traceset *set, const char *path, const char *name,
     td_in *in = td_in_open_file(path, name, e);
     if (!in)
         return e->code;
-    td_status st = read_stream(set, in, name, quiet, 0, found, e);
+    td_status st = read_stream(set, in, name, strcmp(path, "-") ? path : NULL, quiet, 0, found,
+                               e);
     td_in_close(in);
     return st;
 }

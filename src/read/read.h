@@ -19,6 +19,13 @@ void td_read_finish(td_traceset *set);
  * in messages. */
 td_status td_read_nsys_sqlite(td_traceset *set, td_trace *t, const char *name,
                               const void *data, size_t n, td_err *e);
+/* The same on a regular file opened by SQLite itself (read-only, immutable): memory
+ * holds the rows kept, not the file. head: its first bytes (at least 100), size: its
+ * size. td_nsys_file_ok(head, n) says whether the file can be read so (not in WAL mode). */
+td_status td_read_nsys_sqlite_file(td_traceset *set, td_trace *t, const char *name,
+                                   const char *path, const unsigned char *head, uint64_t size,
+                                   td_err *e);
+int td_nsys_file_ok(const unsigned char *head, size_t n);
 td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
                            const void *data, size_t n, td_err *e);
 
