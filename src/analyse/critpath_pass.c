@@ -113,30 +113,54 @@ static int cmp_i64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* One window's rows (a step, or the whole trace: step null); its path length, -1 none. */
+static int64_t window_rows(td_actx *a, const td_tctx *c, void *st, td_table **tb, int64_t s0,
+                           int64_t s1, int64_t step)
+{
+    td_cp_result r;
+    int64_t len = -1;
+    if (td_cp_step(a, c, st, s0, s1, &r) && r.total > 0) {
+        if (!*tb)
+            *tb = td_rows_critpath_table(a->s);
+        step_rows(a, c, *tb, step, &r);
+        len = r.total;
+    }
+    free(r.seg);
+    return len;
+}
+
+static void window_segs(td_actx *a, const td_tctx *c, void *st, td_table **sg, int64_t s0,
+                        int64_t s1, int64_t step)
+{
+    td_cp_result r;
+    td_cp_step(a, c, st, s0, s1, &r);
+    if (!*sg)
+        *sg = td_rows_cp_segments_table(a->s);
+    seg_rows(a, c, *sg, step, &r);
+    free(r.seg);
+}
+
 void td_an_critpath(td_actx *a)
 {
     td_table *tb = NULL, *sg = NULL;
     for (size_t ti = 0; ti < a->n; ti++) {
         const td_tctx *c = &a->tc[ti];
-        if (!c->ndev || !c->nsteps)
+        if (!c->ndev)
             continue;
         void *st = td_cp_trace_new(c);
+        if (!c->nsteps) {
+            /* no step: the whole trace (as HTA without an annotation) */
+            if (window_rows(a, c, st, &tb, c->t0, c->t1, TD_NA) > 0)
+                window_segs(a, c, st, &sg, c->t0, c->t1, TD_NA);
+            td_cp_trace_free(st);
+            continue;
+        }
         int64_t *len = td_xmalloc((c->nsteps + 1) * sizeof *len), *sorted;
         size_t nl = 0;
         for (size_t k = 0; k < c->nsteps; k++) {
             const td_step *s = &c->steps[k];
-            len[k] = -1;
-            if (s->warmup)
-                continue;
-            td_cp_result r;
-            if (td_cp_step(a, c, st, s->start, s->end, &r) && r.total > 0) {
-                if (!tb)
-                    tb = td_rows_critpath_table(a->s);
-                step_rows(a, c, tb, s->num, &r);
-                len[k] = r.total;
-                nl++;
-            }
-            free(r.seg);
+            len[k] = s->warmup ? -1 : window_rows(a, c, st, &tb, s->start, s->end, s->num);
+            nl += len[k] >= 0;
         }
         /* the drawn step: the steady step whose path is the median length */
         if (nl) {
@@ -150,16 +174,12 @@ void td_an_critpath(td_actx *a)
             free(sorted);
             for (size_t k = 0; k < c->nsteps; k++)
                 if (len[k] == med) {
-                    td_cp_result r;
-                    td_cp_step(a, c, st, c->steps[k].start, c->steps[k].end, &r);
-                    if (!sg)
-                        sg = td_rows_cp_segments_table(a->s);
-                    seg_rows(a, c, sg, c->steps[k].num, &r);
-                    free(r.seg);
+                    window_segs(a, c, st, &sg, c->steps[k].start, c->steps[k].end, c->steps[k].num);
                     break;
                 }
         }
         free(len);
         td_cp_trace_free(st);
     }
+    td_an_critpath_coll(a);
 }

@@ -1,0 +1,163 @@
+/* analyse/critpath_coll.c - where the critical path crosses ranks (doc/summary-json.md
+ * "critical_path_collectives"): a collective cannot end on any rank before its last rank
+ * has started it, so the path of a rank that started early runs through the rank that
+ * started last. Per collective (the NCCL/RCCL kernel's "Collective name", else the
+ * kernel name up to its parameters), the k-th instance of every rank that has it is
+ * matched (up to the fewest instances any of them has); in each instance the rank that
+ * started last is the one the others wait for, and each other rank waits from its own
+ * start to that rank's. The culprit is the rank the others waited for the longest; the
+ * victims are the ranks that waited for it, most wait first. */
+#include "analyse/critpath.h"
+#include "base/buf.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cinst {
+    const char *name;
+    int32_t ti;      /* trace */
+    int64_t ts;
+} cinst;
+
+static int cinst_cmp(const void *x, const void *y)
+{
+    const cinst *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    if (c)
+        return c;
+    if (a->ti != b->ti)
+        return a->ti < b->ti ? -1 : 1;
+    return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+static const char *coll_name(td_actx *a, const td_trace *t, const td_event *ev)
+{
+    const td_aux *x = ev->aux && ev->aux < t->naux ? &t->aux[ev->aux] : NULL;
+    if (x && x->coll)
+        return td_name(a, x->coll);
+    const char *n = td_name(a, ev->name);
+    return td_arena_strndup(a->s->a, n, strcspn(n, "("));
+}
+
+typedef struct vic {
+    int64_t rank, wait;
+} vic;
+
+static int vic_cmp(const void *x, const void *y)
+{
+    const vic *a = x, *b = y;
+    if (a->wait != b->wait)
+        return a->wait > b->wait ? -1 : 1;
+    return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* One collective's instances, v[0..n) sorted by trace then time. */
+static void one(td_actx *a, td_table **tbp, const cinst *v, size_t n)
+{
+    size_t nt = a->n;
+    size_t *first = td_xmalloc((nt + 1) * sizeof *first), *cnt = td_xcalloc(nt + 1, sizeof *cnt);
+    size_t nr = 0, m = SIZE_MAX;
+    for (size_t j = 0; j < n; j++) {
+        if (!cnt[v[j].ti]++)
+            first[v[j].ti] = j, nr++;
+    }
+    for (size_t ti = 0; ti < nt; ti++)
+        if (cnt[ti] && cnt[ti] < m)
+            m = cnt[ti];
+    if (nr < 2 || m == SIZE_MAX) {
+        free(first);
+        free(cnt);
+        return;
+    }
+    /* caused[c][r]: wait of rank r on culprit c; last[c]: instances c started last */
+    int64_t *caused = td_xcalloc(nt * nt, sizeof *caused), *last = td_xcalloc(nt, sizeof *last);
+    int64_t total = 0;
+    for (size_t k = 0; k < m; k++) {
+        size_t lt = SIZE_MAX;
+        int64_t lts = INT64_MIN;
+        for (size_t ti = 0; ti < nt; ti++)
+            if (cnt[ti] && v[first[ti] + k].ts > lts)
+                lts = v[first[ti] + k].ts, lt = ti;
+        last[lt]++;
+        for (size_t ti = 0; ti < nt; ti++)
+            if (cnt[ti] && ti != lt) {
+                caused[lt * nt + ti] += lts - v[first[ti] + k].ts;
+                total += lts - v[first[ti] + k].ts;
+            }
+    }
+    size_t cu = SIZE_MAX;
+    int64_t best = -1;
+    for (size_t c = 0; c < nt; c++) {
+        int64_t sum = 0;
+        for (size_t r = 0; r < nt; r++)
+            sum += caused[c * nt + r];
+        if (cnt[c] && sum > best)
+            best = sum, cu = c;
+    }
+    vic *vv = td_xmalloc(nt * sizeof *vv);
+    size_t nv = 0;
+    for (size_t r = 0; r < nt; r++)
+        if (caused[cu * nt + r] > 0)
+            vv[nv++] = (vic){a->tc[r].t->rank, caused[cu * nt + r]};
+    qsort(vv, nv, sizeof *vv, vic_cmp);
+    td_buf b = {0};
+    for (size_t j = 0; j < nv; j++)
+        td_buf_printf(&b, "%s%lld", j ? ", " : "", (long long)vv[j].rank);
+    if (!*tbp) {
+        *tbp = td_sum_table(a->s, "critical_path_collectives",
+                            "Collectives: the rank the others wait for");
+        td_table_cols(*tbp, "name:text:Collective", "ranks:int:Ranks", "instances:int:Instances",
+                      "culprit_rank:int:Culprit rank", "last_share:share:Started last in",
+                      "caused_wait_ns:ns:Others' wait on it", "victims:text:Victims (most wait first)",
+                      "wait_ns:ns:All waits", NULL);
+        (*tbp)->note = "Per collective, the k-th instance of every rank that has it: the rank "
+                       "that starts it last holds the others' critical paths; each other rank "
+                       "waits from its own start to that rank's.";
+    }
+    td_table *tb = *tbp;
+    size_t r = td_table_add_row(tb);
+    td_row_str(a->s, tb, r, "name", v[0].name);
+    td_row_int(a->s, tb, r, "ranks", (int64_t)nr);
+    td_row_int(a->s, tb, r, "instances", (int64_t)m);
+    td_row_int(a->s, tb, r, "culprit_rank", a->tc[cu].t->rank);
+    td_row_f64(a->s, tb, r, "last_share", (double)last[cu] / (double)m);
+    td_row_int(a->s, tb, r, "caused_wait_ns", best);
+    td_row_str(a->s, tb, r, "victims", td_buf_cstr(&b));
+    td_row_int(a->s, tb, r, "wait_ns", total);
+    td_buf_free(&b);
+    free(vv);
+    free(caused);
+    free(last);
+    free(first);
+    free(cnt);
+}
+
+void td_an_critpath_coll(td_actx *a)
+{
+    if (a->n < 2)
+        return;
+    cinst *v = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t ti = 0; ti < a->n; ti++) {
+        const td_tctx *c = &a->tc[ti];
+        const td_trace *t = c->t;
+        for (size_t i = 0; i < t->nev; i++) {
+            if (!c->iscomm[i] || !td_kind_is_device(t->ev[i].kind))
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 256;
+                v = td_xrealloc(v, cap * sizeof *v);
+            }
+            v[n++] = (cinst){coll_name(a, t, &t->ev[i]), (int32_t)ti, t->ev[i].ts};
+        }
+    }
+    qsort(v, n, sizeof *v, cinst_cmp);
+    td_table *tb = NULL;
+    for (size_t j = 0; j < n;) {
+        size_t k = j;
+        while (k < n && !strcmp(v[k].name, v[j].name))
+            k++;
+        one(a, &tb, v + j, k - j);
+        j = k;
+    }
+    free(v);
+}
