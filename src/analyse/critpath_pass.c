@@ -77,7 +77,7 @@ static const char *lane_name(td_actx *a, const td_trace *t, uint32_t track)
         return td_arena_printf(a->s->a, "%s %d stream %d", td_devword(a), (int)k->device,
                                (int)k->stream);
     if (k->thread_name && *td_name(a, k->thread_name))
-        return td_arena_printf(a->s->a, "%s (%lld)", td_name(a, k->thread_name), (long long)k->tid);
+        return td_name(a, k->thread_name);
     return td_arena_printf(a->s->a, "CPU thread %lld", (long long)k->tid);
 }
 
