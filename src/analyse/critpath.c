@@ -173,14 +173,31 @@ static void cp_trace_init(cptrace *p, const td_tctx *c)
             continue;
         p->devix[k] = (int32_t)i;
         p->qrt[k] = p->qdev[k] = -1;
-        int32_t r = c->launch[k];
-        if (r >= 0) {
-            const td_track *tk = &t->tracks[ev->track];
-            q[nq++] = (qc){tk->stream, tk->device, 1, (int32_t)k, t->ev[r].ts};
-            q[nq++] = (qc){tk->stream, tk->device, -1, (int32_t)k, ev->ts};
+        if (c->launch[k] >= 0)
             p->bylaunch[p->nbyl++] = (int32_t)k;
-        }
         k++;
+    }
+    /* one queue entry per launching call and stream: a CUDA graph's first kernel on a
+     * stream (the call starts it; the graph's next kernels follow it on the device) */
+    g_c = c;
+    g_devix = p->devix;
+    qsort(p->bylaunch, p->nbyl, sizeof *p->bylaunch, byl_cmp);
+    int32_t seen[16][2], nseen = 0, cur = -1; /* the current call's (device, stream)s */
+    for (size_t j = 0; j < p->nbyl; j++) {
+        int32_t k = p->bylaunch[j], r = c->launch[k];
+        const td_track *tk = &t->tracks[t->ev[p->devix[k]].track];
+        if (r != cur)
+            nseen = 0, cur = r;
+        int first = 1;
+        for (int32_t m = 0; m < nseen; m++)
+            if (seen[m][0] == tk->device && seen[m][1] == tk->stream)
+                first = 0;
+        if (!first)
+            continue;
+        if (nseen < 16)
+            seen[nseen][0] = tk->device, seen[nseen++][1] = tk->stream;
+        q[nq++] = (qc){tk->stream, tk->device, 1, k, t->ev[r].ts};
+        q[nq++] = (qc){tk->stream, tk->device, -1, k, t->ev[p->devix[k]].ts};
     }
     qsort(q, nq, sizeof *q, qc_cmp);
     int32_t len = 0;
@@ -194,9 +211,6 @@ static void cp_trace_init(cptrace *p, const td_tctx *c)
             p->qdev[q[j].k] = len;
     }
     free(q);
-    g_c = c;
-    g_devix = p->devix;
-    qsort(p->bylaunch, p->nbyl, sizeof *p->bylaunch, byl_cmp);
 }
 
 static void cp_trace_free(cptrace *p)
