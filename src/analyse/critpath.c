@@ -554,15 +554,15 @@ static int bound_of(const td_tctx *c, const cedge *e)
 }
 
 /* The name a path edge is reported under: device work by its name; CPU time by the
- * outermost op around the attributed event (below annotations: "aten::embedding"). */
-static int32_t report_event(const td_tctx *c, int32_t i)
+ * outermost op around the attributed event, below the step ("aten::embedding"). */
+static int32_t report_event(td_actx *a, const td_tctx *c, int32_t i)
 {
     const td_event *ev = &c->t->ev[i];
     if (td_kind_is_device(ev->kind))
         return i;
     int32_t top = i;
     for (int32_t p = c->parent[i]; p >= 0; p = c->parent[p])
-        if (c->t->ev[p].kind == TD_K_CPU_OP)
+        if (c->t->ev[p].kind == TD_K_CPU_OP && strncmp(td_name(a, c->t->ev[p].name), "ProfilerStep", 12))
             top = p;
     return top;
 }
@@ -656,7 +656,7 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         sg->start = g.nd[e->u].ts;
         sg->end = g.nd[e->v].ts;
         sg->bound = b;
-        sg->event = report_event(c, nev);
+        sg->event = report_event(a, c, nev);
     }
     free(path);
     for (size_t le = 0; le < g.ne; le++)

@@ -87,11 +87,15 @@ static void seg_rows(td_actx *a, const td_tctx *c, td_table *tb, int64_t step,
                      const td_cp_result *r)
 {
     const td_trace *t = c->t;
+    /* a part shorter than 0.1% of the path joins the run before it on its lane (a page
+     * draws no finer): the segments are for drawing, critical_path has the times */
+    int64_t fine = r->total / 1000;
     for (size_t j = 0; j < r->nseg;) {
         size_t k = j;
         int32_t best = r->seg[j].event;
         int64_t bns = 0;
-        for (; k < r->nseg && r->seg[k].track == r->seg[j].track && r->seg[k].bound == r->seg[j].bound;
+        for (; k < r->nseg && r->seg[k].track == r->seg[j].track &&
+               (r->seg[k].bound == r->seg[j].bound || (k > j && r->seg[k].end - r->seg[k].start < fine));
              k++)
             if (r->seg[k].end - r->seg[k].start > bns) {
                 bns = r->seg[k].end - r->seg[k].start;

@@ -154,61 +154,61 @@ static const char *bound_words(const char *b)
     return b;
 }
 
-/* Issue 24: what bounds the drawn step's critical path (critical_path_segments names
- * the step; critical_path its classes, largest first), and across ranks the collective
- * whose last rank made the others wait the longest (critical_path_collectives). */
+/* Issue 24, one finding: what bounds the drawn step's critical path (critical_path_segments
+ * names the step; critical_path its classes, largest first) and, across ranks, the
+ * collective whose last rank made the others wait the longest (critical_path_collectives). */
 static void cp_findings(td_summary *s, size_t *nf)
 {
     const td_table *cp = td_sum_find_table(s, "critical_path");
     const td_table *sg = td_sum_find_table(s, "critical_path_segments");
-    if (cp && cp->nrows && *nf < 6) {
-        int64_t rank = td_row_get_int(cp, 0, "rank"), step = td_row_get_int(cp, 0, "step");
-        if (sg && sg->nrows) {
-            rank = td_row_get_int(sg, 0, "rank");
-            step = td_row_get_int(sg, 0, "step");
-        }
-        size_t top = (size_t)-1, cpu = (size_t)-1;
-        for (size_t r = 0; r < cp->nrows; r++) {
-            if (td_row_get_int(cp, r, "rank") != rank || td_row_get_int(cp, r, "step") != step)
-                continue;
-            if (top == (size_t)-1)
-                top = r;
-            else if (cpu == (size_t)-1 && !strcmp(td_row_get_str(cp, r, "bound_by"), "cpu_bound"))
-                cpu = r;
-        }
-        if (top != (size_t)-1) {
-            const char *tb = td_row_get_str(cp, top, "bound_by"), *tn = td_row_get_str(cp, top, "top");
-            int tcpu = !strcmp(tb, "cpu_bound");
-            const char *who = step == TD_NA ? "The trace's critical path"
-                                            : td_arena_printf(s->a, "Step %lld's critical path", (long long)step);
-            const char *more = "";
-            if (cpu != (size_t)-1 && td_row_get_f64(cp, cpu, "share") >= 0.01)
-                more = td_arena_printf(s->a, "; %.0f%% CPU-bound, most in %s",
-                                       100.0 * td_row_get_f64(cp, cpu, "share"),
-                                       shorten(s, td_row_get_str(cp, cpu, "top")));
-            td_sum_finding(s, "%s%s is %.0f%% %s (most in %s)%s.", who,
-                           rank == TD_NA ? "" : td_arena_printf(s->a, " (rank %lld)", (long long)rank),
-                           100.0 * td_row_get_f64(cp, top, "share"), bound_words(tb),
-                           tcpu ? shorten(s, tn) : short_kernel(s, tn), more);
-            (*nf)++;
-        }
-    }
     const td_table *cc = td_sum_find_table(s, "critical_path_collectives");
+    if (!cp || !cp->nrows || *nf >= 6)
+        return;
+    int64_t rank = td_row_get_int(cp, 0, "rank"), step = td_row_get_int(cp, 0, "step");
+    if (sg && sg->nrows) {
+        rank = td_row_get_int(sg, 0, "rank");
+        step = td_row_get_int(sg, 0, "step");
+    }
+    size_t top = (size_t)-1, cpu = (size_t)-1;
+    for (size_t r = 0; r < cp->nrows; r++) {
+        if (td_row_get_int(cp, r, "rank") != rank || td_row_get_int(cp, r, "step") != step)
+            continue;
+        if (top == (size_t)-1)
+            top = r;
+        else if (cpu == (size_t)-1 && !strcmp(td_row_get_str(cp, r, "bound_by"), "cpu_bound"))
+            cpu = r;
+    }
+    if (top == (size_t)-1)
+        return;
+    const char *tb = td_row_get_str(cp, top, "bound_by"), *tn = td_row_get_str(cp, top, "top");
+    const char *who = step == TD_NA ? "The trace's critical path"
+                                    : td_arena_printf(s->a, "Step %lld's critical path", (long long)step);
+    const char *more = "", *across = "";
+    if (cpu != (size_t)-1 && td_row_get_f64(cp, cpu, "share") >= 0.01)
+        more = td_arena_printf(s->a, "; %.0f%% CPU-bound, most in %s",
+                               100.0 * td_row_get_f64(cp, cpu, "share"),
+                               shorten(s, td_row_get_str(cp, cpu, "top")));
+    /* across ranks: the collective whose last rank made the others wait the longest */
     size_t best = (size_t)-1;
     for (size_t r = 0; cc && r < cc->nrows; r++)
         if (best == (size_t)-1 || td_row_get_int(cc, r, "caused_wait_ns") > td_row_get_int(cc, best, "caused_wait_ns"))
             best = r;
-    if (best != (size_t)-1 && *nf < 6 && td_row_get_int(cc, best, "caused_wait_ns") > 0) {
+    if (best != (size_t)-1 && td_row_get_int(cc, best, "caused_wait_ns") > 0) {
         char w[64];
         td_fmt_ns(w, sizeof w, td_row_get_int(cc, best, "caused_wait_ns"));
-        td_sum_finding(s, "Across ranks, %s waits for rank %lld (last to start %.0f%% of %lld "
-                       "instances): ranks %s wait %s on it.", short_kernel(s, td_row_get_str(cc, best, "name")),
-                       (long long)td_row_get_int(cc, best, "culprit_rank"),
-                       100.0 * td_row_get_f64(cc, best, "last_share"),
-                       (long long)td_row_get_int(cc, best, "instances"),
-                       td_row_get_str(cc, best, "victims"), w);
-        (*nf)++;
+        across = td_arena_printf(s->a, "; across ranks, %s waits for rank %lld (last to start %.0f%% "
+                                 "of %lld instances): ranks %s wait %s on it",
+                                 short_kernel(s, td_row_get_str(cc, best, "name")),
+                                 (long long)td_row_get_int(cc, best, "culprit_rank"),
+                                 100.0 * td_row_get_f64(cc, best, "last_share"),
+                                 (long long)td_row_get_int(cc, best, "instances"),
+                                 td_row_get_str(cc, best, "victims"), w);
     }
+    td_sum_finding(s, "%s%s is %.0f%% %s (most in %s)%s%s.", who,
+                   rank == TD_NA ? "" : td_arena_printf(s->a, " (rank %lld)", (long long)rank),
+                   100.0 * td_row_get_f64(cp, top, "share"), bound_words(tb),
+                   !strcmp(tb, "cpu_bound") ? shorten(s, tn) : short_kernel(s, tn), more, across);
+    (*nf)++;
 }
 
 /* Issue 24: the top op of the performance model against its peak (op_perf, by device
