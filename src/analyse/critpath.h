@@ -30,7 +30,7 @@ void td_cp_trace_free(void *state);
 int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1,
                td_cp_result *res);
 
-/* The critical_path_collectives table (analyse/critpath_coll.c). */
+/* critical_path_arrivals and critical_path_collectives (analyse/critpath_coll.c). */
 void td_an_critpath_coll(td_actx *a);
 
 #endif

@@ -14,7 +14,7 @@
 
 typedef struct cinst {
     const char *name;
-    int32_t ti;      /* trace */
+    int32_t ti;      /* rank index (ranks in ascending order) */
     int64_t ts;
 } cinst;
 
@@ -51,9 +51,9 @@ static int vic_cmp(const void *x, const void *y)
 }
 
 /* One collective's instances, v[0..n) sorted by trace then time. */
-static void one(td_actx *a, td_table **tbp, const cinst *v, size_t n)
+static void one(td_summary *s, td_table **tbp, const cinst *v, size_t n, const int64_t *rk,
+                size_t nt)
 {
-    size_t nt = a->n;
     size_t *first = td_xmalloc((nt + 1) * sizeof *first), *cnt = td_xcalloc(nt + 1, sizeof *cnt);
     size_t nr = 0, m = SIZE_MAX;
     for (size_t j = 0; j < n; j++) {
@@ -97,13 +97,13 @@ static void one(td_actx *a, td_table **tbp, const cinst *v, size_t n)
     size_t nv = 0;
     for (size_t r = 0; r < nt; r++)
         if (caused[cu * nt + r] > 0)
-            vv[nv++] = (vic){a->tc[r].t->rank, caused[cu * nt + r]};
+            vv[nv++] = (vic){rk[r], caused[cu * nt + r]};
     qsort(vv, nv, sizeof *vv, vic_cmp);
     td_buf b = {0};
     for (size_t j = 0; j < nv; j++)
         td_buf_printf(&b, "%s%lld", j ? ", " : "", (long long)vv[j].rank);
     if (!*tbp) {
-        *tbp = td_sum_table(a->s, "critical_path_collectives",
+        *tbp = td_sum_table(s, "critical_path_collectives",
                             "Collectives: the rank the others wait for");
         td_table_cols(*tbp, "name:text:Collective", "ranks:int:Ranks", "instances:int:Instances",
                       "culprit_rank:int:Culprit rank", "last_share:share:Started last in",
@@ -115,14 +115,14 @@ static void one(td_actx *a, td_table **tbp, const cinst *v, size_t n)
     }
     td_table *tb = *tbp;
     size_t r = td_table_add_row(tb);
-    td_row_str(a->s, tb, r, "name", v[0].name);
-    td_row_int(a->s, tb, r, "ranks", (int64_t)nr);
-    td_row_int(a->s, tb, r, "instances", (int64_t)m);
-    td_row_int(a->s, tb, r, "culprit_rank", a->tc[cu].t->rank);
-    td_row_f64(a->s, tb, r, "last_share", (double)last[cu] / (double)m);
-    td_row_int(a->s, tb, r, "caused_wait_ns", best);
-    td_row_str(a->s, tb, r, "victims", td_buf_cstr(&b));
-    td_row_int(a->s, tb, r, "wait_ns", total);
+    td_row_str(s, tb, r, "name", v[0].name);
+    td_row_int(s, tb, r, "ranks", (int64_t)nr);
+    td_row_int(s, tb, r, "instances", (int64_t)m);
+    td_row_int(s, tb, r, "culprit_rank", rk[cu]);
+    td_row_f64(s, tb, r, "last_share", (double)last[cu] / (double)m);
+    td_row_int(s, tb, r, "caused_wait_ns", best);
+    td_row_str(s, tb, r, "victims", td_buf_cstr(&b));
+    td_row_int(s, tb, r, "wait_ns", total);
     td_buf_free(&b);
     free(vv);
     free(caused);
@@ -131,24 +131,42 @@ static void one(td_actx *a, td_table **tbp, const cinst *v, size_t n)
     free(cnt);
 }
 
-void td_an_critpath_coll(td_actx *a)
+static int i64_cmp(const void *x, const void *y)
 {
-    if (a->n < 2)
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+void td_cp_collectives(td_summary *s, const td_table *arr)
+{
+    if (!arr || !arr->nrows)
         return;
-    cinst *v = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t ti = 0; ti < a->n; ti++) {
-        const td_tctx *c = &a->tc[ti];
-        const td_trace *t = c->t;
-        for (size_t i = 0; i < t->nev; i++) {
-            if (!c->iscomm[i] || !td_kind_is_device(t->ev[i].kind))
-                continue;
-            if (n == cap) {
-                cap = cap ? 2 * cap : 256;
-                v = td_xrealloc(v, cap * sizeof *v);
-            }
-            v[n++] = (cinst){coll_name(a, t, &t->ev[i]), (int32_t)ti, t->ev[i].ts};
+    size_t n = arr->nrows;
+    int64_t *rk = td_xmalloc(n * sizeof *rk);
+    for (size_t r = 0; r < n; r++)
+        rk[r] = td_row_get_int(arr, r, "rank");
+    qsort(rk, n, sizeof *rk, i64_cmp);
+    size_t nt = 0;
+    for (size_t r = 0; r < n; r++)
+        if (!nt || rk[nt - 1] != rk[r])
+            rk[nt++] = rk[r];
+    if (nt < 2) {
+        free(rk);
+        return;
+    }
+    cinst *v = td_xmalloc(n * sizeof *v);
+    for (size_t r = 0; r < n; r++) {
+        int64_t x = td_row_get_int(arr, r, "rank");
+        size_t lo = 0, hi = nt;
+        while (lo + 1 < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (rk[mid] <= x)
+                lo = mid;
+            else
+                hi = mid;
         }
+        const char *nm = td_row_get_str(arr, r, "name");
+        v[r] = (cinst){nm ? nm : "", (int32_t)lo, td_row_get_int(arr, r, "start_ns")};
     }
     qsort(v, n, sizeof *v, cinst_cmp);
     td_table *tb = NULL;
@@ -156,8 +174,34 @@ void td_an_critpath_coll(td_actx *a)
         size_t k = j;
         while (k < n && !strcmp(v[k].name, v[j].name))
             k++;
-        one(a, &tb, v + j, k - j);
+        one(s, &tb, v + j, k - j, rk, nt);
         j = k;
     }
     free(v);
+    free(rk);
+}
+
+/* The arrivals (every NCCL/RCCL kernel's start, per rank; CSV only, carried by partial
+ * summaries), then the collectives' culprits from them. */
+void td_an_critpath_coll(td_actx *a)
+{
+    td_table *arr = NULL;
+    for (size_t ti = 0; ti < a->n; ti++) {
+        const td_tctx *c = &a->tc[ti];
+        const td_trace *t = c->t;
+        for (size_t i = 0; i < t->nev; i++) {
+            if (!c->iscomm[i] || !td_kind_is_device(t->ev[i].kind))
+                continue;
+            if (!arr) {
+                arr = td_sum_table(a->s, "critical_path_arrivals", "Collective kernel starts");
+                arr->no_json = 1;
+                td_table_cols(arr, "rank:int:Rank", "name:text:Collective", "start_ns:int:Start (trace clock, ns)", NULL);
+            }
+            size_t r = td_table_add_row(arr);
+            td_row_int(a->s, arr, r, "rank", t->rank);
+            td_row_str(a->s, arr, r, "name", coll_name(a, t, &t->ev[i]));
+            td_row_int(a->s, arr, r, "start_ns", t->ev[i].ts);
+        }
+    }
+    td_cp_collectives(a->s, arr);
 }

@@ -202,9 +202,6 @@ td_table *td_rows_critpath_table(td_summary *s)
     td_table_cols(t, "rank:int:Rank", "step:int:Step", "bound_by:text:Bound by", "ns:ns:Time",
                   "share:share:Share of the path", "top:text:Most of it in",
                   "top_ns:ns:Its time", NULL);
-    t->note = "The longest path through the step's CPU ops, launches and device work (HTA's "
-              "critical-path graph, CUDA-graph and other launches included); each part is "
-              "classed by what bounds it.";
     return t;
 }
 

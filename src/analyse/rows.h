@@ -126,6 +126,9 @@ typedef struct td_cp_seg_row {
     const char *bound, *name;
 } td_cp_seg_row;
 td_table *td_rows_cp_segments_table(td_summary *s);
+/* `critical_path_collectives` from `critical_path_arrivals` (rank, name, start_ns: every
+ * collective kernel's start), by the pass and the merge (analyse/critpath_coll.c). */
+void td_cp_collectives(td_summary *s, const td_table *arrivals);
 void td_row_cp_segment(td_summary *s, td_table *t, size_t r, const td_cp_seg_row *x);
 
 #endif

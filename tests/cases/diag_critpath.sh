@@ -21,7 +21,8 @@ for tr in "$TRACES"/kineto/*.gz "$TRACES"/kineto-shapes/*.gz; do
     out=$($PY "$ROOT/tests/diag_critpath.py" "$WORK/$n.csv" "$H") || { echo "$n:"; echo "$out"; fail=1; }
 done
 
-# partial summaries, one per rank, merged: the same critical_path and segments rows
+# partial summaries, one per rank, merged: the same rows (the collectives' culprits from
+# the carried critical_path_arrivals)
 D=$WORK/dlrm
 mkdir -p "$D/x"
 tar -xzf "$TRACES/kineto/param_dlrm_8ranks.tar.gz" -C "$D/x" || die "tar"
@@ -34,7 +35,7 @@ for f in "$D"/x/*/*.json; do
     i=$((i + 1))
 done
 "$TD" merge "$D"/p*.tds -o "$D/m" --format csv 2>/dev/null || die "merge"
-for t in critical_path critical_path_segments; do
+for t in critical_path critical_path_segments critical_path_collectives; do
     cmp -s "$D/$t.csv" "$D/m/$t.csv" || { echo "merged $t differs:"; diff "$D/$t.csv" "$D/m/$t.csv" | head; fail=1; }
 done
 # one part holding every rank keeps the collectives' culprits
