@@ -369,7 +369,8 @@ static void stack_edges(td_actx *a, cgraph *g, const cptrace *p, const uint8_t *
         v[n++] = (cpt){ev->ts, ev->dur, (int32_t)i, grp, 1};
         v[n++] = (cpt){ev->ts + ev->dur, ev->dur, (int32_t)i, grp, 0};
     }
-    qsort(v, n, sizeof *v, cpt_cmp);
+    if (n)
+        qsort(v, n, sizeof *v, cpt_cmp);
     /* the tree: parent, children in order (first, next sibling), per group */
     size_t ne = n / 2;
     int32_t *id = td_xmalloc((ne + 1) * sizeof *id), *par = td_xmalloc((ne + 1) * sizeof *par);
@@ -632,7 +633,8 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     stack_edges(a, &g, p, lock, blk, lo, t->nev, s1);
     g_c = c;
     g_devix = p->devix;
-    qsort(dk, nd, sizeof *dk, dk_cmp);
+    if (nd)
+        qsort(dk, nd, sizeof *dk, dk_cmp);
     kernel_edges(&g, p, dk, nd);
     int32_t *path;
     size_t np = longest(&g, &path);
