@@ -261,6 +261,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         td_an_overlap(&a);
         td_an_memory(&a);
         td_an_op_perf(&a);
+        td_an_critpath(&a);
         trim();
         td_an_var(&a);
         td_an_flames(&a);

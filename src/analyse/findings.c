@@ -129,6 +129,88 @@ static const char *idle_causes(td_summary *s)
                            100.0 * kern, 100.0 * host);
 }
 
+/* A kernel's short name (kernels.short_name, analyse/names.c), else shorten(). */
+static const char *short_kernel(td_summary *s, const char *n)
+{
+    const td_table *k = td_sum_find_table(s, "kernels");
+    for (size_t r = 0; k && n && r < k->nrows; r++) {
+        const char *kn = td_row_get_str(k, r, "name"), *sn = td_row_get_str(k, r, "short_name");
+        if (kn && sn && !strcmp(kn, n))
+            return sn;
+    }
+    return shorten(s, n);
+}
+
+static const char *bound_words(const char *b)
+{
+    static const char *const W[][2] = {
+        {"cpu_bound", "CPU-bound"}, {"gpu_compute_bound", "GPU-compute bound"},
+        {"gpu_communication_bound", "communication bound"},
+        {"gpu_kernel_launch_overhead", "waiting for kernel launches"},
+        {"gpu_kernel_kernel_overhead", "in gaps between kernels"}};
+    for (size_t i = 0; i < sizeof W / sizeof W[0]; i++)
+        if (!strcmp(b, W[i][0]))
+            return W[i][1];
+    return b;
+}
+
+/* Issue 24, one finding: what bounds the drawn step's critical path (critical_path_segments
+ * names the step; critical_path its classes, largest first) and, across ranks, the
+ * collective whose last rank made the others wait the longest (critical_path_collectives). */
+static void cp_findings(td_summary *s, size_t *nf)
+{
+    const td_table *cp = td_sum_find_table(s, "critical_path");
+    const td_table *sg = td_sum_find_table(s, "critical_path_segments");
+    const td_table *cc = td_sum_find_table(s, "critical_path_collectives");
+    if (!cp || !cp->nrows || *nf >= 6)
+        return;
+    int64_t rank = td_row_get_int(cp, 0, "rank"), step = td_row_get_int(cp, 0, "step");
+    if (sg && sg->nrows) {
+        rank = td_row_get_int(sg, 0, "rank");
+        step = td_row_get_int(sg, 0, "step");
+    }
+    size_t top = (size_t)-1, cpu = (size_t)-1;
+    for (size_t r = 0; r < cp->nrows; r++) {
+        if (td_row_get_int(cp, r, "rank") != rank || td_row_get_int(cp, r, "step") != step)
+            continue;
+        if (top == (size_t)-1)
+            top = r;
+        else if (cpu == (size_t)-1 && !strcmp(td_row_get_str(cp, r, "bound_by"), "cpu_bound"))
+            cpu = r;
+    }
+    if (top == (size_t)-1)
+        return;
+    const char *tb = td_row_get_str(cp, top, "bound_by"), *tn = td_row_get_str(cp, top, "top");
+    const char *who = step == TD_NA ? "The trace's critical path"
+                                    : td_arena_printf(s->a, "Step %lld's critical path", (long long)step);
+    const char *more = "", *across = "";
+    if (cpu != (size_t)-1 && td_row_get_f64(cp, cpu, "share") >= 0.01)
+        more = td_arena_printf(s->a, "; %.0f%% CPU-bound, most in %s",
+                               100.0 * td_row_get_f64(cp, cpu, "share"),
+                               shorten(s, td_row_get_str(cp, cpu, "top")));
+    /* across ranks: the collective whose last rank made the others wait the longest */
+    size_t best = (size_t)-1;
+    for (size_t r = 0; cc && r < cc->nrows; r++)
+        if (best == (size_t)-1 || td_row_get_int(cc, r, "caused_wait_ns") > td_row_get_int(cc, best, "caused_wait_ns"))
+            best = r;
+    if (best != (size_t)-1 && td_row_get_int(cc, best, "caused_wait_ns") > 0) {
+        char w[64];
+        td_fmt_ns(w, sizeof w, td_row_get_int(cc, best, "caused_wait_ns"));
+        across = td_arena_printf(s->a, "; across ranks, %s waits for rank %lld (last to start %.0f%% "
+                                 "of %lld instances): ranks %s wait %s on it",
+                                 short_kernel(s, td_row_get_str(cc, best, "name")),
+                                 (long long)td_row_get_int(cc, best, "culprit_rank"),
+                                 100.0 * td_row_get_f64(cc, best, "last_share"),
+                                 (long long)td_row_get_int(cc, best, "instances"),
+                                 td_row_get_str(cc, best, "victims"), w);
+    }
+    td_sum_finding(s, "%s%s is %.0f%% %s (most in %s)%s%s.", who,
+                   rank == TD_NA ? "" : td_arena_printf(s->a, " (rank %lld)", (long long)rank),
+                   100.0 * td_row_get_f64(cp, top, "share"), bound_words(tb),
+                   !strcmp(tb, "cpu_bound") ? shorten(s, tn) : short_kernel(s, tn), more, across);
+    (*nf)++;
+}
+
 /* Issue 24: the top op of the performance model against its peak (op_perf, by device
  * time) and the memory peak (memory: the device closest to its capacity, else the
  * largest reserve). */
@@ -298,6 +380,7 @@ void td_an_findings(td_actx *a)
         nf++;
     }
     xla_findings(a, &nf);
+    cp_findings(s, &nf);
     diag_findings(s, &nf);
     const td_table *st = td_sum_find_table(s, "steps");
     int64_t srank;

@@ -113,6 +113,7 @@ void td_an_queue(td_actx *a);                     /* analyse/queue.c: queue_leng
 void td_an_overlap(td_actx *a);                   /* analyse/overlap.c: comm_overlap */
 void td_an_memory(td_actx *a);                    /* analyse/memory.c: memory */
 void td_an_op_perf(td_actx *a);                   /* analyse/op_perf.c: op_perf */
+void td_an_critpath(td_actx *a);                  /* analyse/critpath_pass.c: critical_path */
 void td_diag_nodoc(td_table *t); /* op_perf, memory: the columns kept out of the documents */
 void td_an_var(td_actx *a);                       /* analyse/var.c */
 void td_an_flames(td_actx *a);                    /* analyse/flame.c */

@@ -195,3 +195,44 @@ void td_row_phase(td_summary *s, td_table *t, size_t r, const char *name, int64_
     td_row_int(s, t, r, "non_child_ns", non_child);
     td_row_f64(s, t, r, "share", (double)non_child / (double)total);
 }
+
+td_table *td_rows_critpath_table(td_summary *s)
+{
+    td_table *t = td_sum_table(s, "critical_path", "Critical path per step");
+    td_table_cols(t, "rank:int:Rank", "step:int:Step", "bound_by:text:Bound by", "ns:ns:Time",
+                  "share:share:Share of the path", "top:text:Most of it in",
+                  "top_ns:ns:Its time", NULL);
+    return t;
+}
+
+void td_row_critpath(td_summary *s, td_table *t, size_t r, const td_cp_row *x)
+{
+    td_row_int(s, t, r, "rank", x->rank);
+    td_row_int(s, t, r, "step", x->step);
+    td_row_str(s, t, r, "bound_by", x->bound);
+    td_row_int(s, t, r, "ns", x->ns);
+    td_row_f64(s, t, r, "share", x->total ? (double)x->ns / (double)x->total : 0);
+    td_row_str(s, t, r, "top", x->top);
+    td_row_int(s, t, r, "top_ns", x->top_ns);
+}
+
+td_table *td_rows_cp_segments_table(td_summary *s)
+{
+    td_table *t = td_sum_table(s, "critical_path_segments", "Critical path of the drawn step");
+    td_table_cols(t, "rank:int:Rank", "step:int:Step", "lane:text:Lane", "stream:int:Stream",
+                  "start_ns:ns:Start", "end_ns:ns:End", "bound_by:text:Bound by",
+                  "name:text:Name", NULL);
+    return t;
+}
+
+void td_row_cp_segment(td_summary *s, td_table *t, size_t r, const td_cp_seg_row *x)
+{
+    td_row_int(s, t, r, "rank", x->rank);
+    td_row_int(s, t, r, "step", x->step);
+    td_row_str(s, t, r, "lane", x->lane);
+    td_row_int(s, t, r, "stream", x->stream);
+    td_row_int(s, t, r, "start_ns", x->start);
+    td_row_int(s, t, r, "end_ns", x->end);
+    td_row_str(s, t, r, "bound_by", x->bound);
+    td_row_str(s, t, r, "name", x->name);
+}

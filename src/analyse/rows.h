@@ -104,4 +104,31 @@ void td_row_opcode(td_summary *s, td_table *t, size_t r, const char *opcode, dou
 void td_row_phase(td_summary *s, td_table *t, size_t r, const char *name, int64_t non_child,
                   int64_t total);
 
+/* `critical_path` (analyse/critpath_pass.c): one (rank, step, bound_by) of a step's
+ * critical path; total: the path's length (the share's denominator); top: the event
+ * with the most of that time (CPU time under its outermost op), top_ns its time. */
+typedef struct td_cp_row {
+    int64_t rank, step;
+    const char *bound;
+    int64_t ns, total;
+    const char *top;
+    int64_t top_ns;
+} td_cp_row;
+td_table *td_rows_critpath_table(td_summary *s);
+void td_row_critpath(td_summary *s, td_table *t, size_t r, const td_cp_row *x);
+/* `critical_path_segments`: the drawn step's path, one merged run of edges on one lane
+ * (a CPU thread or a stream); times from the trace's first event. */
+typedef struct td_cp_seg_row {
+    int64_t rank, step;
+    const char *lane;
+    int64_t stream;                /* -1: a CPU thread */
+    int64_t start, end;
+    const char *bound, *name;
+} td_cp_seg_row;
+td_table *td_rows_cp_segments_table(td_summary *s);
+/* `critical_path_collectives` from `critical_path_arrivals` (rank, name, start_ns: every
+ * collective kernel's start), by the pass and the merge (analyse/critpath_coll.c). */
+void td_cp_collectives(td_summary *s, const td_table *arrivals);
+void td_row_cp_segment(td_summary *s, td_table *t, size_t r, const td_cp_seg_row *x);
+
 #endif

@@ -596,12 +596,15 @@ td_summary *td_partial_finish(td_partial *p, td_opts *o)
             thunks(s, p, t, kept, nkept);
         else if (!strcmp(n, "compile.phases"))
             phases(s, p, t);
+        else if (!strcmp(n, "critical_path_collectives"))
+            ; /* from the merged arrivals, after the loop (analyse/critpath_coll.c) */
         else {
             td_table *d = td_part_like(s, t);
             copy_by_rank(d, t, 0);
             td_diag_nodoc(d); /* op_perf, memory (analyse/op_perf.c) */
         }
     }
+    td_cp_collectives(s, td_sum_find_table(s, "critical_path_arrivals"));
     /* flames of stacks: summed over the parts (one rank: no "rank N " root prefix, as
      * the analysis of one trace names its threads) */
     for (size_t i = 0; i < acc->nflames; i++) {

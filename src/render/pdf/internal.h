@@ -161,6 +161,7 @@ int pd_warnings(pdoc *d, const char *title);
 /* draw.c: device time. */
 int pd_breakdown(pdoc *d, const char *title);
 int pd_steps(pdoc *d, const char *title);
+int pd_critpath(pdoc *d, const char *title); /* render/pdf/critpath.c */
 int pd_collectives(pdoc *d, const td_section *sec);
 int pd_variability(pdoc *d, const td_section *sec);
 int pd_flame(pdoc *d, const char *kind, const char *title); /* flame.c */

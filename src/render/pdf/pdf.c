@@ -115,6 +115,8 @@ static int draw_section(pdoc *d, const td_template *t, const td_section *sec)
         return pd_ipu(d, title);
     case TD_PDF_IPU_TIMELINE:
         return pd_ipu_timeline(d, title);
+    case TD_PDF_CRITPATH:
+        return pd_critpath(d, title);
     case TD_PDF_FLAME:
         return pd_flame(d, sec->arg, title);
     case TD_PDF_REGRESSION:

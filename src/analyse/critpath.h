@@ -1,0 +1,36 @@
+/* analyse/critpath.h - the critical path of one step window (analyse/critpath.c), for
+ * the pass that writes its tables (analyse/critpath_pass.c). Not exported. */
+#ifndef TD_ANALYSE_CRITPATH_H
+#define TD_ANALYSE_CRITPATH_H
+#include "analyse/internal.h"
+
+/* What bounds a path edge, HTA's BoundType names (td_cp_bound_names). */
+enum { TD_CP_CPU, TD_CP_COMPUTE, TD_CP_COMM, TD_CP_LAUNCH, TD_CP_KK, TD_CP__N };
+extern const char *const td_cp_bound_names[TD_CP__N];
+
+/* One edge of the path with a weight: on the lane of track (a CPU thread or a stream),
+ * [start, end) in trace ns, reported under trace event `event`. */
+typedef struct td_cp_seg {
+    uint32_t track;
+    int64_t start, end;
+    int bound;
+    int32_t event;
+} td_cp_seg;
+
+typedef struct td_cp_result {
+    int64_t ns[TD_CP__N], total;
+    td_cp_seg *seg;      /* malloc'd, in path order */
+    size_t nseg;
+} td_cp_result;
+
+/* Per-trace state (queue lengths, launch order) for td_cp_step; NULL-safe free. */
+void *td_cp_trace_new(const td_tctx *c);
+void td_cp_trace_free(void *state);
+/* The path over the window [s0, s1] of trace c: 1 when there is one. */
+int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1,
+               td_cp_result *res);
+
+/* critical_path_arrivals and critical_path_collectives (analyse/critpath_coll.c). */
+void td_an_critpath_coll(td_actx *a);
+
+#endif

@@ -1,0 +1,189 @@
+/* analyse/critpath_pass.c - the critical-path tables (doc/summary-json.md
+ * "critical_path"): per rank and steady step, the path's time by what bounds it
+ * (analyse/critpath.c finds the path), and the segments of one step per rank for the PDF
+ * (the steady step whose path is the median length); the culprit and victims of each
+ * collective across ranks: analyse/critpath_coll.c. */
+#include "analyse/critpath.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct evsum {
+    int bound;
+    int32_t event;
+    int64_t ns;
+} evsum;
+
+static int evsum_cmp(const void *x, const void *y)
+{
+    const evsum *a = x, *b = y;
+    if (a->bound != b->bound)
+        return a->bound - b->bound;
+    return (a->event > b->event) - (a->event < b->event);
+}
+
+static const char *ev_name(td_actx *a, const td_trace *t, int32_t i)
+{
+    return i >= 0 ? td_name(a, t->ev[i].name) : "";
+}
+
+/* The rows of one step: per class, its time and the event with the most of it. */
+static void step_rows(td_actx *a, const td_tctx *c, td_table *tb, int64_t step,
+                      const td_cp_result *r)
+{
+    evsum *v = td_xmalloc((r->nseg + 1) * sizeof *v);
+    for (size_t j = 0; j < r->nseg; j++)
+        v[j] = (evsum){r->seg[j].bound, r->seg[j].event, r->seg[j].end - r->seg[j].start};
+    qsort(v, r->nseg, sizeof *v, evsum_cmp);
+    int32_t top[TD_CP__N];
+    int64_t topns[TD_CP__N] = {0};
+    for (int b = 0; b < TD_CP__N; b++)
+        top[b] = -1;
+    for (size_t j = 0; j < r->nseg;) {
+        size_t k = j;
+        int64_t sum = 0;
+        for (; k < r->nseg && v[k].bound == v[j].bound && v[k].event == v[j].event; k++)
+            sum += v[k].ns;
+        if (sum > topns[v[j].bound]) {
+            topns[v[j].bound] = sum;
+            top[v[j].bound] = v[j].event;
+        }
+        j = k;
+    }
+    free(v);
+    /* classes by time, largest first */
+    int ord[TD_CP__N];
+    for (int b = 0; b < TD_CP__N; b++)
+        ord[b] = b;
+    for (int i = 1; i < TD_CP__N; i++)
+        for (int j = i; j > 0 && r->ns[ord[j]] > r->ns[ord[j - 1]]; j--) {
+            int x = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = x;
+        }
+    for (int i = 0; i < TD_CP__N; i++) {
+        int b = ord[i];
+        if (!r->ns[b])
+            continue;
+        td_cp_row x = {c->t->rank, step, td_cp_bound_names[b], r->ns[b], r->total,
+                       ev_name(a, c->t, top[b]), topns[b]};
+        td_row_critpath(a->s, tb, td_table_add_row(tb), &x);
+    }
+}
+
+static const char *lane_name(td_actx *a, const td_trace *t, uint32_t track)
+{
+    const td_track *k = &t->tracks[track];
+    if (k->device >= 0)
+        return td_arena_printf(a->s->a, "%s %d stream %d", td_devword(a), (int)k->device,
+                               (int)k->stream);
+    if (k->thread_name && *td_name(a, k->thread_name))
+        return td_name(a, k->thread_name);
+    return td_arena_printf(a->s->a, "CPU thread %lld", (long long)k->tid);
+}
+
+/* The drawn step's segments: consecutive edges on one lane with one class merged, named
+ * after the event with the most of the run. */
+static void seg_rows(td_actx *a, const td_tctx *c, td_table *tb, int64_t step,
+                     const td_cp_result *r)
+{
+    const td_trace *t = c->t;
+    /* a part shorter than 0.1% of the path joins the run before it on its lane (a page
+     * draws no finer): the segments are for drawing, critical_path has the times */
+    int64_t fine = r->total / 1000;
+    for (size_t j = 0; j < r->nseg;) {
+        size_t k = j;
+        int32_t best = r->seg[j].event;
+        int64_t bns = 0;
+        for (; k < r->nseg && r->seg[k].track == r->seg[j].track &&
+               (r->seg[k].bound == r->seg[j].bound || (k > j && r->seg[k].end - r->seg[k].start < fine));
+             k++)
+            if (r->seg[k].end - r->seg[k].start > bns) {
+                bns = r->seg[k].end - r->seg[k].start;
+                best = r->seg[k].event;
+            }
+        const td_track *tk = &t->tracks[r->seg[j].track];
+        td_cp_seg_row x = {t->rank, step, lane_name(a, t, r->seg[j].track),
+                           tk->device >= 0 ? tk->stream : -1, r->seg[j].start - c->t0,
+                           r->seg[k - 1].end - c->t0, td_cp_bound_names[r->seg[j].bound],
+                           ev_name(a, t, best)};
+        td_row_cp_segment(a->s, tb, td_table_add_row(tb), &x);
+        j = k;
+    }
+}
+
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* One window's rows (a step, or the whole trace: step null); its path length, -1 none. */
+static int64_t window_rows(td_actx *a, const td_tctx *c, void *st, td_table **tb, int64_t s0,
+                           int64_t s1, int64_t step)
+{
+    td_cp_result r;
+    int64_t len = -1;
+    if (td_cp_step(a, c, st, s0, s1, &r) && r.total > 0) {
+        if (!*tb)
+            *tb = td_rows_critpath_table(a->s);
+        step_rows(a, c, *tb, step, &r);
+        len = r.total;
+    }
+    free(r.seg);
+    return len;
+}
+
+static void window_segs(td_actx *a, const td_tctx *c, void *st, td_table **sg, int64_t s0,
+                        int64_t s1, int64_t step)
+{
+    td_cp_result r;
+    td_cp_step(a, c, st, s0, s1, &r);
+    if (!*sg)
+        *sg = td_rows_cp_segments_table(a->s);
+    seg_rows(a, c, *sg, step, &r);
+    free(r.seg);
+}
+
+void td_an_critpath(td_actx *a)
+{
+    td_table *tb = NULL, *sg = NULL;
+    for (size_t ti = 0; ti < a->n; ti++) {
+        const td_tctx *c = &a->tc[ti];
+        if (!c->ndev)
+            continue;
+        void *st = td_cp_trace_new(c);
+        if (!c->nsteps) {
+            /* no step: the whole trace (as HTA without an annotation) */
+            if (window_rows(a, c, st, &tb, c->t0, c->t1, TD_NA) > 0)
+                window_segs(a, c, st, &sg, c->t0, c->t1, TD_NA);
+            td_cp_trace_free(st);
+            continue;
+        }
+        int64_t *len = td_xmalloc((c->nsteps + 1) * sizeof *len), *sorted;
+        size_t nl = 0;
+        for (size_t k = 0; k < c->nsteps; k++) {
+            const td_step *s = &c->steps[k];
+            len[k] = s->warmup ? -1 : window_rows(a, c, st, &tb, s->start, s->end, s->num);
+            nl += len[k] >= 0;
+        }
+        /* the drawn step: the steady step whose path is the median length */
+        if (nl) {
+            sorted = td_xmalloc(nl * sizeof *sorted);
+            size_t m = 0;
+            for (size_t k = 0; k < c->nsteps; k++)
+                if (len[k] >= 0)
+                    sorted[m++] = len[k];
+            qsort(sorted, nl, sizeof *sorted, cmp_i64);
+            int64_t med = sorted[(nl - 1) / 2];
+            free(sorted);
+            for (size_t k = 0; k < c->nsteps; k++)
+                if (len[k] == med) {
+                    window_segs(a, c, st, &sg, c->steps[k].start, c->steps[k].end, c->steps[k].num);
+                    break;
+                }
+        }
+        free(len);
+        td_cp_trace_free(st);
+    }
+    td_an_critpath_coll(a);
+}
