@@ -69,4 +69,37 @@ assert "ncclDevComm" not in fl, "full name (with its parameters) in a PDF frame"
 assert k["name"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in svg, \
     "SVG without the full name"
 PY
+# 3. the workbook names kernels by their full names, the Changes sheet too (its label
+#    column was the documents' short-name label); the PDF keeps the short one. DLRM rank 3
+#    against rank 0: a cub radix-sort kernel's total time changes.
+mkdir -p "$WORK/x" && tar -C "$WORK/x" -xzf "$DLRM" || die "untar"
+W0=$(ls "$WORK"/x/*/worker0_*.json) W3=$(ls "$WORK"/x/*/worker3_*.json)
+"$TD" report "$W3" --baseline "$W0" -o "$WORK/m" --template manager --format xlsx,pdf,json \
+    >/dev/null 2>&1
+[ $? -le 1 ] || die "report --baseline"
+pdftotext "$WORK/m/report.pdf" "$WORK/m.pdf.txt" || die "pdftotext"
+$PY - "$W3" "$WORK/m/summary.json" "$WORK/m/report.xlsx" "$WORK/m.pdf.txt" <<'PY' || exit 1
+import json, sys, zipfile, re, html
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+kern = {e["name"] for e in ev if e.get("cat") == "kernel"}
+s = json.load(open(sys.argv[2]))
+ch = [r for r in s["changes"] if r["metric"].startswith("kernel.")]
+assert ch, "no kernel among the changes"
+full = ch[0]["metric"].split(":", 1)[1]
+assert full in kern, full                      # a kernel of the trace, by its full name
+# the Changes sheet's strings: the shared strings of the workbook, in the sheet's cells
+z = zipfile.ZipFile(sys.argv[3])
+wbx = z.read("xl/workbook.xml").decode()
+sheets = re.findall(r'<sheet name="([^"]+)" sheetId="\d+" r:id="rId(\d+)"', wbx)
+idx = [i for i, (n, _) in enumerate(sheets) if n == "Changes"][0]
+sst = [html.unescape(re.sub(r"<[^>]+>", "", m)) for m in
+       re.findall(r"<si>(.*?)</si>", z.read("xl/sharedStrings.xml").decode(), re.S)]
+sx = z.read("xl/worksheets/sheet%d.xml" % (idx + 1)).decode()
+cells = [sst[int(v)] for v in re.findall(r'<c [^>]*t="s"[^>]*><v>(\d+)</v>', sx)]
+want = "Kernel %s: total time" % full
+assert want in cells, ("Changes sheet without the full name", [c for c in cells if c.startswith("Kernel")])
+pdf = re.sub(r"\s+", " ", open(sys.argv[4]).read())
+short = next(k["short_name"] for k in s["kernels"] if k["name"] == full)
+assert "Kernel %s: total time" % short in pdf, "PDF without the short name"
+PY
 exit 0
