@@ -69,15 +69,6 @@ assert "ncclDevComm" not in fl, "full name (with its parameters) in a PDF frame"
 assert k["name"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in svg, \
     "SVG without the full name"
 PY
-# 4. a CPU-only torch.profiler trace's PDF has its CPU flamegraph (issue 21); a trace with
-#    a device keeps the CPU graph as flame-cpu.svg only
-CPU="$TRACES/torch-cpu/torch_transformer_cpu_5steps.json"
-"$TD" report "$CPU" -o "$WORK/c" --format pdf,json 2>/dev/null || die "report cpu"
-$PY -c "import json,sys; assert json.load(open(sys.argv[1]))['trace']['devices'] == 0" \
-    "$WORK/c/summary.json" || die "CPU trace has devices"
-pdftotext "$WORK/c/report.pdf" - | grep -q "^CPU time flamegraph" || die "CPU-only PDF without its CPU flamegraph"
-grep -q "CPU time flamegraph" "$WORK/h.txt" && die "CPU flamegraph on a GPU trace's pages"
-
 # 3. the workbook names kernels by their full names, the Changes sheet too (its label
 #    column was the documents' short-name label); the PDF keeps the short one. DLRM rank 3
 #    against rank 0: a cub radix-sort kernel's total time changes.

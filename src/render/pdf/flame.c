@@ -67,11 +67,6 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
     const td_flame *fl = td_sum_find_flame(d->s, kind);
     if (!td_flame_has_stacks(fl))
         return 0;
-    /* the CPU graph is the page's graph only for a trace without devices (a CPU-only
-     * torch.profiler trace, issue 21); beside a device graph it is flame-cpu.svg only */
-    const td_kv *dv = td_sum_get(d->s, "trace.devices");
-    if (!strcmp(kind, "cpu") && (!dv || dv->type != TD_T_INT || dv->v.i != 0))
-        return 0;
     char head[300];
     snprintf(head, sizeof head, "Flamegraph: %s", fl->title ? fl->title : kind);
     double W = d->x1 - d->x0;
