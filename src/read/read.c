@@ -352,6 +352,32 @@ out:
     return st;
 }
 
+static int is_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Whether the stream holds nothing but white space (and a BOM): p/n are its first peeked
+ * bytes. 1: blank; 0: not blank, nothing consumed. When the peeked start is blank the rest
+ * is read (a stream that starts with PEEK blank bytes is no trace either way): -1 when a
+ * non-blank byte follows (the stream is consumed), -2 on a read error (e filled). */
+static int only_space(td_in *in, const unsigned char *p, ptrdiff_t n, td_err *e)
+{
+    ptrdiff_t i = n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    for (; i < n; i++)
+        if (!is_space(p[i]))
+            return 0;
+    if (n < PEEK)
+        return 1;
+    unsigned char buf[4096];
+    ptrdiff_t got;
+    while ((got = td_in_read(in, buf, sizeof buf, e)) > 0)
+        for (ptrdiff_t k = 0; k < got; k++)
+            if (!is_space(buf[k]))
+                return -1;
+    return got == 0 ? 1 : -2;
+}
+
 /* Detect and read one stream. quiet: content that is not a trace is skipped (inside a
  * directory or an archive) instead of being an error. */
 static td_status read_stream(td_traceset *set, td_in *in, const char *name,
@@ -367,10 +393,20 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name,
         if (n < 0)
             return e->code;
     }
-    if (n == 0) {
+    int blank = n == 0 ? 1 : only_space(in, p, n, e);
+    if (blank == 1) {
         if (quiet)
             return TD_OK;
-        return td_fail(e, TD_E_FORMAT, "%s: empty file", name);
+        /* a capture that wrote nothing: TD_E_EMPTY like a trace without events (issue 21) */
+        return td_fail(e, TD_E_EMPTY, "%s: the input holds no events (%s); nothing written",
+                       name, n == 0 ? "an empty file" : "only white space");
+    }
+    if (blank == -2)
+        return e->code;
+    if (blank == -1) {
+        if (quiet)
+            return TD_OK;
+        return td_fail(e, TD_E_FORMAT, "%s: not a trace (more than 1 KiB of white space before any content)", name);
     }
     const rd x = {set, in, name, path, quiet, depth, found};
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)

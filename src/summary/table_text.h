@@ -20,11 +20,14 @@ void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap);
  *   (documents leave it out, the name column shows it);
  * td_col_scale: a time column's one unit (ns per unit: 1, 1e3, 1e6, 1e9), chosen from
  *   the rows a reader looks at: the unit of the largest of the first three non-zero
- *   values among the top shown (0 = all); 0 for other columns;
+ *   values among the top shown (0 = all), or the unit below it when fewer of the shown
+ *   cells read badly in it ("0.0xx", or four digits before the point); 0 for other
+ *   columns;
  * td_doc_cell: the cell's text in that unit ("\u2014" for a standard deviation of fewer
  *   than two calls or a bandwidth that could not be computed);
  * td_fmt_ns_in: a time in a given unit ("0.006 ms" when the unit is ms; "0" for 0; a
- *   time that would read 0.000 in it in its own unit, "341 ns"). */
+ *   time that would read 0.000 in it in its own unit, "341 ns"; 1000 units or more
+ *   without decimals, "4426 µs"). */
 const td_cell *td_shown_cell(const td_table *t, size_t r, int ci);
 int td_col_shown_elsewhere(const td_table *t, int ci);
 double td_col_scale(const td_table *t, int ci, size_t top);

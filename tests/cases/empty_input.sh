@@ -17,6 +17,32 @@ for f in e1.json e2.json e3.json e4.json.gz; do
     expect_exit 7 "$TD" summarize "$WORK/$f" -o "$WORK/$f.tds" 2>/dev/null || exit 1
     [ -e "$WORK/$f.tds" ] && die "$f summarize: part written"
 done
+# a 0-byte file, white space only (also past the 1 KiB the detection peeks at), a gzipped
+# empty stream: exit 7 naming the file and why, for every command; nothing is written
+: >"$WORK/z0.json"
+printf ' \n\t\r\n' >"$WORK/z1.json"
+printf '\xef\xbb\xbf  \n' >"$WORK/z2.json"
+$PY -c "import sys; open(sys.argv[1], 'w').write(' \\n' * 3000)" "$WORK/z3.json"
+: | gzip >"$WORK/z4.json.gz"
+printf '\n\n' | gzip >"$WORK/z5.json.gz"
+for f in z0.json z1.json z2.json z3.json z4.json.gz z5.json.gz; do
+    case $f in z0*|z4*) why="an empty file" ;; *) why="only white space" ;; esac
+    for cmd in summary fold; do
+        expect_exit 7 "$TD" $cmd "$WORK/$f" -o "$WORK/$f.$cmd.out" 2>"$WORK/err" || exit 1
+        grep -q "^tracedoc: $WORK/$f: the input holds no events ($why); nothing written" "$WORK/err" \
+            || { cat "$WORK/err"; die "$f $cmd: message"; }
+        [ -e "$WORK/$f.$cmd.out" ] && die "$f $cmd: output written"
+    done
+    expect_exit 7 "$TD" report "$WORK/$f" -o "$WORK/r-${f%%.*}" 2>/dev/null || exit 1
+    [ -e "$WORK/r-${f%%.*}" ] && die "$f report: output directory made"
+    expect_exit 7 "$TD" diff "$WORK/$f" "$ROOT/examples/hta_nccl_data.json.gz" >/dev/null 2>&1 || exit 1
+done
+# white space then content past the peek is still not a trace (exit 3), and an empty file
+# inside a directory of traces is skipped, not an error
+$PY -c "import sys; open(sys.argv[1], 'w').write(' ' * 3000 + 'x')" "$WORK/z6.json"
+expect_exit 3 "$TD" summary "$WORK/z6.json" >/dev/null 2>&1 || exit 1
+mkdir -p "$WORK/dir"; cp "$ROOT/examples/hta_nccl_data.json.gz" "$WORK/dir/"; : >"$WORK/dir/empty.json"
+"$TD" summary "$WORK/dir" >/dev/null 2>&1 || die "an empty file beside a trace in a directory"
 # one empty rank among good ones names the empty one
 EX="$ROOT/examples/hta_nccl_data.json.gz"
 expect_exit 7 "$TD" summary "$EX" "$WORK/e1.json" 2>"$WORK/err" >/dev/null || exit 1

@@ -56,5 +56,5 @@ $PY -c "import json,sys; s=json.load(open(sys.argv[1])); assert s['ipu_steps'][0
 expect_exit 3 "$TD" report -o "$WORK/out" "$WORK/syn.jsonl" 2>/dev/null || exit 1
 [ ! -e "$WORK/out/summary.json" ] && [ ! -e "$WORK/out/report.pdf" ] || die "partial output left"
 : >"$WORK/empty.jsonl"
-expect_exit 3 "$TD" summary "$WORK/empty.jsonl" >/dev/null 2>&1 || exit 1
+expect_exit 7 "$TD" summary "$WORK/empty.jsonl" >/dev/null 2>&1 || exit 1
 exit 0

@@ -59,8 +59,8 @@ run_ok_or_3 "$WORK/bad.json.gz" || die "corrupt gzip"
 
 # 3. empty file, not a trace, a 0-event trace, a JSON file without traceEvents
 : >"$WORK/empty.json"
-expect_exit 3 "$TD" summary "$WORK/empty.json" 2>"$WORK/err" || exit 1
-grep -q "$WORK/empty.json: empty file" "$WORK/err" || die "empty message"
+expect_exit 7 "$TD" summary "$WORK/empty.json" 2>"$WORK/err" || exit 1
+grep -q "$WORK/empty.json: the input holds no events (an empty file)" "$WORK/err" || die "empty message"
 printf 'id,name\n1,x\n' >"$WORK/x.csv"
 expect_exit 3 "$TD" summary "$WORK/x.csv" 2>"$WORK/err" || exit 1
 grep -q "x.csv: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)" "$WORK/err" || die "not-a-trace message"

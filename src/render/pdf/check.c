@@ -23,8 +23,17 @@ int pd_checklist(pdoc *d, const char *title)
     }
     if (!done)
         return 0;
-    pd_heading(d, title ? title : "What this report contains", 60);
-    double tx = d->x0 + 20, W = d->x1 - tx;
+    double tx = d->x0 + 20, W = d->x1 - tx, all = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (td_table_cell(t, r, co)->i != 1)
+            continue;
+        const char *item = td_table_cell(t, r, ci)->s, *det = td_table_cell(t, r, cd)->s;
+        all += pd_text_h(d, item ? item : "", PF_BOLD, 9.5, W) +
+               pd_text_h(d, det ? det : "", PF_SANS, 8.5, W) + 10;
+    }
+    /* a short list (two or three items) follows the last section on its page, kept
+     * whole: a page of its own for two lines was near empty (issue 21) */
+    pd_heading(d, title ? title : "What this report contains", all < 300 ? all : 60);
     for (size_t r = 0; r < t->nrows; r++) {
         if (td_table_cell(t, r, co)->i != 1)
             continue;

@@ -2,9 +2,65 @@
  * flamegraph, laid out by summary/flame.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "render/pdf/internal.h"
+#include "base/alloc.h"
 #include "summary/flame.h"
 #include <stdlib.h>
 #include <string.h>
+
+/* Kernels by their short names (issue 21: the short name in documents, the full name in
+ * the SVG tooltip and the workbook): the kernels table's name -> short_name pairs, sorted
+ * by name. analyse/names.c gives them; a frame whose name is a kernel's is labelled with
+ * its short name. */
+typedef struct kshort {
+    const char *name, *shortn;
+} kshort;
+
+static int cmp_kshort(const void *x, const void *y)
+{
+    return strcmp(((const kshort *)x)->name, ((const kshort *)y)->name);
+}
+
+static kshort *short_names(const td_summary *s, size_t *n)
+{
+    *n = 0;
+    const td_table *t = td_sum_find_table(s, "kernels");
+    if (!t || !t->nrows || td_table_col(t, "short_name") < 0 || td_table_col(t, "name") < 0)
+        return NULL;
+    kshort *k = td_xcalloc(t->nrows, sizeof *k);
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *nm = td_row_get_str(t, r, "name"), *sh = td_row_get_str(t, r, "short_name");
+        if (nm && sh && sh[0] && strcmp(nm, sh))
+            k[(*n)++] = (kshort){nm, sh};
+    }
+    if (*n)
+        qsort(k, *n, sizeof *k, cmp_kshort);
+    return k;
+}
+
+static const char *shown_name(const kshort *k, size_t n, const char *name)
+{
+    if (!name || !n)
+        return name;
+    kshort key = {name, NULL};
+    const kshort *hit = bsearch(&key, k, n, sizeof *k, cmp_kshort);
+    return hit ? hit->shortn : name;
+}
+
+/* Device time by module where the module level is one module (a Kineto trace's
+ * ProfilerStep range, beside "(outside modules)"), three bands deep: the kernel level is
+ * the kernels table's shares again, so it says nothing (issue 21); the SVG is still
+ * written. */
+static int one_module(const td_summary *s, const char *kind, const td_flamelayout *L)
+{
+    if (strcmp(kind, "device") || L->maxdepth > 2)
+        return 0;
+    int mods = 0;
+    for (size_t i = 0; i < L->n; i++)
+        if (L->f[i].depth == 1 && !L->f[i].pruned &&
+            !(L->f[i].name && !strcmp(L->f[i].name, "(outside modules)")))
+            mods++;
+    return mods <= 1 || td_render_says_nothing(s, "modules");
+}
 
 int pd_flame(pdoc *d, const char *kind, const char *title)
 {
@@ -39,11 +95,13 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         int branch = 0;
         for (size_t i = 1; i < L.n && !branch; i++) /* pre-order: a sibling or a */
             branch = L.f[i].depth <= L.f[i - 1].depth; /* cousin follows a leaf */
-        if (!branch) {
+        if (!branch || one_module(d->s, kind, &L)) {
             td_flame_layout_free(&L);
             return 0;
         }
     }
+    size_t nks;
+    kshort *ks = short_names(d->s, &nks);
     /* XLA's source and op_name graphs are mostly "[GPU idle ...]" frames under the root
      * (97% of the width for the pax runs): the page would show one wide bar and
      * slivers. When they are more than half of the width, what ran is drawn instead:
@@ -116,8 +174,10 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
             char v[64];
             td_flame_fmt_value(fl, v, sizeof v, f->value);
             snprintf(lb, sizeof lb, "%s (%s)", f->name ? f->name : "", v);
-        } else
-            snprintf(lb, sizeof lb, "%s", f->name ? f->name : "");
+        } else {
+            const char *nm = shown_name(ks, nks, f->name);
+            snprintf(lb, sizeof lb, "%s", nm ? nm : "");
+        }
         /* at least about six characters, or the whole (short) name */
         double need = pd_text_w(d, lb, PF_SANS, fs);
         if (w - 4 < need && w - 4 < 6 * fs * 0.6 + fs)
@@ -159,6 +219,7 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
     snprintf(note + o, sizeof note - (size_t)o, " The interactive version is flame-%s.svg.",
              kind);
     pd_note(d, note);
+    free(ks);
     td_flame_layout_free(&L);
     return 1;
 }

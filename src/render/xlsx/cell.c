@@ -152,10 +152,13 @@ const char *xw_unit_name(double scale)
 }
 
 
-/* A reader's name for a metric: the one helper, compare/metrics.c's. */
+/* A reader's name for a metric: the one helper, compare/metrics.c's, with a kernel's full
+ * name (issue 21: short names in the PDF, stdout and findings, the full name in the
+ * workbook). Without a summary the helper finds no short name; kernel keys need nothing
+ * else of it (the device word is for the gpu.* keys). */
 void xw_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
 {
-    td_metric_label(s, m, dst, cap);
+    td_metric_label(strncmp(m, "kernel.", 7) ? s : NULL, m, dst, cap);
 }
 
 /* ---- sheet names ---- */

@@ -325,12 +325,28 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
     int cdev = td_table_col(t, "device");
     if (cdev >= 0 && t->cols[cdev].type != TD_T_DEVICE)
         cdev = -1;
+    /* a table of metrics (changes, comparisons): the name column reads the metric as the
+     * workbook names it, a kernel by its full name (the documents' label has its short
+     * name) */
+    int cname = td_table_col(t, "name"), cmet = td_table_col(t, "metric");
+    if (cname >= 0 && cmet >= 0 && (t->cols[cname].type != TD_T_TEXT ||
+                                    t->cols[cmet].type != TD_T_TEXT))
+        cmet = -1;
     for (size_t r = 0; r < nrows; r++)
         for (int k = 0; k < nsc; k++) {
             int job = cdev >= 0 && !strcmp(t->cols[sc[k]].key, "rank") &&
                       td_table_cell(t, r, cdev)->i == -1;
-            size_t l = put_cell(x, ws, (int)r + 1, k, &t->cols[sc[k]],
-                                td_table_cell(t, r, sc[k]), scale[k], job);
+            const td_cell *v = td_table_cell(t, r, sc[k]);
+            td_cell full;
+            char label[1200];
+            const char *m = cmet >= 0 && sc[k] == cname ? td_table_cell(t, r, cmet)->s : NULL;
+            if (m && !strncmp(m, "kernel.", 7)) {
+                xw_metric_label(x->s, m, label, sizeof label);
+                full = *v;
+                full.s = label;
+                v = &full;
+            }
+            size_t l = put_cell(x, ws, (int)r + 1, k, &t->cols[sc[k]], v, scale[k], job);
             if (l > w[k])
                 w[k] = l;
         }
