@@ -245,7 +245,8 @@ static const char *device_name(const td_actx *a, const td_trace *t)
     return NULL;
 }
 
-static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, const td_peak **used)
+static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table **roofp,
+                       const td_peak **used)
 {
     const td_trace *t = cx->t;
     td_summary *s = a->s;
@@ -286,6 +287,9 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, const td_p
         g[ng - 1].with_kernel += calls[i].kernel_ns > 0;
     }
     qsort(g, ng, sizeof *g, group_cmp);
+    /* the roofs of the rows' types (table `roofline`, the PDF's roofline chart) */
+    struct { const char *dtype; double pf, pb; } roof[16];
+    size_t nroof = 0;
     const td_peak *pk = a->o->peak_tflops > 0 ? NULL : td_peak_for(device_name(a, t));
     if (pk)
         *used = pk;
@@ -325,7 +329,28 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, const td_p
             td_row_int(s, tb, r, "roofline_ns", llround(rt));
             td_row_f64(s, tb, r, "roofline_share", rt / (double)kns);
             td_row_str(s, tb, r, "bound", tc >= tm ? "compute" : "memory");
+            size_t k2 = 0;
+            while (k2 < nroof && strcmp(roof[k2].dtype, c->dtype))
+                k2++;
+            if (k2 == nroof && nroof < 16) {
+                roof[nroof].dtype = c->dtype;
+                roof[nroof].pf = pf;
+                roof[nroof++].pb = pb;
+            }
         }
+    }
+    for (size_t k = 0; k < nroof; k++) {
+        if (!*roofp) {
+            *roofp = td_sum_table(s, "roofline", "Roofline");
+            td_table_cols(*roofp, "rank:int:Rank", "dtype:text:Type", "peak_tflops:f64:Peak TFLOP/s",
+                          "peak_tbps:f64:Peak TB/s", "ridge:f64:Ridge (FLOPs/byte)", NULL);
+        }
+        size_t r = td_table_add_row(*roofp);
+        td_row_int(s, *roofp, r, "rank", t->rank);
+        td_row_str(s, *roofp, r, "dtype", roof[k].dtype);
+        td_row_f64(s, *roofp, r, "peak_tflops", roof[k].pf);
+        td_row_f64(s, *roofp, r, "peak_tbps", roof[k].pb);
+        td_row_f64(s, *roofp, r, "ridge", roof[k].pf / roof[k].pb);
     }
     free(g);
     free(calls);
@@ -334,11 +359,11 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, const td_p
 /* The table only when some trace has modelled ops with shapes. */
 void td_an_op_perf(td_actx *a)
 {
-    td_table *tb = NULL;
+    td_table *tb = NULL, *roof = NULL;
     const td_peak *used = NULL;
     for (size_t i = 0; i < a->n; i++)
         if (a->tc[i].t->nshapes)
-            perf_trace(a, &a->tc[i], &tb, &used);
+            perf_trace(a, &a->tc[i], &tb, &roof, &used);
     if (!tb)
         return;
     if (a->o->peak_tflops > 0)

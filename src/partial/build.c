@@ -42,7 +42,8 @@ static int per_rank_table(const char *name)
            !strcmp(name, "gpu_timeline") || !strcmp(name, "idle_breakdown") ||
            !strcmp(name, "launches") || !strcmp(name, "queue_length") ||
            !strcmp(name, "comm_overlap") || !strcmp(name, "memory") ||
-           !strcmp(name, "op_perf");
+           !strcmp(name, "op_perf") || !strcmp(name, "roofline") ||
+           !strcmp(name, "memory_timeline");
 }
 
 static void add_rows(td_partial *p, const td_table *t)
