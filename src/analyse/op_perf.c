@@ -341,7 +341,7 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table *
     }
     for (size_t k = 0; k < nroof; k++) {
         if (!*roofp) {
-            *roofp = td_sum_table(s, "roofline", "Roofline");
+            *roofp = td_sum_table(s, "op_perf_roofs", "Roofline");
             td_table_cols(*roofp, "rank:int:Rank", "dtype:text:Type", "peak_tflops:f64:Peak TFLOP/s",
                           "peak_tbps:f64:Peak TB/s", "ridge:f64:Ridge (FLOPs/byte)", NULL);
         }

@@ -48,7 +48,19 @@ for path, pf, pb in ((sys.argv[1], 989.4, 3.35), (sys.argv[2], 100.0, 1.0)):
         assert r["bound"] == ("compute" if tc >= tm else "memory"), r
         assert abs(r["roofline_share"] - max(tc, tm) / r["kernel_ns"]) < 1e-6, r
     print(d["roofline"]["peaks"])
+    # the roofs the PDF draws: one per type of the rows, the peaks above, ridge = their ratio
+    roofs = {r["dtype"]: r for r in d["op_perf_roofs"]}
+    assert set(roofs) == {r["dtype"] for r in d["op_perf"] if r["peak_tflops"]}, roofs
+    for r in roofs.values():
+        assert (r["peak_tflops"], r["peak_tbps"]) == (pf, pb) and abs(r["ridge"] - pf / pb) < 1e-5, r
 PYEOF
+# the roofline chart is in the PDF (H100: bf16 roof, the top op listed), not without op_perf
+"$TD" report --format pdf -o "$WORK/pdf" "$T" 2>/dev/null || die "report pdf"
+pdftotext -layout "$WORK/pdf/report.pdf" - >"$WORK/pdf.txt"
+grep -q "^Roofline$" "$WORK/pdf.txt" && grep -q "bf16 peak 989.4 TFLOP/s, 3.35 TB/s" "$WORK/pdf.txt" &&
+    grep -q "^1 aten::addmm \[\[512\], \[141, 512\]" "$WORK/pdf.txt" || { echo "no roofline chart in the H100 PDF"; fail=1; }
+"$TD" report --format pdf -o "$WORK/pdf2" "$TRACES/kineto/hta_ns_resolution_rank0.json.gz" 2>/dev/null || die "report pdf 2"
+pdftotext "$WORK/pdf2/report.pdf" - | grep -q "^Roofline" && { echo "roofline chart without op_perf rows"; fail=1; }
 expect_exit 2 "$TD" summary --peak 100 "$T" 2>/dev/null >/dev/null || fail=1
 expect_exit 2 "$TD" summary --peak 0:1 "$T" 2>/dev/null >/dev/null || fail=1
 # no input shapes (torch's legacy CPU export): no table

@@ -1,7 +1,7 @@
 /* render/pdf/roofline.c - the PDF's roofline chart (section kind "roofline"): arithmetic
  * intensity (FLOPs/byte, log) against achieved TFLOP/s (log), one point per op_perf row
  * with device time, coloured by category; the device's roof per data type (the
- * bandwidth slope up to the ridge, then the compute ceiling) from table `roofline`; the
+ * bandwidth slope up to the ridge, then the compute ceiling) from table `op_perf_roofs`; the
  * top rows by device time numbered and listed under the chart. Every number comes from
  * the summary (analyse/op_perf.c). Nothing is drawn without op_perf rows. */
 #include "render/pdf/internal.h"
@@ -48,7 +48,7 @@ static int point(const td_table *t, size_t r, double *x, double *y)
 int pd_roofline(pdoc *d, const char *title)
 {
     const td_table *t = td_sum_find_table(d->s, "op_perf");
-    const td_table *rf = td_sum_find_table(d->s, "roofline");
+    const td_table *rf = td_sum_find_table(d->s, "op_perf_roofs");
     if (!t || !t->nrows)
         return 0;
     double xmn = INFINITY, xmx = 0, ymn = INFINITY, ymx = 0, x, y;
