@@ -45,6 +45,19 @@ static int point(const td_table *t, size_t r, double *x, double *y)
     return isfinite(*x) && isfinite(*y) && *x > 0 && *y > 0;
 }
 
+/* 1 when roof row r repeats an earlier one (the same type and peaks on another rank) */
+static int repeated(const td_table *rf, size_t r)
+{
+    for (size_t k = 0; k < r; k++) {
+        const char *a = td_row_get_str(rf, k, "dtype"), *b = td_row_get_str(rf, r, "dtype");
+        if (a && b && !strcmp(a, b) &&
+            td_row_get_f64(rf, k, "peak_tflops") == td_row_get_f64(rf, r, "peak_tflops") &&
+            td_row_get_f64(rf, k, "peak_tbps") == td_row_get_f64(rf, r, "peak_tbps"))
+            return 1;
+    }
+    return 0;
+}
+
 int pd_roofline(pdoc *d, const char *title)
 {
     const td_table *t = td_sum_find_table(d->s, "op_perf");
@@ -101,14 +114,14 @@ int pd_roofline(pdoc *d, const char *title)
         cairo_stroke(cr);
     }
     cairo_restore(cr);
-    for (size_t r = 0; rf && r < rf->nrows; r++) {
+    for (size_t r = 0, nlab = 0; rf && r < rf->nrows; r++) {
         double pf = td_row_get_f64(rf, r, "peak_tflops"), pb = td_row_get_f64(rf, r, "peak_tbps");
         const char *dt = td_row_get_str(rf, r, "dtype");
-        if (!(pf > 0 && pb > 0))
+        if (!(pf > 0 && pb > 0) || repeated(rf, r))
             continue;
         char lb[96];
         snprintf(lb, sizeof lb, "%s peak %g TFLOP/s, %g TB/s", dt ? dt : "", pf, pb);
-        double yy = pd_axis_pos(&ay, pf, py1, py0) - 10 - 9 * (double)r;
+        double yy = pd_axis_pos(&ay, pf, py1, py0) - 10 - 9 * (double)nlab++;
         pd_text(d, px1 - 200, yy, lb, PF_SANS, 6.5, 198, PANGO_ALIGN_RIGHT, PANGO_ELLIPSIZE_END,
                 C_TEXT);
     }
