@@ -537,8 +537,11 @@ static int norm(const char *name, const td_opm_dims *d, const char *types, const
         if (n <= 0)
             return 0;
         double C = 1;
-        for (int i = 0; i < n; i++)
-            C *= ok_dim(cs[i]) ? (double)cs[i] : -1;
+        for (int i = 0; i < n; i++) {
+            if (!ok_dim(cs[i]))
+                return 0;
+            C *= (double)cs[i];
+        }
         if (C <= 0)
             return 0;
         if (!bwd) /* weight, bias present (TraceLens: always, a [] being "not None") */

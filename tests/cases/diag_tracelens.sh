@@ -66,7 +66,8 @@ expect_exit 2 "$TD" summary --peak 0:1 "$T" 2>/dev/null >/dev/null || fail=1
 # no input shapes (torch's legacy CPU export): no table
 "$TD" summary --format csv --table op_perf "$TRACES/torch-cpu/torch_transformer_cpu_5steps.json" >/dev/null 2>&1 &&
     { echo "op_perf table on a trace without shapes"; fail=1; }
-# damaged shapes (tests/data/diag_damaged_shapes_memory.json: dimensions past int64,
+# damaged shapes (tests/data/diag_damaged_shapes_memory.json: dimensions past int64, a zero
+# stride, a kernel wider than the input, a dim out of range, shapes that do not broadcast,
 # negative, missing, not arrays) are skipped without overflow (UBSan build); the one
 # sound op is modelled: causal SDPA, B 1, H 2, N 3, d 4, by hand: 2 (2*3*3*4 + 2*3*4*3)
 # = 288 FLOPs halved = 144; bytes 4 x 24 elements x 2 = 192
