@@ -158,7 +158,8 @@ static void kernel_times(const td_tctx *cx, call_t *calls, size_t nc)
             }
         }
     }
-    qsort(v, nv, sizeof *v, civ_cmp);
+    if (nv) /* v is NULL without device work under any call */
+        qsort(v, nv, sizeof *v, civ_cmp);
     for (size_t i = 0; i < nv;) {
         size_t j = i;
         int64_t tot = 0, s = v[i].s, e = v[i].e;
