@@ -4,6 +4,7 @@
  * job-wide rows (rank null, sums over ranks), and a straggler sentence names the
  * slowest rank when its median step time is over 10% above the median rank's. */
 #include "analyse/internal.h"
+#include "analyse/op_models.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,7 +220,8 @@ static void diag_findings(td_summary *s, size_t *nf)
     const td_table *op = td_sum_find_table(s, "op_perf");
     size_t best = (size_t)-1;
     for (size_t r = 0; op && r < op->nrows; r++)
-        if (td_row_get_int(op, r, "kernel_ns") != TD_NA && isfinite(td_row_get_f64(op, r, "tflops")) &&
+        if (td_opm_matrix(td_row_get_str(op, r, "category")) && /* FLOP/s of memory-bound ops say little */
+            td_row_get_int(op, r, "kernel_ns") != TD_NA && isfinite(td_row_get_f64(op, r, "tflops")) &&
             (best == (size_t)-1 || td_row_get_int(op, r, "kernel_ns") > td_row_get_int(op, best, "kernel_ns")))
             best = r;
     if (best != (size_t)-1 && *nf < 6) {

@@ -8,6 +8,7 @@
  * start (column `allocated_from` says which). Neither HTA nor
  * TraceLens reads these events. */
 #include "analyse/internal.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,18 @@ static const char *devtype_name(int32_t t)
                                     "fpga", "maia", "xla", "vulkan", "metal", "xpu", "mps",
                                     "meta", "hpu", "ve", "lazy", "ipu", "mtia", "privateuseone"};
     return t >= 0 && t < (int32_t)(sizeof N / sizeof N[0]) ? N[t] : NULL;
+}
+
+/* "cuda:0", "cpu", "type99:7" */
+static void dev_name(char *dev, size_t cap, int32_t type, int32_t device)
+{
+    const char *tn = devtype_name(type);
+    if (!tn)
+        snprintf(dev, cap, "type%d:%d", (int)type, (int)device);
+    else if (device < 0)
+        snprintf(dev, cap, "%s", tn);
+    else
+        snprintf(dev, cap, "%s:%d", tn, (int)device);
 }
 
 typedef struct {
@@ -107,14 +120,8 @@ static void memory_trace(td_actx *a, const td_tctx *c, td_table **tbp)
         const td_mem *pk = &t->mem[d[k].peak];
         td_table *tb = *tbp ? *tbp : (*tbp = table(s));
         size_t r = td_table_add_row(tb);
-        const char *tn = devtype_name(d[k].type);
         char dev[48];
-        if (!tn)
-            snprintf(dev, sizeof dev, "type%d:%d", (int)d[k].type, (int)d[k].device);
-        else if (d[k].device < 0)
-            snprintf(dev, sizeof dev, "%s", tn);
-        else
-            snprintf(dev, sizeof dev, "%s:%d", tn, (int)d[k].device);
+        dev_name(dev, sizeof dev, d[k].type, d[k].device);
         td_row_int(s, tb, r, "rank", t->rank);
         td_row_str(s, tb, r, "device", dev);
         td_row_int(s, tb, r, "events", (int64_t)d[k].n);
@@ -138,11 +145,113 @@ static void memory_trace(td_actx *a, const td_tctx *c, td_table **tbp)
     free(d);
 }
 
-/* The table only when some trace has [memory] events. */
+/* ---- memory_timeline: the series downsampled to at most TL_POINTS rows per device ---- */
+
+#define TL_POINTS 200
+
+typedef struct {
+    int64_t ts;
+    uint32_t i;   /* index into t->mem */
+} mev;
+
+static int mev_cmp(const void *x, const void *y)
+{
+    const mev *a = x, *b = y;
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static td_table *tl_table(td_summary *s)
+{
+    td_table *tb = td_sum_table(s, "memory_timeline", "Memory timeline");
+    td_table_cols(tb, "rank:int:Rank", "device:text:Device", "from_ns:ns:From", "to_ns:ns:To",
+                  "events:int:Events", "ts_ns:ns:Largest at",
+                  "allocated_bytes:bytes:Allocated (largest)",
+                  "reserved_bytes:bytes:Reserved (largest)", NULL);
+    tb->note = "The allocator's memory per device over time, in at most 200 intervals of "
+               "equal length per device: each row holds the largest allocated and reserved "
+               "bytes of its interval's [memory] events, so the peak is exact.";
+    return tb;
+}
+
+/* One device's events (sorted by time): a row per non-empty interval. */
+static void tl_device(td_actx *a, const td_tctx *c, const char *dev, const mev *e, size_t n,
+                      td_table **tbp)
+{
+    const td_trace *t = c->t;
+    td_summary *s = a->s;
+    int64_t first = e[0].ts, span = e[n - 1].ts - first + 1;
+    int64_t w = span / TL_POINTS + (span % TL_POINTS != 0);
+    if (w < 1)
+        w = 1;
+    int64_t run = 0;
+    for (size_t i = 0; i < n;) {
+        int64_t k = (e[i].ts - first) / w;
+        int64_t amax = INT64_MIN, rmax = -1, at = e[i].ts;
+        size_t j = i;
+        for (; j < n && (e[j].ts - first) / w == k; j++) {
+            const td_mem *m = &t->mem[e[j].i];
+            int64_t v = m->allocated;
+            if (v < 0) { /* running sum of Bytes, as the memory table (saturating) */
+                if (__builtin_add_overflow(run, m->bytes, &run))
+                    run = m->bytes > 0 ? INT64_MAX : INT64_MIN;
+                v = run;
+            }
+            if (v > amax) {
+                amax = v;
+                at = e[j].ts;
+            }
+            if (m->reserved > rmax)
+                rmax = m->reserved;
+        }
+        td_table *tb = *tbp ? *tbp : (*tbp = tl_table(s));
+        size_t r = td_table_add_row(tb);
+        td_row_int(s, tb, r, "rank", t->rank);
+        td_row_str(s, tb, r, "device", dev);
+        td_row_int(s, tb, r, "from_ns", first + k * w - c->t0);
+        td_row_int(s, tb, r, "to_ns", first + (k + 1) * w - c->t0);
+        td_row_int(s, tb, r, "events", (int64_t)(j - i));
+        td_row_int(s, tb, r, "ts_ns", at - c->t0);
+        td_row_int(s, tb, r, "allocated_bytes", amax);
+        td_row_int(s, tb, r, "reserved_bytes", rmax >= 0 ? rmax : TD_NA);
+        i = j;
+    }
+}
+
+static void timeline_trace(td_actx *a, const td_tctx *c, td_table **tbp)
+{
+    const td_trace *t = c->t;
+    mev *e = td_xmalloc(t->nmem * sizeof *e);
+    char *done = td_xcalloc(t->nmem, 1);
+    for (size_t i = 0; i < t->nmem; i++) {
+        if (done[i])
+            continue;
+        const td_mem *m0 = &t->mem[i];
+        size_t n = 0;
+        for (size_t k = i; k < t->nmem; k++)
+            if (!done[k] && t->mem[k].device_type == m0->device_type && t->mem[k].device == m0->device) {
+                done[k] = 1;
+                e[n].ts = t->mem[k].ts;
+                e[n++].i = (uint32_t)k;
+            }
+        qsort(e, n, sizeof *e, mev_cmp);
+        char dev[48];
+        dev_name(dev, sizeof dev, m0->device_type, m0->device);
+        tl_device(a, c, dev, e, n, tbp);
+    }
+    free(done);
+    free(e);
+}
+
+/* The tables only when some trace has [memory] events. */
 void td_an_memory(td_actx *a)
 {
-    td_table *tb = NULL;
+    td_table *tb = NULL, *tl = NULL;
     for (size_t i = 0; i < a->n; i++)
         if (a->tc[i].t->nmem)
             memory_trace(a, &a->tc[i], &tb);
+    for (size_t i = 0; i < a->n; i++)
+        if (a->tc[i].t->nmem)
+            timeline_trace(a, &a->tc[i], &tl);
 }

@@ -2,122 +2,26 @@
  * (record_shapes=True; read/chrome_event.c keeps "Input Dims", "Input type" and
  * "Concrete Inputs" of the ops td_shape_op_wanted names), as TraceLens models them
  * (perf_model.py at 171dd747; doc/summary-json.md "op_perf"):
- *   GEMM: aten::mm A[M,K] B[K,N]; aten::addmm bias, A, B; aten::bmm A[b,M,K] B[b,K,N];
- *   aten::baddbmm bias, A, B. FLOPs = b (2MNK + MN with a bias), bytes = b (MK + KN + MN
- *   + N with a bias) x the bytes of A's element type (perf_model.py:85-114, 341-643).
- *   SDPA forward (aten::_scaled_dot_product_{flash,efficient,cudnn}_attention): q, k, v
- *   [B,H,N,d]; FLOPs = B Hq (2 Nq Nkv dqk + 2 Nq Nkv dv), halved when causal; bytes =
- *   (q + k + v + out elements) x the element bytes (perf_model.py:1779-1821; TraceLens
- *   always counts 2 bytes an element there: tracedoc uses the input's type).
+ *   the models (GEMM, SDPA forward and backward, convolution, elementwise,
+ *   normalisation, reductions) are in analyse/op_models.c.
  * Time of a call = the union of the device intervals (kernels, memcpy, memset) launched
  * from the op's subtree (tree_perf.py:395-404). One row per (rank, op, shapes, types):
  * calls, FLOPs and bytes of one call, kernel_ns summed over the calls, TFLOP/s and TB/s
  * over that time, intensity, and the roofline (tree_perf.py:482-505) against the device's
  * peaks (analyse/peaks.c) or --peak. */
 #include "analyse/internal.h"
+#include "analyse/op_models.h"
 #include <math.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-#define MAXIN 8
-#define MAXD 8
-
-typedef struct {
-    int n;                      /* inputs */
-    int nd[MAXIN];              /* dims of each input */
-    int64_t d[MAXIN][MAXD];
-} dims_t;
-
-/* "[[512], [141, 512], [], ...]" -> dims; 0 on anything else. */
-static int parse_dims(const char *p, dims_t *o)
-{
-    memset(o, 0, sizeof *o);
-    while (isspace((unsigned char)*p))
-        p++;
-    if (*p++ != '[')
-        return 0;
-    for (;;) {
-        while (isspace((unsigned char)*p) || *p == ',')
-            p++;
-        if (*p == ']')
-            return 1;
-        if (*p != '[')
-            return 0;
-        p++;
-        int k = o->n < MAXIN ? o->n : -1;
-        for (;;) {
-            while (isspace((unsigned char)*p) || *p == ',')
-                p++;
-            if (*p == ']') {
-                p++;
-                break;
-            }
-            char *e;
-            long long v = strtoll(p, &e, 10);
-            if (e == p)
-                return 0;
-            if (k >= 0 && o->nd[k] < MAXD)
-                o->d[k][o->nd[k]++] = v;
-            p = e;
-        }
-        if (k >= 0)
-            o->n++;
-    }
-}
-
-/* The i-th string of a JSON array of strings, copied to buf (escapes kept as they are);
- * "" when absent. */
-static const char *nth_str(const char *p, int i, char *buf, size_t cap)
-{
-    buf[0] = 0;
-    if (!p)
-        return buf;
-    int k = 0;
-    while (*p) {
-        if (*p == '"') {
-            const char *q = ++p;
-            while (*q && *q != '"')
-                q += q[0] == '\\' && q[1] ? 2 : 1;
-            if (k++ == i) {
-                size_t n = (size_t)(q - p) < cap - 1 ? (size_t)(q - p) : cap - 1;
-                memcpy(buf, p, n);
-                buf[n] = 0;
-                return buf;
-            }
-            p = *q ? q + 1 : q;
-        } else
-            p++;
-    }
-    return buf;
-}
-
-/* torch's scalar type name -> short dtype and bytes an element (TraceLens name2bpe). */
-static const char *short_dtype(const char *t, int *bpe)
-{
-    static const struct { const char *t, *s; int b; } M[] = {
-        {"double", "fp64", 8}, {"float", "fp32", 4}, {"c10::BFloat16", "bf16", 2},
-        {"c10::Half", "fp16", 2}, {"c10::Float8_e4m3fn", "fp8", 1},
-        {"c10::Float8_e4m3fnuz", "fp8", 1}, {"c10::Float8_e5m2", "fp8", 1},
-        {"c10::Float8_e5m2fnuz", "fp8", 1}, {"signed char", "int8", 1},
-        {"unsigned char", "uint8", 1}, {"long int", "int64", 8}, {"int", "int32", 4},
-    };
-    for (size_t i = 0; i < sizeof M / sizeof M[0]; i++)
-        if (!strcasecmp(t, M[i].t)) {
-            *bpe = M[i].b;
-            return M[i].s;
-        }
-    *bpe = 0;
-    return t;
-}
 
 typedef struct {
     uint32_t sh;                /* index into t->shapes */
     uint32_t ev;                /* the op's event */
     int valid;
-    const char *cat;            /* "GEMM", "SDPA_fwd" */
+    const char *cat;            /* "GEMM", "SDPA_fwd"... (td_opm.cat) */
     double flops;               /* one call */
     int64_t bytes;              /* one call, -1 unknown */
     const char *dtype;          /* short name (summary arena) */
@@ -127,7 +31,7 @@ typedef struct {
 } call_t;
 
 /* dims as Python prints them (TraceLens's "Input Dims" column) */
-static td_str dims_text(td_actx *a, const dims_t *d)
+static td_str dims_text(td_actx *a, const td_opm_dims *d)
 {
     td_buf b = {0};
     td_buf_printf(&b, "[");
@@ -164,66 +68,23 @@ static td_str compact(td_actx *a, const char *p)
     return r;
 }
 
-/* dimensions a model can use: none negative, none absurd (the products stay exact in a
- * double and far from int64's limit) */
-static int sane(int64_t a, int64_t b, int64_t c, int64_t d)
-{
-    const int64_t L = (int64_t)1 << 40;
-    return a >= 0 && b >= 0 && c >= 0 && d >= 0 && a < L && b < L && c < L && d < L;
-}
-
 static int model(td_actx *a, const td_shape *sh, call_t *c)
 {
-    const char *name = td_name(a, sh->name);
-    dims_t d;
-    if (!parse_dims(td_name(a, sh->dims), &d))
+    td_opm_dims d;
+    td_opm m;
+    if (!td_opm_parse_dims(td_name(a, sh->dims), &d))
         return 0;
     const char *types = sh->types ? td_name(a, sh->types) : NULL;
+    const char *con = sh->concrete ? td_name(a, sh->concrete) : NULL;
+    if (!td_opm_model(td_name(a, sh->name), &d, types, con, &m))
+        return 0;
     c->shape = dims_text(a, &d);
     c->types = compact(a, types);
-    char tb[64];
-    int bpe = 0;
-    if (!strcmp(name, "aten::mm") || !strcmp(name, "aten::addmm") || !strcmp(name, "aten::bmm") ||
-        !strcmp(name, "aten::baddbmm")) {
-        int bias = name[6] == 'a' || (name[6] == 'b' && name[7] == 'a');
-        int batched = strstr(name, "bmm") != NULL;
-        int ia = bias ? 1 : 0, ib = ia + 1, w = batched ? 3 : 2;
-        if (d.n <= ib || d.nd[ia] != w || d.nd[ib] != w)
-            return 0;
-        int64_t B = batched ? d.d[ia][0] : 1, M = d.d[ia][w - 2], K = d.d[ia][w - 1],
-                N = d.d[ib][w - 1];
-        c->cat = "GEMM";
-        c->dtype = td_arena_strdup(a->s->a, short_dtype(nth_str(types, ia, tb, sizeof tb), &bpe));
-        c->flops = (double)B * (2.0 * (double)M * (double)N * (double)K + (bias ? (double)M * (double)N : 0));
-        double by = (double)B * ((double)M * (double)K + (double)K * (double)N +
-                                 (double)M * (double)N + (bias ? (double)N : 0)) * bpe;
-        c->bytes = bpe ? (int64_t)by : -1;
-        return sane(B, M, N, K) && sane(1, 1, 1, 1) && c->flops < 4e18 && by < 4e18;
-    }
-    if (!strncmp(name, "aten::_scaled_dot_product_", 26)) {
-        if (d.n < 3 || d.nd[0] != 4 || d.nd[1] != 4 || d.nd[2] != 4)
-            return 0;
-        int64_t B = d.d[0][0], Hq = d.d[0][1], Nq = d.d[0][2], dqk = d.d[0][3];
-        int64_t Hkv = d.d[1][1], Nkv = d.d[1][2], dv = d.d[2][3];
-        /* is_causal: argument 4 (flash), 6 (efficient, cudnn) */
-        char cb[16];
-        const char *con = sh->concrete ? td_name(a, sh->concrete) : NULL;
-        nth_str(con, strstr(name, "flash") ? 4 : 6, cb, sizeof cb);
-        int causal = !strcasecmp(cb, "true");
-        c->cat = "SDPA_fwd";
-        c->dtype = td_arena_strdup(a->s->a, short_dtype(nth_str(types, 0, tb, sizeof tb), &bpe));
-        c->flops = (double)B * (double)Hq * (2.0 * (double)Nq * (double)Nkv * (double)dqk +
-                                              2.0 * (double)Nq * (double)dv * (double)Nkv);
-        if (causal)
-            c->flops /= 2;
-        double by = ((double)B * (double)Nq * (double)Hq * (double)dqk +
-                     (double)B * (double)Nkv * (double)Hkv * (double)dqk +
-                     (double)B * (double)Nkv * (double)Hkv * (double)dv +
-                     (double)B * (double)Nq * (double)Hq * (double)dv) * bpe;
-        c->bytes = bpe ? (int64_t)by : -1;
-        return sane(B, Hq, Nq, dqk) && sane(Hkv, Nkv, dv, 1) && c->flops < 4e18 && by < 4e18;
-    }
-    return 0;
+    c->cat = m.cat;
+    c->dtype = td_arena_strdup(a->s->a, m.dtype ? m.dtype : "");
+    c->flops = m.flops;
+    c->bytes = m.bytes >= 0 ? (int64_t)m.bytes : -1;
+    return 1;
 }
 
 typedef struct {
@@ -297,7 +158,8 @@ static void kernel_times(const td_tctx *cx, call_t *calls, size_t nc)
             }
         }
     }
-    qsort(v, nv, sizeof *v, civ_cmp);
+    if (nv) /* v is NULL without device work under any call */
+        qsort(v, nv, sizeof *v, civ_cmp);
     for (size_t i = 0; i < nv;) {
         size_t j = i;
         int64_t tot = 0, s = v[i].s, e = v[i].e;
@@ -384,7 +246,8 @@ static const char *device_name(const td_actx *a, const td_trace *t)
     return NULL;
 }
 
-static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, const td_peak **used)
+static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table **roofp,
+                       const td_peak **used)
 {
     const td_trace *t = cx->t;
     td_summary *s = a->s;
@@ -425,6 +288,9 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, const td_p
         g[ng - 1].with_kernel += calls[i].kernel_ns > 0;
     }
     qsort(g, ng, sizeof *g, group_cmp);
+    /* the roofs of the rows' types (table `roofline`, the PDF's roofline chart) */
+    struct { const char *dtype; double pf, pb; } roof[16];
+    size_t nroof = 0;
     const td_peak *pk = a->o->peak_tflops > 0 ? NULL : td_peak_for(device_name(a, t));
     if (pk)
         *used = pk;
@@ -464,7 +330,28 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, const td_p
             td_row_int(s, tb, r, "roofline_ns", llround(rt));
             td_row_f64(s, tb, r, "roofline_share", rt / (double)kns);
             td_row_str(s, tb, r, "bound", tc >= tm ? "compute" : "memory");
+            size_t k2 = 0;
+            while (k2 < nroof && strcmp(roof[k2].dtype, c->dtype))
+                k2++;
+            if (k2 == nroof && nroof < 16) {
+                roof[nroof].dtype = c->dtype;
+                roof[nroof].pf = pf;
+                roof[nroof++].pb = pb;
+            }
         }
+    }
+    for (size_t k = 0; k < nroof; k++) {
+        if (!*roofp) {
+            *roofp = td_sum_table(s, "op_perf_roofs", "Roofline");
+            td_table_cols(*roofp, "rank:int:Rank", "dtype:text:Type", "peak_tflops:f64:Peak TFLOP/s",
+                          "peak_tbps:f64:Peak TB/s", "ridge:f64:Ridge (FLOPs/byte)", NULL);
+        }
+        size_t r = td_table_add_row(*roofp);
+        td_row_int(s, *roofp, r, "rank", t->rank);
+        td_row_str(s, *roofp, r, "dtype", roof[k].dtype);
+        td_row_f64(s, *roofp, r, "peak_tflops", roof[k].pf);
+        td_row_f64(s, *roofp, r, "peak_tbps", roof[k].pb);
+        td_row_f64(s, *roofp, r, "ridge", roof[k].pf / roof[k].pb);
     }
     free(g);
     free(calls);
@@ -473,11 +360,11 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, const td_p
 /* The table only when some trace has modelled ops with shapes. */
 void td_an_op_perf(td_actx *a)
 {
-    td_table *tb = NULL;
+    td_table *tb = NULL, *roof = NULL;
     const td_peak *used = NULL;
     for (size_t i = 0; i < a->n; i++)
         if (a->tc[i].t->nshapes)
-            perf_trace(a, &a->tc[i], &tb, &used);
+            perf_trace(a, &a->tc[i], &tb, &roof, &used);
     if (!tb)
         return;
     if (a->o->peak_tflops > 0)

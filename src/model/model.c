@@ -182,8 +182,25 @@ int td_shape_op_wanted(const char *name, size_t len)
         "aten::_scaled_dot_product_flash_attention",
         "aten::_scaled_dot_product_efficient_attention",
         "aten::_scaled_dot_product_cudnn_attention",
+        "aten::_scaled_dot_product_flash_attention_backward",
+        "aten::_scaled_dot_product_efficient_attention_backward",
+        "aten::_scaled_dot_product_cudnn_attention_backward",
+        "flash_attn::_flash_attn_forward", "flash_attn::_flash_attn_backward",
+        "aten::convolution", "aten::convolution_backward",
+        /* elementwise, normalisation and reductions (analyse/op_models.c's lists) */
+        "aten::copy", "aten::copy_", "aten::clamp_min", "aten::clamp_min_", "aten::clamp_max",
+        "aten::clamp_max_", "aten::sigmoid", "aten::rsqrt", "aten::silu", "aten::neg", "aten::pow",
+        "aten::div", "aten::div_", "aten::mul", "aten::mul_", "aten::add", "aten::add_",
+        "aten::sigmoid_backward", "aten::threshold_backward",
+        "aten::batch_norm", "aten::native_batch_norm", "aten::cudnn_batch_norm",
+        "aten::miopen_batch_norm", "aten::layer_norm", "aten::native_layer_norm",
+        "aten::group_norm", "aten::native_group_norm", "aten::native_layer_norm_backward",
+        "aten::native_batch_norm_backward",
+        "aten::sum", "aten::mean", "aten::max", "aten::min", "aten::norm", "aten::linalg_norm",
+        "aten::std", "aten::var", "aten::logsumexp", "aten::cumsum", "aten::cumprod",
+        "aten::amin", "aten::amax",
     };
-    if (len < 8 || memcmp(name, "aten::", 6))
+    if (len < 8 || (memcmp(name, "aten::", 6) && (len < 12 || memcmp(name, "flash_attn::", 12))))
         return 0;
     for (size_t i = 0; i < sizeof N / sizeof N[0]; i++)
         if (strlen(N[i]) == len && !memcmp(N[i], name, len))

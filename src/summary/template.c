@@ -16,8 +16,8 @@ const char *const td_pdf_sections[TD_PDF_NKINDS + 1] = {
     [TD_PDF_XLACOLLECTIVES] = "xlacollectives", [TD_PDF_TELEMETRY] = "telemetry",
     [TD_PDF_CHECKLIST] = "checklist", [TD_PDF_VERDICT] = "verdict",
     [TD_PDF_TRENDS] = "trends", [TD_PDF_STACKTRACE] = "stacktrace", [TD_PDF_IPU] = "ipu",
-    [TD_PDF_IPU_TIMELINE] = "ipu_timeline", [TD_PDF_CRITPATH] = "critpath",
-    [TD_PDF_NKINDS] = NULL};
+    [TD_PDF_IPU_TIMELINE] = "ipu_timeline", [TD_PDF_ROOFLINE] = "roofline",
+    [TD_PDF_MEMORY] = "memory", [TD_PDF_CRITPATH] = "critpath", [TD_PDF_NKINDS] = NULL};
 const char *const td_xlsx_sections[TD_XLSX_NKINDS + 1] = {
     [TD_XLSX_SUMMARY] = "summary", [TD_XLSX_TABLE] = "table",
     [TD_XLSX_REGRESSION] = "regression", [TD_XLSX_TRENDS] = "trends", [TD_XLSX_NKINDS] = NULL};

@@ -2,7 +2,8 @@
  * calling only the layers below it (tests/deps.py finds no cycle):
  *   pdf.c        the document: section dispatcher (switch over td_pdf_kind), fonts,
  *                writing the pages
- *   overview.c draw.c flame.c trend.c telem.c check.c samba.c ipu.c xla.c
+ *   overview.c draw.c flame.c trend.c telem.c check.c samba.c ipu.c xla.c roofline.c
+ *   memchart.c
  *                the sections; they never call each other nor the dispatcher
  *   table.c      the table drawer (pd_table), used by several sections
  *   chart.c      chart primitives: rules, legends, bars, axes, scatter, ticks
@@ -178,5 +179,7 @@ int pd_ipu_timeline(pdoc *d, const char *title); /* ipu.c: IPU flat timeline; LW
 /* xla.c: XLA collectives per instance: bus bandwidth and wait multiple against message
  * size, the straggler-wait histogram, the worst instances. */
 int pd_xla_collectives(pdoc *d, const td_section *sec);
+int pd_roofline(pdoc *d, const char *title); /* roofline.c: op_perf against the roofs */
+int pd_memory(pdoc *d, const char *title);   /* memchart.c: allocated/reserved over time */
 
 #endif

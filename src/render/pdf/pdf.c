@@ -128,6 +128,10 @@ static int draw_section(pdoc *d, const td_template *t, const td_section *sec)
         return pd_trends(d, sec);
     case TD_PDF_WARNINGS:
         return pd_warnings(d, title);
+    case TD_PDF_ROOFLINE:
+        return pd_roofline(d, title);
+    case TD_PDF_MEMORY:
+        return pd_memory(d, title);
     case TD_PDF_PAGEBREAK:
         d->pending_break = 1;
         return 0;
