@@ -59,10 +59,12 @@ static void set_cell(td_summary *s, td_type t, td_cell *c, json_t *v)
         c->i = -1;
     else if (t == TD_T_BOOL)
         c->i = json_is_boolean(v) ? json_is_true(v) : TD_NA;
+    else if (json_is_integer(v))
+        c->i = (int64_t)json_integer_value(v);
+    else if (json_is_real(v) && fabs(json_real_value(v)) < 9.2e18) /* NaN fails too */
+        c->i = (int64_t)json_real_value(v);
     else
-        c->i = json_is_integer(v) ? (int64_t)json_integer_value(v)
-               : json_is_real(v)  ? (int64_t)json_real_value(v)
-                                  : TD_NA;
+        c->i = TD_NA; /* not a number, or one no integer cell can hold */
 }
 
 /* A scalar's label "type:Title": 1 when it parses. */
