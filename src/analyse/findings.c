@@ -381,9 +381,7 @@ void td_an_findings(td_actx *a)
                        shorten(s, td_row_get_str(th, 0, "hlo_op")), 100.0 * td_row_get_f64(th, 0, "share"));
         nf++;
     }
-    xla_findings(a, &nf);
-    cp_findings(s, &nf);
-    diag_findings(s, &nf);
+    /* a rank that holds the job back comes before the critical path and the diagnosis */
     const td_table *st = td_sum_find_table(s, "steps");
     int64_t srank;
     double sratio;
@@ -392,6 +390,9 @@ void td_an_findings(td_actx *a)
                        (long long)srank, 100.0 * (sratio - 1.0));
         nf++;
     }
+    xla_findings(a, &nf);
+    cp_findings(s, &nf);
+    diag_findings(s, &nf);
     const td_kv *wd = td_sum_get(s, "warmup.dropped");
     if (wd && wd->v.i > 0 && nf < 6) {
         /* XLA counts dropped module executions, Kineto dropped steps */
