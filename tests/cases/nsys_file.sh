@@ -2,7 +2,7 @@
 # same tables as the export read whole (from stdin, or gzipped), also through a path
 # with characters a SQLite URI escapes; and peak memory no longer holds the file: for a
 # 45 MB export (bench/mknsys.sh, 8,000 copies of the shared one) the file path takes at
-# least 0.7 times the file less memory than the same bytes on stdin.
+# least 0.7 times the file less memory (the reader alone) than the same bytes on stdin.
 . "$ROOT/tests/lib.sh"
 need_traces
 asan=0; case "${BUILD_KIND:-}" in *asan*) asan=1 ;; esac
@@ -39,10 +39,16 @@ PY
 if [ $asan = 0 ] && [ -x /usr/bin/time ]; then
     "$ROOT/bench/mknsys.sh" "$WORK/big.sqlite" 8000 "$NS" 2>/dev/null || die "mknsys"
     size=$(($(stat -c %s "$WORK/big.sqlite") / 1024))
-    /usr/bin/time -f %M -o "$WORK/f.rss" "$TD" summary --format json "$WORK/big.sqlite" \
-        >"$WORK/bf.json" 2>/dev/null || die "summary big (file)"
-    /usr/bin/time -f %M -o "$WORK/s.rss" "$TD" summary --format json - <"$WORK/big.sqlite" \
-        >"$WORK/bs.json" 2>/dev/null || die "summary big (stdin)"
+    # the reader alone (read + sort, no analysis: since the critical path pass the peak of a
+    # whole summary comes after reading, when the stdin copy is already freed)
+    RD=$(dirname "$TD")/tests/test_read_dump
+    [ -x "$RD" ] || die "$RD missing"
+    /usr/bin/time -f %M -o "$WORK/f.rss" "$RD" "$WORK/big.sqlite" \
+        >"$WORK/bf.txt" 2>/dev/null || die "read big (file)"
+    /usr/bin/time -f %M -o "$WORK/s.rss" "$RD" - <"$WORK/big.sqlite" \
+        >"$WORK/bs.txt" 2>/dev/null || die "read big (stdin)"
+    sed -i '1s/^path=[^ ]*//' "$WORK/bf.txt" "$WORK/bs.txt" # the path line names the input
+    cmp -s "$WORK/bf.txt" "$WORK/bs.txt" || die "file and stdin read differently"
     rf=$(tail -n 1 "$WORK/f.rss") rs=$(tail -n 1 "$WORK/s.rss")
     echo "peak RSS for a $size KiB export: file $rf KiB, stdin $rs KiB"
     [ $((rf + size * 7 / 10)) -lt "$rs" ] || die "the file path does not save the file's size: $rf vs $rs KiB"
