@@ -62,6 +62,8 @@ typedef struct cptrace {
     int32_t *loc;          /* trace event -> local event, -1 */
     int32_t *bylaunch;     /* device k sorted by launching call start */
     size_t nbyl;
+    int32_t *outer; /* trace event -> its outermost op below the step above it, -1 none,
+                     * -2 not yet known (made on first use: linear however deep the nesting) */
 } cptrace;
 
 static int is_name(const char *n, const char *const *list)
@@ -220,6 +222,7 @@ static void cp_trace_free(cptrace *p)
     free(p->qdev);
     free(p->loc);
     free(p->bylaunch);
+    free(p->outer);
 }
 
 static int32_t local(cgraph *g, cptrace *p, int32_t i)
@@ -555,17 +558,56 @@ static int bound_of(const td_tctx *c, const cedge *e)
 }
 
 /* The name a path edge is reported under: device work by its name; CPU time by the
- * outermost op around the attributed event, below the step ("aten::embedding"). */
-static int32_t report_event(td_actx *a, const td_tctx *c, int32_t i)
+ * outermost op around the attributed event, below the step ("aten::embedding"). The
+ * outermost op above each event is kept, so that a path through deeply nested ops
+ * walks each parent chain once, not once per edge. */
+static int names_op(td_actx *a, const td_tctx *c, int32_t p)
+{
+    return c->t->ev[p].kind == TD_K_CPU_OP &&
+           strncmp(td_name(a, c->t->ev[p].name), "ProfilerStep", 12) != 0;
+}
+
+/* outer[] of event k from its parent's (known): the outermost op above the parent, else
+ * the parent itself when it names an op, else none */
+static int32_t outer_of(td_actx *a, const td_tctx *c, const int32_t *outer, int32_t k)
+{
+    int32_t q = c->parent[k];
+    if (q < 0)
+        return -1;
+    return outer[q] >= 0 ? outer[q] : names_op(a, c, q) ? q : -1;
+}
+
+static int32_t report_event(td_actx *a, const td_tctx *c, cptrace *pt, int32_t i)
 {
     const td_event *ev = &c->t->ev[i];
     if (td_kind_is_device(ev->kind))
         return i;
-    int32_t top = i;
-    for (int32_t p = c->parent[i]; p >= 0; p = c->parent[p])
-        if (c->t->ev[p].kind == TD_K_CPU_OP && strncmp(td_name(a, c->t->ev[p].name), "ProfilerStep", 12))
-            top = p;
-    return top;
+    if (!pt->outer) {
+        pt->outer = td_xmalloc((c->t->nev + 1) * sizeof *pt->outer);
+        for (size_t k = 0; k < c->t->nev; k++)
+            pt->outer[k] = -2;
+    }
+    if (pt->outer[i] == -2) {
+        /* the chain from i up to the first event whose parent's answer is known (or
+         * that has no parent), then filled from its top down */
+        size_t n = 1;
+        int32_t j = i;
+        while (c->parent[j] >= 0 && pt->outer[c->parent[j]] == -2) {
+            j = c->parent[j];
+            n++;
+        }
+        int32_t *chain = td_xmalloc(n * sizeof *chain);
+        size_t m = 0;
+        for (int32_t k = i;; k = c->parent[k]) {
+            chain[m++] = k;
+            if (k == j)
+                break;
+        }
+        while (m-- > 0)
+            pt->outer[chain[m]] = outer_of(a, c, pt->outer, chain[m]);
+        free(chain);
+    }
+    return pt->outer[i] >= 0 ? pt->outer[i] : i;
 }
 
 int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1,
@@ -658,7 +700,7 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         sg->start = g.nd[e->u].ts;
         sg->end = g.nd[e->v].ts;
         sg->bound = b;
-        sg->event = report_event(a, c, nev);
+        sg->event = report_event(a, c, p, nev);
     }
     free(path);
     for (size_t le = 0; le < g.ne; le++)
