@@ -151,19 +151,24 @@ static double unit_of(int64_t a)
     return a >= 1000000000 ? 1e9 : a >= 1000000 ? 1e6 : a >= 1000 ? 1e3 : 1;
 }
 
-/* cells of the shown rows that read badly in unit u: "0.0xx" (under a tenth of a unit,
- * but not so small that they keep their own unit) or four digits before the point */
-static size_t bad_cells(const td_table *t, int ci, size_t n, double u)
+/* What the shown cells of a time column cost a reader in unit u (ns per unit), cell by
+ * cell: 0 for 0.100 to 999.999 units; 1 for "0.0xx" or four digits ("4426 µs"); 2 for
+ * a cell under a hundredth of a unit, which td_fmt_ns_in writes in its own unit (a
+ * second unit in the column: "4.000 µs" among ms, never "0.004 ms"); 4 for five digits
+ * or more ("126664 µs"); twice that in the first three rows. */
+static size_t unit_cost(const td_table *t, int ci, size_t n, double u)
 {
-    size_t bad = 0;
+    size_t cost = 0;
     for (size_t r = 0; r < n; r++) {
         int64_t x = td_table_cell(t, r, ci)->i;
         if (x == TD_NA || x == 0)
             continue;
         double a = (double)abs64(x);
-        bad += (a >= u / 2000 && a < u / 10) || a >= u * 1000;
+        size_t c = u > 1 && a < u / 100 ? 2 : u > 1 && a < u / 10 ? 1
+                 : a >= u * 10000 ? 4 : a >= u * 1000 ? 1 : 0;
+        cost += r < 3 ? 2 * c : c; /* the top rows, which a reader looks at, count twice */
     }
-    return bad;
+    return cost;
 }
 
 double td_col_scale(const td_table *t, int ci, size_t top)
@@ -185,13 +190,21 @@ double td_col_scale(const td_table *t, int ci, size_t top)
     }
     if (!k)
         return 1e3;
-    /* ... unless one unit down reads better over the shown rows: an op table's average
-     * column under a ProfilerStep row of 4.426 ms read 0.003-0.032 ms in every other row
-     * (issue 21); in us it is one cell of four digits instead of eleven of "0.0xx" */
-    double u = unit_of(mx);
-    if (u > 1 && bad_cells(t, ci, n, u / 1e3) < bad_cells(t, ci, n, u))
-        u /= 1e3;
-    return u;
+    /* ... unless another unit reads better over the shown rows (unit_cost): an op
+     * table's average column under a ProfilerStep row of 4.426 ms read 0.003-0.032 ms in
+     * every other row; a kernel mean column read 0.004 ms in its fourth row (issue 21).
+     * Ties keep the top rows' unit, then the larger unit. */
+    double u = unit_of(mx), best = u;
+    size_t bc = unit_cost(t, ci, n, u);
+    static const double units[] = {1e9, 1e6, 1e3, 1};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        size_t c = unit_cost(t, ci, n, units[i]);
+        if (c < bc) {
+            bc = c;
+            best = units[i];
+        }
+    }
+    return best;
 }
 
 void td_fmt_ns_in(char *dst, size_t cap, int64_t ns, double scale)
@@ -200,7 +213,7 @@ void td_fmt_ns_in(char *dst, size_t cap, int64_t ns, double scale)
         snprintf(dst, cap, "0");
     else if (scale <= 1)
         snprintf(dst, cap, "%lld ns", (long long)ns);
-    else if ((double)abs64(ns) < scale / 2000) /* would read 0.000: its own unit */
+    else if ((double)abs64(ns) < scale / 100) /* would read 0.00x: its own unit */
         td_fmt_ns(dst, cap, ns);
     else if ((double)abs64(ns) >= scale * 1000) /* four digits are precise enough */
         snprintf(dst, cap, "%.0f %s", (double)ns / scale, td_unit_name(scale));

@@ -305,9 +305,24 @@ td_status td_template_parse(const char *path, const char *text, td_template **ou
                 sec.threshold = d;
             } else if (strcmp(tok, "title") == 0) {
                 snprintf(sec.title, sizeof sec.title, "%s", v);
+            } else if (strcmp(tok, "when") == 0) {
+                if (block != 1) {
+                    td_fail(e, TD_E_USAGE, "%s:%d: when= applies to [pdf] sections only",
+                            path, lineno);
+                    goto fail;
+                }
+                if (!strcmp(v, "cpu-only"))
+                    sec.when = TD_WHEN_CPU_ONLY;
+                else if (!strcmp(v, "device"))
+                    sec.when = TD_WHEN_DEVICE;
+                else {
+                    td_fail(e, TD_E_USAGE, "%s:%d: expected when=cpu-only or when=device, "
+                            "got when=%s", path, lineno, v);
+                    goto fail;
+                }
             } else {
                 td_fail(e, TD_E_USAGE, "%s:%d: unknown option '%s' (expected top, threshold, "
-                        "title)", path, lineno, tok);
+                        "title, when)", path, lineno, tok);
                 goto fail;
             }
         }

@@ -72,7 +72,13 @@ typedef struct td_section {
     int top;           /* top-N rows; 0 = the section's default */
     double threshold;  /* < 0 = unset */
     int line;          /* line in the template file */
+    int when;          /* td_when: drawn only for inputs of one kind (PDF sections) */
 } td_section;
+
+/* `when=` of a PDF section: always (the default), only when the input has no device
+ * time (`when=cpu-only`: page 1's "Devices none (CPU only)", trace.devices 0), or only
+ * when it has (`when=device`). */
+typedef enum td_when { TD_WHEN_ALWAYS, TD_WHEN_CPU_ONLY, TD_WHEN_DEVICE } td_when;
 
 typedef struct td_template {
     char path[512];

@@ -178,16 +178,63 @@ void pd_seg_bar(pdoc *d, double x, double y, double w, double h, const double *f
 
 /* ---- axes ---- */
 
+/* A plain number on an axis whose largest tick is top, in one format for the whole
+ * axis: digits grouped by thousands ("100,000", "1,000,000") up to seven digits, else
+ * every tick from a thousand up with its suffix ("100 k", "1 M", "10 M"); fractions
+ * without an exponent ("0.0001"). %g wrote "1e+06" beside "100000" (issue 21). */
+static void fmt_plain(char *dst, size_t cap, double v, double top)
+{
+    double a = fabs(v);
+    if (a > 0 && a < 1) {
+        int dec = (int)ceil(-log10(a) - 1e-9);
+        char b[48];
+        snprintf(b, sizeof b, "%.*f", dec + 2, v);
+        char *e = b + strlen(b) - 1;   /* "0.0500" -> "0.05" */
+        while (*e == '0')
+            *e-- = 0;
+        snprintf(dst, cap, "%s", b);
+        return;
+    }
+    if (fabs(top) >= 1e7 && a >= 1e3) {
+        static const char *suf[] = {"k", "M", "G", "T", "P"};
+        int i = 0;
+        while (a >= 1e3 * 1e3 && i < 4) {
+            a /= 1e3;
+            v /= 1e3;
+            i++;
+        }
+        snprintf(dst, cap, "%g %s", v / 1e3, suf[i]);
+        return;
+    }
+    if (a >= 1e15) {
+        snprintf(dst, cap, "%g", v);
+        return;
+    }
+    char b[48];
+    snprintf(b, sizeof b, "%.0f", a);
+    size_t n = strlen(b), o = 0;
+    if (v < 0 && o + 1 < cap)
+        dst[o++] = '-';
+    for (size_t i = 0; i < n && o + 2 < cap; i++) {
+        if (i && (n - i) % 3 == 0)
+            dst[o++] = ',';
+        dst[o++] = b[i];
+    }
+    dst[o] = 0;
+    /* a linear axis' fractional steps (2.5, 7.5) keep their decimals */
+    if (a < 1e3 && a != floor(a))
+        snprintf(dst, cap, "%g", v);
+}
+
 static void tick_label(const pd_axis *a, double v, char *dst, size_t cap)
 {
+    double top = a->log == 10 ? pow(10, a->hi) : a->log == 2 ? exp2(a->hi) : a->hi;
     if (a->kind == 1)
         pd_fmt_tick_ns(dst, cap, v);
     else if (a->kind == 2)
         pd_fmt_tick_bytes(dst, cap, v);
-    else if (a->kind == 3)
-        snprintf(dst, cap, "%g", v);
     else
-        snprintf(dst, cap, "%g", v);
+        fmt_plain(dst, cap, v, top);
 }
 
 double pd_axis_pos(const pd_axis *a, double v, double p0, double p1)

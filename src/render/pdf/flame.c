@@ -46,20 +46,13 @@ static const char *shown_name(const kshort *k, size_t n, const char *name)
     return hit ? hit->shortn : name;
 }
 
-/* Device time by module where the module level is one module (a Kineto trace's
- * ProfilerStep range, beside "(outside modules)"), three bands deep: the kernel level is
- * the kernels table's shares again, so it says nothing (issue 21); the SVG is still
- * written. */
-static int one_module(const td_summary *s, const char *kind, const td_flamelayout *L)
+/* Device time by module of three bands or fewer (all, the module, the kernels: every
+ * Kineto graph; MTIA's all and kernels): the kernel level is the kernels table's shares
+ * again, the module level the modules table's, so the graph says nothing the tables do
+ * not (issue 21); the SVG is still written. */
+static int few_bands(const char *kind, const td_flamelayout *L)
 {
-    if (strcmp(kind, "device") || L->maxdepth > 2)
-        return 0;
-    int mods = 0;
-    for (size_t i = 0; i < L->n; i++)
-        if (L->f[i].depth == 1 && !L->f[i].pruned &&
-            !(L->f[i].name && !strcmp(L->f[i].name, "(outside modules)")))
-            mods++;
-    return mods <= 1 || td_render_says_nothing(s, "modules");
+    return !strcmp(kind, "device") && L->maxdepth <= 2;
 }
 
 int pd_flame(pdoc *d, const char *kind, const char *title)
@@ -95,7 +88,7 @@ int pd_flame(pdoc *d, const char *kind, const char *title)
         int branch = 0;
         for (size_t i = 1; i < L.n && !branch; i++) /* pre-order: a sibling or a */
             branch = L.f[i].depth <= L.f[i - 1].depth; /* cousin follows a leaf */
-        if (!branch || one_module(d->s, kind, &L)) {
+        if (!branch || few_bands(kind, &L)) {
             td_flame_layout_free(&L);
             return 0;
         }

@@ -141,6 +141,17 @@ static int draw_section(pdoc *d, const td_template *t, const td_section *sec)
     return 0;
 }
 
+/* A section's `when=` (summary/template.h): the input has no device time when page 1
+ * says "Devices none (CPU only)", i.e. trace.devices is 0. */
+static int when_holds(const pdoc *d, int when)
+{
+    if (when == TD_WHEN_ALWAYS)
+        return 1;
+    const td_kv *kv = td_sum_get(d->s, "trace.devices");
+    int cpu_only = kv && kv->v.i == 0;
+    return when == TD_WHEN_CPU_ONLY ? cpu_only : !cpu_only;
+}
+
 static void draw_doc(pdoc *d, const td_template *t)
 {
     pd_page_first(d);
@@ -155,6 +166,8 @@ static void draw_doc(pdoc *d, const td_template *t)
             d->one_page = 1;
     for (size_t i = 0; i < n; i++) {
         d->brief = !strcmp(secs[i].arg, "brief");
+        if (!when_holds(d, secs[i].when))
+            continue;
         /* a one-page document: what does not fit on its page is left out (the workbook
          * has it) */
         if (d->one_page && !d->brief && d->page > 1)

@@ -207,6 +207,18 @@ static char *fit_name(pdoc *d, const char *name, double width, int *lines)
     return out;
 }
 
+/* 1 when integer column ci holds one value in each of the first n rows */
+static int same_int(const td_table *t, int ci, size_t n)
+{
+    if (t->cols[ci].type == TD_T_TEXT || t->cols[ci].type == TD_T_SHARE ||
+        t->cols[ci].type == TD_T_F64 || t->cols[ci].type == TD_T_GBPS)
+        return 0;
+    for (size_t r = 1; r < n; r++)
+        if (td_table_cell(t, r, ci)->i != td_table_cell(t, 0, ci)->i)
+            return 0;
+    return 1;
+}
+
 int pd_table(pdoc *d, const td_table *t, int top, const char *title)
 {
     if (!t || !t->nrows || !t->ncols)
@@ -220,6 +232,8 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     char v[8192]; /* whole names: C++ kernel names run to thousands of bytes */
     char same[1024] = ""; /* columns with one value in every shown row, for the note */
     double sc[TD_MAXCOLS]; /* one unit per time column, from the rows shown first */
+    const td_kv *nr = td_sum_get(d->s, "trace.ranks");
+    int one_rank = nr && nr->v.i != TD_NA && nr->v.i <= 1;
     for (int ci = 0; ci < t->ncols; ci++)
         sc[ci] = td_col_scale(t, ci, shown);
     for (int ci = 0; ci < t->ncols; ci++) {
@@ -244,6 +258,11 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
         /* a column empty in every shown row (a Kineto module's program id, collectives
          * without sizes) says nothing: left out, the workbook still has it */
         if (!filled && t->ncols > 1 && strcmp(col->key, "name") != 0)
+            continue;
+        /* the rank of a one-rank input: "0" in every row says nothing (page 1 gives the
+         * input's rank) */
+        if (!strcmp(col->key, "rank") && one_rank && t->ncols > 1 &&
+            same_int(t, ci, shown))
             continue;
         /* a text column with one value in every shown row (the telemetry file, the
          * Kineto thunks' module "ProfilerStep") is said once in the note instead */
