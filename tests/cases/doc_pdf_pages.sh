@@ -51,7 +51,7 @@ done
 
 # 3. a flamegraph of one path (all > iteration_N > the one kernel, in the synthetic
 #    torch-spyre trace) compares nothing: not on the PDF pages, still written as SVG;
-#    a graph that branches (MTIA's kernels) is drawn
+#    a graph that branches (the CPU-only trace's call stacks) is drawn
 $PY "$ROOT/tests/data/aiu/gen_spyre_kineto.py" "$WORK/spyre.json" || die "generator"
 $PY - "$WORK/spyre.json" <<'PY' || exit 1
 import json, sys
@@ -62,9 +62,9 @@ PY
 "$TD" report "$WORK/spyre.json" -o "$WORK/s" 2>/dev/null || die "report spyre"
 [ -s "$WORK/s/flame-device.svg" ] || die "no flame-device.svg"
 pdftotext "$WORK/s/report.pdf" - | grep -q "Flamegraph" && die "single-path flamegraph drawn"
-"$TD" report "$TRACES/kineto/hta_mtia_inference_rank0.json.gz" -o "$WORK/mt" --format pdf \
-    2>/dev/null || die "report mtia"
-pdftotext "$WORK/mt/report.pdf" - | grep -q "Flamegraph: Device time" || die "mtia flamegraph missing"
+"$TD" report "$TRACES/torch-cpu/torch_transformer_cpu_5steps.json" -o "$WORK/mt" --format pdf \
+    2>/dev/null || die "report cpu"
+pdftotext "$WORK/mt/report.pdf" - | grep -q "Flamegraph: CPU call stacks" || die "cpu flamegraph missing"
 
 # 4. page 1's input line: a path too long for its line loses part of its directory, not
 #    of its file name. Cairo maps the "..." glyph to the text it stands for, so pdftotext

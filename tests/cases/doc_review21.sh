@@ -49,23 +49,22 @@ for l in ops.splitlines()[2:]:
         assert not c[cols.index("CPU avg")].startswith("0.0"), l
 PY
 
-# 2. PDF flamegraph frames name kernels by their short names (the kernels table's
-#    short_name), the SVG keeps the full name: DLRM with three record_function ranges as
-#    modules (with its one ProfilerStep module the graph is left out)
-"$TD" report "$DLRM" -o "$WORK/d" --format pdf,svg,json \
+# 2. DLRM with three record_function ranges as modules: its device-by-module flamegraph
+#    (all, the modules, the kernels) is three bands, the modules and kernels tables'
+#    shares again: left out of the PDF (issue 21); the SVG keeps the kernels' full names
+"$TD" report "$DLRM" -o "$WORK/d" --format pdf,svg,json,folded \
     --module-pattern '^## (backward|sparse_data_dist|copy_batch_to_gpu) ##$' 2>/dev/null || die "report dlrm"
 pdftotext "$WORK/d/report.pdf" "$WORK/d.txt" || die "pdftotext"
-$PY - "$WORK/d/summary.json" "$WORK/d.txt" "$WORK/d/flame-device.svg" <<'PY' || exit 1
+$PY - "$WORK/d/summary.json" "$WORK/d.txt" "$WORK/d/flame-device.svg" "$WORK/d/device.folded" <<'PY' || exit 1
 import json, re, sys
 s = json.load(open(sys.argv[1]))
 txt = open(sys.argv[2]).read()
 svg = open(sys.argv[3]).read()
-fl = txt[txt.index("Flamegraph: Device time by module"):]
-fl = re.sub(r"\s+", "", fl[:fl.index("Width is")])
+st = [l.rsplit(" ", 1)[0].split(";") for l in open(sys.argv[4])]
+assert max(len(x) for x in st) == 2 and len({x[0] for x in st if len(x) == 2}) >= 2, st[:4]
+assert "Flamegraph: Device time by module" not in txt, "three-band flamegraph drawn"
 k = next(k for k in s["kernels"] if k["name"].startswith("ncclKernel_SendRecv"))
 assert k["short_name"] != k["name"], k
-assert re.sub(r"\s+", "", k["short_name"]) in fl, (k["short_name"], fl)
-assert "ncclDevComm" not in fl, "full name (with its parameters) in a PDF frame"
 assert k["name"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in svg, \
     "SVG without the full name"
 PY

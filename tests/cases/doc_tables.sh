@@ -2,7 +2,8 @@
 # and thunk columns and with a note saying why its Total can exceed the traced time
 # (it adds every execution of every rank: checked against summary.json's numbers); an nsys
 # memcpy table in the PDF and the workbook, and MPI/UCX/NCCL ranges as communication, both
-# checked against python sqlite3 computations on the export; the PDF flamegraph labels.
+# checked against python sqlite3 computations on the export; the PDF flamegraph labels
+# (the CPU-only trace's).
 . "$ROOT/tests/lib.sh"
 need_traces
 export TRACEDOC_DATA="$ROOT"
@@ -24,21 +25,24 @@ assert "Top modules" not in txt, "Top modules of one ProfilerStep row at 100% in
 # the kernels table's shares again): left out too (issue 21)
 assert "Flamegraph: Device time by module" not in txt, "3-band module flamegraph drawn"
 PY
-# the flamegraph with a module level (three record_function ranges as modules): labels
-# that can be read (issue 13 saw "ncc.." in a three-row strip): no label cut to fewer than
-# six characters, and the second widest kernel's frame (18% of the width) shows a good
-# part of its name
-"$TD" report "$DLRM" -o "$WORK/dm" --format pdf,json \
-    --module-pattern '^## (backward|sparse_data_dist|copy_batch_to_gpu) ##$' 2>/dev/null || die "report dlrm modules"
+# the flamegraph labels can be read (issue 13 saw "ncc.." in a three-row strip): no label
+# cut to fewer than six characters, and a wide frame shows its name wrapped at "::" and
+# spaces, not cut. A device-by-module graph with a module level is three bands and left
+# out (issue 21), so the CPU-only trace's CPU call stacks (autograd::engine::
+# evaluate_function: AddmmBackward0, 33% of the width, in cpu.folded)
+CPU="$TRACES/torch-cpu/torch_transformer_cpu_5steps.json"
+"$TD" report "$CPU" -o "$WORK/dm" --format pdf,folded 2>/dev/null || die "report cpu"
 pdftotext -layout "$WORK/dm/report.pdf" "$WORK/dm.txt" || die "pdftotext"
-$PY - "$WORK/dm.txt" <<'PY' || exit 1
+$PY - "$WORK/dm.txt" "$WORK/dm/cpu.folded" <<'PY' || exit 1
 import re, sys
 txt = open(sys.argv[1]).read()
+name = "autograd::engine::evaluate_function: AddmmBackward0"
+assert any(name in l for l in open(sys.argv[2])), "the trace is not what this test assumes"
 fl = txt[txt.index("Flamegraph:"):]
 fl = fl[:fl.index("Width is")]
 short = re.findall(r"(?:^|\s)(\S{1,5}\u2026)", fl)
 assert not short, short
-assert "ncclKernel_AllReduce_" in fl and "RING_LL_Sum_float" in fl, fl   # wrapped at "_", not cut
+assert "autograd::engine::evaluate_function:" in fl and "AddmmBackward0" in fl, fl   # wrapped, not cut
 PY
 
 # 2. nsys: the memcpy table (memcpy is 26% of the saxpy export's GPU timeline) and the host
