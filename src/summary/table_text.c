@@ -251,6 +251,16 @@ void td_doc_cell(const td_table *t, size_t r, int ci, double scale, char *dst, s
             td_fmt_ns_in(dst, cap, v->i, scale);
         return;
     }
+    /* a plain number of 1000 or more needs no decimals ("214076", "2610" thunks per
+     * execution); one that is not 0 but would read 0.000 says so ("<0.001" TFLOP/s) */
+    if (c->type == TD_T_F64 && isfinite(v->f) && fabs(v->f) >= 1000) {
+        snprintf(dst, cap, "%.0f", v->f);
+        return;
+    }
+    if (c->type == TD_T_F64 && isfinite(v->f) && v->f != 0 && fabs(v->f) < 0.0005) {
+        snprintf(dst, cap, "%s0.001", v->f < 0 ? ">-" : "<");
+        return;
+    }
     td_cell_format(c, v, dst, cap);
 }
 

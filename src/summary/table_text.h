@@ -19,15 +19,17 @@ void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap);
  *   its name, else the cell itself; td_col_shown_elsewhere: 1 for that short_name column
  *   (documents leave it out, the name column shows it);
  * td_col_scale: a time column's one unit (ns per unit: 1, 1e3, 1e6, 1e9), chosen from
- *   the rows a reader looks at: the unit of the largest of the first three non-zero
- *   values among the top shown (0 = all), or the unit below it when fewer of the shown
- *   cells read badly in it ("0.0xx", or four digits before the point); 0 for other
+ *   the rows shown (top; 0 = all): the unit in which they read best (0.100 to 999.999
+ *   units; "0.0xx" and four digits cost a little, five digits or more much, a cell
+ *   under a hundredth of the unit, which keeps its own unit, more; the first three rows
+ *   count twice; a tie keeps the unit of the largest of the first three); 0 for other
  *   columns;
  * td_doc_cell: the cell's text in that unit ("\u2014" for a standard deviation of fewer
- *   than two calls or a bandwidth that could not be computed);
- * td_fmt_ns_in: a time in a given unit ("0.006 ms" when the unit is ms; "0" for 0; a
- *   time that would read 0.000 in it in its own unit, "341 ns"; 1000 units or more
- *   without decimals, "4426 µs"). */
+ *   than two calls or a bandwidth that could not be computed; a plain number of 1000 or
+ *   more without decimals, one under 0.0005 but not 0 as "<0.001");
+ * td_fmt_ns_in: a time in a given unit ("0.060 ms" when the unit is ms; "0" for 0; a
+ *   time under a hundredth of the unit in its own unit, "4.000 µs", "341 ns", never
+ *   "0.004 ms"; 1000 units or more without decimals, "4426 µs"). */
 const td_cell *td_shown_cell(const td_table *t, size_t r, int ci);
 int td_col_shown_elsewhere(const td_table *t, int ci);
 double td_col_scale(const td_table *t, int ci, size_t top);

@@ -5,11 +5,13 @@
 #    GPU trace's bug report does not, although it has CPU stacks; a bad `when=` is a
 #    template error (exit 2) naming the file and line;
 # 2. a device-by-module flamegraph of three bands or fewer (MTIA: all and the kernels) is
-#    left out of the PDF, flame-device.svg is still written;
+#    left out of the PDF, flame-device.svg is still written; MTIA's op performance model
+#    without device time too, and its checklist is not alone on a last page;
 # 3. a one-rank input's PDF tables have no Rank column reading 0 in every row;
 # 4. no time cell reads "0.00x" (the MTIA, nsys and A100 tables did), and a cell under a
 #    hundredth of its column's unit reads in its own unit, with the events' value;
-# 5. the nsys-jax straggler chart's ratio axis has no "1e+06" beside "100000".
+# 5. the nsys-jax straggler chart's ratio axis has no "1e+06" beside "100000";
+# 6. no exponent in the MI250 report (roofline list, op performance table).
 . "$ROOT/tests/lib.sh"
 need_traces
 export TRACEDOC_DATA="$ROOT"
@@ -56,7 +58,17 @@ kern = {e["name"] for e in ev if e.get("cat") == "mtia_ccp_events"}   # its devi
 st = [l.rsplit(" ", 1)[0].split(";") for l in open(sys.argv[2])]
 assert st and max(len(s) for s in st) <= 2, "more than three bands: %s" % st[:3]
 assert {s[-1] for s in st} <= kern, "the leaves are not the trace's kernels"
-assert "Flamegraph: Device time by module" not in open(sys.argv[3]).read(), "few-band flamegraph drawn"
+txt = open(sys.argv[3]).read()
+assert "Flamegraph: Device time by module" not in txt, "few-band flamegraph drawn"
+# its ops have no device time (kernel_ns null in every op_perf row):
+# the op performance model models nothing, and the checklist is not left alone on a page
+s = json.load(open(sys.argv[3].replace("m.txt", "m/summary.json")))
+assert s["op_perf"] and not any(r["kernel_ns"] for r in s["op_perf"]), s["op_perf"][:2]
+assert "Op performance model" not in txt, "op performance model without device time"
+pages = [p for p in txt.split("\f") if p.strip()]
+body = [l for l in pages[-1].splitlines() if l.strip() and "Performance report:" not in l
+        and "tracedoc 0" not in l]
+assert len(body) > 12, "last page nearly empty: %s" % body
 PY
 
 # 3. no constant Rank column in the one-rank H100 report (op performance, memory peaks)
@@ -112,5 +124,27 @@ chart = txt[txt.index("Straggler wait / fastest duration"):txt.index("Straggler 
 assert not re.search(r"\de[+-]\d", chart), "exponent on the axis"
 want = "{:,}".format(10 ** math.ceil(math.log10(top)))    # the axis' top power of ten
 assert want in chart.split(), (want, chart[:400])
+PY
+
+# 6. numbers without exponents: the MI250 roofline's list gives a rate with the prefix
+#    that makes it read 1 to 999 (FLOPs x calls / device time, the definition in
+#    doc/summary-json.md), the op performance table a rate under 0.0005 TFLOP/s as
+#    "<0.001", not "0.000"
+MI=$TRACES/kineto/hta_mi250_minitoy.json.gz
+"$TD" report "$MI" -o "$WORK/mi" --format pdf,json 2>/dev/null || die "report mi250"
+pdftotext -layout "$WORK/mi/report.pdf" "$WORK/mi.txt" || die pdftotext
+$PY - "$WORK/mi/summary.json" "$WORK/mi.txt" <<'PY' || exit 1
+import json, re, sys
+s = json.load(open(sys.argv[1]))
+txt = open(sys.argv[2]).read()
+assert not re.search(r"\de[+-]\d", txt), re.findall(r".{30}\de[+-]\d.{10}", txt)
+r = s["op_perf"][0]
+rate = r["flops"] * r["calls"] / (r["kernel_ns"] * 1e-9)           # FLOP/s
+pre = next((p, f) for p, f in (("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3), ("", 1))
+           if rate >= f)
+want = "%s (%s): %.3g %sFLOP/s" % (r["name"], r["dtype"], rate / pre[1], pre[0])
+assert want in " ".join(txt.split()), (want, [l for l in txt.splitlines() if "FLOP/s," in l][:3])
+row = next(l for l in txt.splitlines() if l.strip().startswith(r["name"] + " ") and "\u00b5s" in l)
+assert r["tflops"] < 0.0005 and "<0.001" in row.split(), row
 PY
 exit 0

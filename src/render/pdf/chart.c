@@ -226,9 +226,27 @@ static void fmt_plain(char *dst, size_t cap, double v, double top)
         snprintf(dst, cap, "%g", v);
 }
 
+/* 10 to the power e with a superscript exponent: "10⁻⁷" */
+static void fmt_pow10(char *dst, size_t cap, int e)
+{
+    static const char *sup[] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074",
+                                "\u2075", "\u2076", "\u2077", "\u2078", "\u2079"};
+    char digits[16];
+    snprintf(digits, sizeof digits, "%d", e < 0 ? -e : e);
+    size_t o = (size_t)snprintf(dst, cap, "10%s", e < 0 ? "\u207b" : "");
+    for (const char *c = digits; *c && o < cap; c++)
+        o += (size_t)snprintf(dst + o, cap - o, "%s", sup[*c - '0']);
+}
+
 static void tick_label(const pd_axis *a, double v, char *dst, size_t cap)
 {
     double top = a->log == 10 ? pow(10, a->hi) : a->log == 2 ? exp2(a->hi) : a->hi;
+    /* a log axis reaching below a thousandth or to ten billion: every tick a power of
+     * ten ("10⁻⁷" rather than "0.0000001") */
+    if (a->kind != 1 && a->kind != 2 && a->log == 10 && (a->lo < -3 || a->hi >= 10)) {
+        fmt_pow10(dst, cap, (int)lround(log10(v)));
+        return;
+    }
     if (a->kind == 1)
         pd_fmt_tick_ns(dst, cap, v);
     else if (a->kind == 2)

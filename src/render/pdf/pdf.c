@@ -65,6 +65,15 @@ static int sec_table(pdoc *d, const td_section *sec, const char *title)
         tb = NULL;
     if (td_render_says_nothing(d->s, sec->arg))
         tb = NULL;
+    /* the op performance model of ops without device time (MTIA's: shapes and calls,
+     * no time, FLOP/s or roofline) models nothing */
+    if (tb && !strcmp(sec->arg, "op_perf") && td_table_col(tb, "kernel_ns") >= 0) {
+        size_t r = 0;
+        while (r < tb->nrows && !(td_row_get_int(tb, r, "kernel_ns") > 0))
+            r++;
+        if (r == tb->nrows)
+            tb = NULL;
+    }
     if (tb && d->one_page && !d->brief) {
         /* the rows that fit in what is left of the page (a row may wrap over two lines;
          * the heading, the header row and a note take ONE_PAGE_TABLE), at least three */

@@ -26,6 +26,29 @@ static size_t cat_of(const char *c)
     return NCATS - 1;
 }
 
+/* v > 0 with three significant digits and no exponent: "0.000256", "19.5", "2039" */
+static void sig3(char *dst, size_t cap, double v)
+{
+    int dec = isfinite(v) && v > 0 ? 2 - (int)floor(log10(v)) : 0;
+    snprintf(dst, cap, "%.*f", dec > 0 ? dec : 0, v);
+}
+
+/* an achieved rate given in TFLOP/s, with the prefix that makes it read 1 to 999:
+ * "33.5 MFLOP/s", not "3.35e-05 TFLOP/s" */
+static void flops(char *dst, size_t cap, double tflops)
+{
+    static const char *pre[] = {"T", "G", "M", "k", ""};
+    double v = tflops;
+    size_t i = 0;
+    while (isfinite(v) && v > 0 && v < 1 && i + 1 < sizeof pre / sizeof pre[0]) {
+        v *= 1e3;
+        i++;
+    }
+    char n[32];
+    sig3(n, sizeof n, v);
+    snprintf(dst, cap, "%s %sFLOP/s", n, pre[i]);
+}
+
 static void dot(pdoc *d, double x, double y, uint32_t color)
 {
     cairo_new_path(d->cr);
@@ -114,14 +137,31 @@ int pd_roofline(pdoc *d, const char *title)
         cairo_stroke(cr);
     }
     cairo_restore(cr);
-    for (size_t r = 0, nlab = 0; rf && r < rf->nrows; r++) {
+    double used_y[16];
+    size_t nused = 0;
+    for (size_t r = 0; rf && r < rf->nrows; r++) {
         double pf = td_row_get_f64(rf, r, "peak_tflops"), pb = td_row_get_f64(rf, r, "peak_tbps");
         const char *dt = td_row_get_str(rf, r, "dtype");
         if (!(pf > 0 && pb > 0) || repeated(rf, r))
             continue;
         char lb[96];
-        snprintf(lb, sizeof lb, "%s peak %g TFLOP/s, %g TB/s", dt ? dt : "", pf, pb);
-        double yy = pd_axis_pos(&ay, pf, py1, py0) - 10 - 9 * (double)nlab++;
+        char f1[32], f2[32];
+        sig3(f1, sizeof f1, pf);
+        sig3(f2, sizeof f2, pb);
+        snprintf(lb, sizeof lb, "%s peak %s TFLOP/s, %s TB/s", dt ? dt : "", f1, f2);
+        /* above its roof, clear of the labels already placed (roofs less than half a
+         * decade apart drew their labels over each other) */
+        double yy = pd_axis_pos(&ay, pf, py1, py0) - 10;
+        for (int moved = 1; moved;) {
+            moved = 0;
+            for (size_t k = 0; k < nused; k++)
+                if (fabs(yy - used_y[k]) < 8.5) {
+                    yy = used_y[k] - 8.5;
+                    moved = 1;
+                }
+        }
+        if (nused < sizeof used_y / sizeof used_y[0])
+            used_y[nused++] = yy;
         pd_text(d, px1 - 200, yy, lb, PF_SANS, 6.5, 198, PANGO_ALIGN_RIGHT, PANGO_ELLIPSIZE_END,
                 C_TEXT);
     }
@@ -161,9 +201,11 @@ int pd_roofline(pdoc *d, const char *title)
         if (isfinite(sh))
             snprintf(share, sizeof share, ", %.0f%% of its roofline", 100 * sh);
         const char *nm = td_row_get_str(t, r, "name"), *dt = td_row_get_str(t, r, "dtype");
-        snprintf(line, sizeof line, "%zu  %s (%s): %.3g TFLOP/s, %.3g FLOPs/byte%s", i + 1,
-                 nm ? nm : "", dt ? dt : "", td_row_get_f64(t, r, "tflops"),
-                 td_row_get_f64(t, r, "intensity"), share);
+        char fl[48], in[32];
+        flops(fl, sizeof fl, td_row_get_f64(t, r, "tflops"));
+        sig3(in, sizeof in, td_row_get_f64(t, r, "intensity"));
+        snprintf(line, sizeof line, "%zu  %s (%s): %s, %s FLOPs/byte%s", i + 1,
+                 nm ? nm : "", dt ? dt : "", fl, in, share);
         pd_need(d, 10);
         d->y += pd_text(d, d->x0, d->y, line, PF_SANS, 7, d->x1 - d->x0, PANGO_ALIGN_LEFT,
                         PANGO_ELLIPSIZE_MIDDLE, C_TEXT) + 1;
