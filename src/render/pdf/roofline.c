@@ -145,10 +145,8 @@ int pd_roofline(pdoc *d, const char *title)
         if (!(pf > 0 && pb > 0) || repeated(rf, r))
             continue;
         char lb[96];
-        char f1[32], f2[32];
-        sig3(f1, sizeof f1, pf);
-        sig3(f2, sizeof f2, pb);
-        snprintf(lb, sizeof lb, "%s peak %s TFLOP/s, %s TB/s", dt ? dt : "", f1, f2);
+        /* the data sheet's figures as given (989.4, 2.039): never tiny, no exponent */
+        snprintf(lb, sizeof lb, "%s peak %g TFLOP/s, %g TB/s", dt ? dt : "", pf, pb);
         /* above its roof, clear of the labels already placed (roofs less than half a
          * decade apart drew their labels over each other) */
         double yy = pd_axis_pos(&ay, pf, py1, py0) - 10;
