@@ -38,6 +38,12 @@ assert not dev(cpu) and dev(gpu), "the traces are not what this test assumes"
 assert "Flamegraph: CPU call stacks" in open(sys.argv[3]).read(), "CPU-only PDF without its CPU flamegraph"
 assert "Flamegraph: CPU call stacks" not in open(sys.argv[4]).read(), "GPU bug report with a CPU flamegraph"
 PY
+# when=device: the other way round
+printf '[pdf]\nsection header\nsection flame cpu when=device\n' >"$WORK/dev.tdt"
+"$TD" report "$CPU" --template "$WORK/dev.tdt" -o "$WORK/cd" --format pdf 2>/dev/null || die "report cpu when=device"
+"$TD" report "$H100" --template "$WORK/dev.tdt" -o "$WORK/hd" --format pdf 2>/dev/null || die "report h100 when=device"
+pdftotext "$WORK/cd/report.pdf" - | grep -q "Flamegraph: CPU call stacks" && die "when=device drawn for a CPU-only trace"
+pdftotext "$WORK/hd/report.pdf" - | grep -q "Flamegraph: CPU call stacks" || die "when=device not drawn for the H100 trace"
 printf '[pdf]\nsection flame cpu when=gpu\n' >"$WORK/bad.tdt"
 "$TD" report "$CPU" --template "$WORK/bad.tdt" -o "$WORK/b" 2>"$WORK/bad.err"
 [ $? = 2 ] || die "when=gpu: expected exit 2"
