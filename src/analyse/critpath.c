@@ -270,28 +270,82 @@ static void lock_edges(cgraph *g, const uint8_t *lock)
  * start's parent is the top of the stack, an end pops the top; then a depth-first walk.
  * The backward thread is walked as part of the forward thread when each is one thread
  * (HTA: the one thread with an op named "...autograd...", the one with "...forward..."). */
-typedef struct cpt {
-    int64_t t, dur;
+/* HTA's order of one group's starts and ends (call_stack.py): by time; at one time an
+ * end before a start; starts longer first (then by event), ends shorter first (then the
+ * later event first). The events are sorted by (start, longer first) already, so the
+ * starts are taken in event order (checked; sorted when not), and the ends come out of a
+ * heap of the open events' ends: every end at or before a start belongs to an event that
+ * started before it. */
+typedef struct cend {
+    int64_t t;     /* end time */
+    int64_t dur;
     int32_t i;     /* trace event */
-    int32_t grp;
-    uint8_t start;
-} cpt;
+} cend;
 
-static int cpt_cmp(const void *x, const void *y)
+static int cend_less(const cend *a, const cend *b)
 {
-    const cpt *a = x, *b = y;
-    if (a->grp != b->grp)
-        return a->grp < b->grp ? -1 : 1;
-    if (a->i == b->i)
-        return a->start ? -1 : 1;
     if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
-    if (a->start == b->start) {
-        if (a->dur != b->dur)
-            return a->start ? (a->dur > b->dur ? -1 : 1) : (a->dur < b->dur ? -1 : 1);
-        return a->start ? (a->i < b->i ? -1 : 1) : (a->i > b->i ? -1 : 1);
+        return a->t < b->t;
+    if (a->dur != b->dur)
+        return a->dur < b->dur;
+    return a->i > b->i;
+}
+
+typedef struct cheap {
+    cend *v;
+    size_t n, cap;
+} cheap;
+
+static void heap_push(cheap *h, cend x)
+{
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 64;
+        h->v = td_xrealloc(h->v, h->cap * sizeof *h->v);
     }
-    return a->start ? 1 : -1;
+    size_t j = h->n++;
+    while (j && cend_less(&x, &h->v[(j - 1) / 2])) {
+        h->v[j] = h->v[(j - 1) / 2];
+        j = (j - 1) / 2;
+    }
+    h->v[j] = x;
+}
+
+static void heap_pop(cheap *h)
+{
+    cend x = h->v[--h->n];
+    size_t j = 0;
+    for (;;) {
+        size_t c = 2 * j + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && cend_less(&h->v[c + 1], &h->v[c]))
+            c++;
+        if (!cend_less(&h->v[c], &x))
+            break;
+        h->v[j] = h->v[c];
+        j = c;
+    }
+    if (h->n)
+        h->v[j] = x;
+}
+
+static const td_trace *g_t; /* for start_cmp */
+
+/* starts: time, longer first, then by event */
+static int start_before(const td_trace *t, int32_t x, int32_t y)
+{
+    const td_event *a = &t->ev[x], *b = &t->ev[y];
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    if (a->dur != b->dur)
+        return a->dur > b->dur;
+    return x < y;
+}
+
+static int start_cmp(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return a == b ? 0 : start_before(g_t, a, b) ? -1 : 1;
 }
 
 typedef struct walk {
@@ -351,80 +405,102 @@ static int64_t word_track(td_actx *a, const td_trace *t, size_t lo, size_t hi, c
     return tr;
 }
 
+static int is_stack_ev(const td_trace *t, const td_event *ev)
+{
+    return ev->dur > 0 && ev->track < t->ntracks && t->tracks[ev->track].device < 0 &&
+           !td_kind_is_device(ev->kind);
+}
+
+/* The call stack of each group, walked depth first: a start enters (its parent is the
+ * top of the stack) and an end exits the top; the enter/exit sequence of that sweep is
+ * the depth-first walk of the tree it builds (children in start order), so no tree is
+ * kept. Groups in ascending order, one after the other. */
 static void stack_edges(td_actx *a, cgraph *g, const cptrace *p, const uint8_t *lock,
                         const uint8_t *blk, size_t lo, size_t hi, int64_t s1)
 {
     const td_trace *t = p->c->t;
     int64_t fwd = word_track(a, t, lo, hi, "forward"), bwd = word_track(a, t, lo, hi, "autograd");
-    cpt *v = NULL;
-    size_t n = 0, cap = 0;
+#define GRP(ev) (fwd >= 0 && bwd >= 0 && (int64_t)(ev)->track == bwd ? (int32_t)fwd : (int32_t)(ev)->track)
+    size_t ne = 0;
+    int one = 1;
+    int32_t g0 = -1;
     for (size_t i = lo; i < hi && t->ev[i].ts <= s1; i++) {
         const td_event *ev = &t->ev[i];
-        if (ev->dur <= 0 || ev->track >= t->ntracks || t->tracks[ev->track].device >= 0 ||
-            td_kind_is_device(ev->kind))
+        if (!is_stack_ev(t, ev))
             continue;
-        if (n + 2 > cap) {
-            cap = cap ? 2 * cap : 1024;
-            v = td_xrealloc(v, cap * sizeof *v);
-        }
-        int32_t grp = fwd >= 0 && bwd >= 0 && (int64_t)ev->track == bwd ? (int32_t)fwd
-                                                                        : (int32_t)ev->track;
-        v[n++] = (cpt){ev->ts, ev->dur, (int32_t)i, grp, 1};
-        v[n++] = (cpt){ev->ts + ev->dur, ev->dur, (int32_t)i, grp, 0};
+        if (!ne)
+            g0 = GRP(ev);
+        one &= GRP(ev) == g0;
+        ne++;
     }
-    if (n)
-        qsort(v, n, sizeof *v, cpt_cmp);
-    /* the tree: parent, children in order (first, next sibling), per group */
-    size_t ne = n / 2;
-    int32_t *id = td_xmalloc((ne + 1) * sizeof *id), *par = td_xmalloc((ne + 1) * sizeof *par);
-    int32_t *first = td_xmalloc((ne + 1) * sizeof *first), *lastc = td_xmalloc((ne + 1) * sizeof *lastc);
-    int32_t *next = td_xmalloc((ne + 1) * sizeof *next), *stk = td_xmalloc((ne + 1) * sizeof *stk);
-    for (size_t j = 0; j < n;) {
-        size_t k = j, m = 0, ns = 0;
-        int32_t rf = -1, rl = -1;
-        for (; k < n && v[k].grp == v[j].grp; k++) {
-            if (v[k].start) {
-                int32_t x = (int32_t)m++;
-                id[x] = v[k].i;
-                par[x] = ns ? stk[ns - 1] : -1;
-                first[x] = lastc[x] = next[x] = -1;
-                int32_t *f = par[x] >= 0 ? &first[par[x]] : &rf, *l = par[x] >= 0 ? &lastc[par[x]] : &rl;
-                if (*l >= 0)
-                    next[*l] = x;
-                else
-                    *f = x;
-                *l = x;
-                stk[ns++] = x;
-            } else if (ns)
-                ns--;
-        }
-        /* depth-first walk; stk holds the path from the root */
+    int32_t *sv = td_xmalloc((ne + 1) * sizeof *sv);
+    size_t *cnt = NULL;
+    if (one) {
+        size_t n = 0;
+        for (size_t i = lo; n < ne; i++)
+            if (is_stack_ev(t, &t->ev[i]))
+                sv[n++] = (int32_t)i;
+    } else { /* counting sort of the starts by group (groups are track numbers), stable */
+        cnt = td_xcalloc(t->ntracks + 2, sizeof *cnt);
+        size_t n = 0;
+        for (size_t i = lo; n < ne; i++)
+            if (is_stack_ev(t, &t->ev[i])) {
+                cnt[GRP(&t->ev[i]) + 1]++;
+                n++;
+            }
+        for (size_t k = 0; k <= t->ntracks; k++)
+            cnt[k + 1] += cnt[k];
+        n = 0;
+        for (size_t i = lo; n < ne; i++)
+            if (is_stack_ev(t, &t->ev[i])) {
+                sv[cnt[GRP(&t->ev[i])]++] = (int32_t)i;
+                n++;
+            }
+        free(cnt);
+    }
+    cheap h = {0};
+    int32_t *stk = NULL;
+    size_t scap = 0;
+    g_t = t;
+    for (size_t j = 0; j < ne;) {
+        size_t k = j;
+        int32_t grp = GRP(&t->ev[sv[j]]);
+        while (k < ne && GRP(&t->ev[sv[k]]) == grp)
+            k++;
+        for (size_t q = j + 1; q < k; q++)
+            if (!start_before(t, sv[q - 1], sv[q])) { /* not in HTA's order: sort them */
+                qsort(sv + j, k - j, sizeof *sv, start_cmp);
+                break;
+            }
         walk w = {g, p, lock, blk, -1, 0, -1};
-        ns = 0;
-        int32_t x = rf;
-        while (x >= 0) {
-            w_enter(&w, id[x], par[x] >= 0 ? id[par[x]] : -1);
-            if (first[x] >= 0) {
-                stk[ns++] = x;
-                x = first[x];
-                continue;
+        size_t ns = 0;
+        h.n = 0;
+        for (size_t q = j; q <= k; q++) {
+            /* the ends at or before this start (all of them after the last) */
+            while (h.n && (q == k || h.v[0].t <= t->ev[sv[q]].ts)) {
+                heap_pop(&h);
+                if (!ns)
+                    continue;
+                int32_t x = stk[--ns];
+                w_exit(&w, x, ns ? stk[ns - 1] : -1);
             }
-            w_exit(&w, id[x], par[x] >= 0 ? id[par[x]] : -1);
-            while (next[x] < 0 && ns) {
-                x = stk[--ns];
-                w_exit(&w, id[x], par[x] >= 0 ? id[par[x]] : -1);
+            if (q == k)
+                break;
+            const td_event *ev = &t->ev[sv[q]];
+            w_enter(&w, sv[q], ns ? stk[ns - 1] : -1);
+            if (ns == scap) {
+                scap = scap ? 2 * scap : 64;
+                stk = td_xrealloc(stk, scap * sizeof *stk);
             }
-            x = next[x];
+            stk[ns++] = sv[q];
+            heap_push(&h, (cend){ev->ts + ev->dur, ev->dur, sv[q]});
         }
         j = k;
     }
-    free(id);
-    free(par);
-    free(first);
-    free(lastc);
-    free(next);
+#undef GRP
+    free(h.v);
     free(stk);
-    free(v);
+    free(sv);
 }
 
 typedef struct slast {
@@ -494,11 +570,12 @@ static size_t longest(const cgraph *g, int32_t **path)
     }
     for (size_t j = 0; j < n; j++)
         off[j + 1] += off[j];
-    int32_t *fill = td_xmalloc((n + 1) * sizeof *fill);
-    memcpy(fill, off, n * sizeof *fill);
-    for (size_t j = 0; j < m; j++)
-        adj[fill[g->ed[j].u]++] = (int32_t)j;
-    free(fill);
+    /* each node's edges in edge order: filled from the last edge down, from the end of
+     * the node's run (off[u + 1]) to its start (off[u] again, once all are placed) */
+    for (size_t j = 0; j < n; j++)
+        off[j] = off[j + 1];
+    for (size_t j = m; j-- > 0;)
+        adj[--off[g->ed[j].u]] = (int32_t)j;
     size_t qh = 0, qt = 0;
     for (size_t j = 0; j < n; j++) {
         pred[j] = -1;
@@ -640,14 +717,17 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
             b1 = mid;
     }
     int32_t *dk = NULL;
-    size_t nd = 0;
+    size_t nd = 0, dcap = 0;
     for (size_t j = b0; j < p->nbyl; j++) {
         int32_t k = p->bylaunch[j], r = c->launch[k];
         if (t->ev[r].ts > s1)
             break;
         if (t->ev[r].dur <= 0 || p->loc[r] < 0)
             continue;
-        dk = td_xrealloc(dk, (nd + 1) * sizeof *dk);
+        if (nd == dcap) {
+            dcap = dcap ? 2 * dcap : 256;
+            dk = td_xrealloc(dk, dcap * sizeof *dk);
+        }
         dk[nd++] = k;
         local(&g, p, p->devix[k]);
     }
@@ -678,6 +758,13 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     if (nd)
         qsort(dk, nd, sizeof *dk, dk_cmp);
     kernel_edges(&g, p, dk, nd);
+    /* what the path and the result no longer need, freed before the longest path's arrays */
+    free(g.sn);
+    free(g.en);
+    free(lock);
+    free(blk);
+    g.sn = g.en = NULL;
+    lock = blk = NULL;
     int32_t *path;
     size_t np = longest(&g, &path);
     /* the result: time per class with its top event, and the path's segments */
