@@ -59,12 +59,22 @@ typedef struct cptrace {
     const td_tctx *c;
     int32_t *devix;        /* k-th device event -> trace event */
     int32_t *qrt, *qdev;   /* k-th device event: queue after its launch, after its start */
-    int32_t *loc;          /* trace event -> local event, -1 */
+    int32_t *wloc;         /* CPU trace event wlo + j -> local event, -1 (the window's) */
+    size_t wlo, wn;
+    int32_t *dloc;         /* k-th device event -> local event, -1 */
     int32_t *bylaunch;     /* device k sorted by launching call start */
     size_t nbyl;
-    int32_t *outer; /* trace event -> its outermost op below the step above it, -1 none,
-                     * -2 not yet known (made on first use: linear however deep the nesting) */
+    int32_t *outer; /* trace event -> 2 + its outermost op below the step above it, 1 none,
+                     * 0 not yet known (made on first use: linear however deep the nesting;
+                     * calloc'd: only the pages of events looked up become resident) */
 } cptrace;
+
+/* The local event of CPU trace event i in the current window, -1 none. */
+static int32_t loc_cpu(const cptrace *p, int32_t i)
+{
+    size_t j = (size_t)i - p->wlo;
+    return i >= 0 && (size_t)i >= p->wlo && j < p->wn ? p->wloc[j] : -1;
+}
 
 static int is_name(const char *n, const char *const *list)
 {
@@ -120,23 +130,23 @@ static int is_cpu_node(const td_trace *t, const td_event *ev)
            ev->dur > 0 && ev->track < t->ntracks && t->tracks[ev->track].device < 0;
 }
 
-typedef struct qc {
-    int32_t stream, dev;
-    int32_t d;     /* +1 launch, -1 start */
-    int32_t k;
-    int64_t ts;
-} qc;
+/* Queue lengths per (device, stream): +1 at each kept launch, -1 at its work's start, in
+ * time order, a launch before a start at one time, else in launch order (bylaunch). The
+ * launches of a stream are in time order already (bylaunch is sorted by launch time);
+ * only its starts are sorted, as 4-byte positions. */
+typedef struct qstream {
+    int32_t dev, stream;
+    size_t n, at;  /* kept launches on it; its first slot in the bucketed order */
+} qstream;
 
-static int qc_cmp(const void *x, const void *y)
+static const int64_t *g_qts;  /* for qs_cmp: the bucketed launches' work's start */
+
+static int qs_cmp(const void *x, const void *y)
 {
-    const qc *a = x, *b = y;
-    if (a->dev != b->dev)
-        return a->dev < b->dev ? -1 : 1;
-    if (a->stream != b->stream)
-        return a->stream < b->stream ? -1 : 1;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    return b->d - a->d;
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    if (g_qts[a] != g_qts[b])
+        return g_qts[a] < g_qts[b] ? -1 : 1;
+    return (a > b) - (a < b);
 }
 
 static const td_tctx *g_c; /* for the qsort of bylaunch */
@@ -163,12 +173,10 @@ static void cp_trace_init(cptrace *p, const td_tctx *c)
     p->devix = td_xmalloc((c->ndev + 1) * sizeof *p->devix);
     p->qrt = td_xmalloc((c->ndev + 1) * sizeof *p->qrt);
     p->qdev = td_xmalloc((c->ndev + 1) * sizeof *p->qdev);
-    p->loc = td_xmalloc((t->nev + 1) * sizeof *p->loc);
+    p->dloc = td_xmalloc((c->ndev + 1) * sizeof *p->dloc);
     p->bylaunch = td_xmalloc((c->ndev + 1) * sizeof *p->bylaunch);
-    for (size_t i = 0; i < t->nev; i++)
-        p->loc[i] = -1;
-    qc *q = td_xmalloc((2 * c->ndev + 1) * sizeof *q);
-    size_t nq = 0;
+    for (size_t k = 0; k < c->ndev; k++)
+        p->dloc[k] = -1;
     for (size_t i = 0, k = 0; i < t->nev; i++) {
         const td_event *ev = &t->ev[i];
         if (!td_kind_is_device(ev->kind))
@@ -184,6 +192,11 @@ static void cp_trace_init(cptrace *p, const td_tctx *c)
     g_c = c;
     g_devix = p->devix;
     qsort(p->bylaunch, p->nbyl, sizeof *p->bylaunch, byl_cmp);
+    int32_t *kept = td_xmalloc((p->nbyl + 1) * sizeof *kept);
+    int32_t *qsid = td_xmalloc((p->nbyl + 1) * sizeof *qsid);
+    size_t nk = 0;
+    qstream *qs = NULL;
+    size_t nqs = 0, cqs = 0, lastq = 0;
     int32_t seen[16][2], nseen = 0, cur = -1; /* the current call's (device, stream)s */
     for (size_t j = 0; j < p->nbyl; j++) {
         int32_t k = p->bylaunch[j], r = c->launch[k];
@@ -198,21 +211,56 @@ static void cp_trace_init(cptrace *p, const td_tctx *c)
             continue;
         if (nseen < 16)
             seen[nseen][0] = tk->device, seen[nseen++][1] = tk->stream;
-        q[nq++] = (qc){tk->stream, tk->device, 1, k, t->ev[r].ts};
-        q[nq++] = (qc){tk->stream, tk->device, -1, k, t->ev[p->devix[k]].ts};
+        /* its stream (the last one looked up first: launches come in runs) */
+        if (!(lastq < nqs && qs[lastq].dev == tk->device && qs[lastq].stream == tk->stream)) {
+            for (lastq = 0; lastq < nqs; lastq++)
+                if (qs[lastq].dev == tk->device && qs[lastq].stream == tk->stream)
+                    break;
+            if (lastq == nqs)
+                *TD_PUSH(qs, nqs, cqs) = (qstream){tk->device, tk->stream, 0, 0};
+        }
+        qs[lastq].n++;
+        qsid[nk] = (int32_t)lastq;
+        kept[nk++] = k;
     }
-    qsort(q, nq, sizeof *q, qc_cmp);
-    int32_t len = 0;
-    for (size_t j = 0; j < nq; j++) {
-        if (j == 0 || q[j].stream != q[j - 1].stream || q[j].dev != q[j - 1].dev)
-            len = 0;
-        len += q[j].d;
-        if (q[j].d > 0)
-            p->qrt[q[j].k] = len;
-        else
-            p->qdev[q[j].k] = len;
+    /* bucket the kept launches by stream, in launch order within each */
+    size_t at = 0;
+    for (size_t m = 0; m < nqs; m++) {
+        qs[m].at = at;
+        at += qs[m].n;
     }
-    free(q);
+    int32_t *ord = td_xmalloc((nk + 1) * sizeof *ord);
+    for (size_t j = 0; j < nk; j++)
+        ord[qs[qsid[j]].at++] = kept[j];
+    free(qsid);
+    free(kept);
+    int32_t *sp = td_xmalloc((nk + 1) * sizeof *sp);
+    int64_t *sts = td_xmalloc((nk + 1) * sizeof *sts);
+    for (size_t m = 0; m < nqs; m++)
+        qs[m].at -= qs[m].n;
+    for (size_t j = 0; j < nk; j++)
+        sts[j] = t->ev[p->devix[ord[j]]].ts;
+    g_qts = sts;
+    for (size_t m = 0; m < nqs; m++) {
+        size_t b = qs[m].at, n = qs[m].n;
+        for (size_t j = 0; j < n; j++)
+            sp[b + j] = (int32_t)(b + j);
+        qsort(sp + b, n, sizeof *sp, qs_cmp);
+        /* launches ord[b..b+n) (by time) and starts sp[b..b+n) (by time) merged */
+        int32_t len = 0;
+        size_t li = b, si = b;
+        while (li < b + n || si < b + n) {
+            if (li < b + n && (si >= b + n || t->ev[c->launch[ord[li]]].ts <= sts[sp[si]])) {
+                p->qrt[ord[li++]] = ++len;
+            } else {
+                p->qdev[ord[sp[si++]]] = --len;
+            }
+        }
+    }
+    free(ord);
+    free(sp);
+    free(sts);
+    free(qs);
 }
 
 static void cp_trace_free(cptrace *p)
@@ -220,18 +268,23 @@ static void cp_trace_free(cptrace *p)
     free(p->devix);
     free(p->qrt);
     free(p->qdev);
-    free(p->loc);
+    free(p->dloc);
     free(p->bylaunch);
     free(p->outer);
 }
 
-static int32_t local(cgraph *g, cptrace *p, int32_t i)
+/* A local event for trace event i: CPU event (k < 0, in the window) or the k-th device
+ * event. */
+static int32_t local(cgraph *g, cptrace *p, int32_t i, int32_t k)
 {
     if (g->ne == g->cap_e) {
         g->cap_e = g->cap_e ? 2 * g->cap_e : 256;
         g->ev = td_xrealloc(g->ev, g->cap_e * sizeof *g->ev);
     }
-    p->loc[i] = (int32_t)g->ne;
+    if (k >= 0)
+        p->dloc[k] = (int32_t)g->ne;
+    else
+        p->wloc[(size_t)i - p->wlo] = (int32_t)g->ne;
     g->ev[g->ne] = i;
     return (int32_t)g->ne++;
 }
@@ -364,7 +417,7 @@ static int shares_lock(const cgraph *g, const uint8_t *lock, int32_t a, int32_t 
 
 static void w_enter(walk *w, int32_t i, int32_t parent)
 {
-    int32_t le = w->p->loc[i];
+    int32_t le = loc_cpu(w->p, i);
     if (le < 0)
         return;
     int32_t sn = w->g->sn[le];
@@ -377,7 +430,7 @@ static void w_enter(walk *w, int32_t i, int32_t parent)
 
 static void w_exit(walk *w, int32_t i, int32_t parent)
 {
-    int32_t le = w->p->loc[i];
+    int32_t le = loc_cpu(w->p, i);
     if (le < 0)
         return;
     int32_t en = w->g->en[le];
@@ -514,7 +567,7 @@ static void kernel_edges(cgraph *g, const cptrace *p, const int32_t *dk, size_t 
     slast *ls = NULL;
     size_t nls = 0, cls = 0;
     for (size_t j = 0; j < nd; j++) {
-        int32_t k = dk[j], i = p->devix[k], le = p->loc[i];
+        int32_t k = dk[j], i = p->devix[k], le = p->dloc[k];
         const td_event *ev = &t->ev[i];
         const td_track *tk = &t->tracks[ev->track];
         int32_t sn = g->sn[le], en = g->en[le];
@@ -531,7 +584,7 @@ static void kernel_edges(cgraph *g, const cptrace *p, const int32_t *dk, size_t 
             l = &ls[nls++];
             *l = (slast){tk->device, tk->stream, -1};
         }
-        int32_t r = p->c->launch[k], rl = p->loc[r];
+        int32_t r = p->c->launch[k], rl = loc_cpu(p, r);
         const td_event *call = &t->ev[r];
         if (p->qrt[k] == 1 && p->qdev[k] == 0 && (l->node < 0 || g->nd[l->node].ts < call->ts) &&
             rl >= 0)
@@ -651,7 +704,7 @@ static int32_t outer_of(td_actx *a, const td_tctx *c, const int32_t *outer, int3
     int32_t q = c->parent[k];
     if (q < 0)
         return -1;
-    return outer[q] >= 0 ? outer[q] : names_op(a, c, q) ? q : -1;
+    return outer[q] >= 2 ? outer[q] - 2 : names_op(a, c, q) ? q : -1;
 }
 
 static int32_t report_event(td_actx *a, const td_tctx *c, cptrace *pt, int32_t i)
@@ -659,17 +712,14 @@ static int32_t report_event(td_actx *a, const td_tctx *c, cptrace *pt, int32_t i
     const td_event *ev = &c->t->ev[i];
     if (td_kind_is_device(ev->kind))
         return i;
-    if (!pt->outer) {
-        pt->outer = td_xmalloc((c->t->nev + 1) * sizeof *pt->outer);
-        for (size_t k = 0; k < c->t->nev; k++)
-            pt->outer[k] = -2;
-    }
-    if (pt->outer[i] == -2) {
+    if (!pt->outer)
+        pt->outer = td_xcalloc(c->t->nev + 1, sizeof *pt->outer);
+    if (pt->outer[i] == 0) {
         /* the chain from i up to the first event whose parent's answer is known (or
          * that has no parent), then filled from its top down */
         size_t n = 1;
         int32_t j = i;
-        while (c->parent[j] >= 0 && pt->outer[c->parent[j]] == -2) {
+        while (c->parent[j] >= 0 && pt->outer[c->parent[j]] == 0) {
             j = c->parent[j];
             n++;
         }
@@ -681,10 +731,10 @@ static int32_t report_event(td_actx *a, const td_tctx *c, cptrace *pt, int32_t i
                 break;
         }
         while (m-- > 0)
-            pt->outer[chain[m]] = outer_of(a, c, pt->outer, chain[m]);
+            pt->outer[chain[m]] = 2 + outer_of(a, c, pt->outer, chain[m]);
         free(chain);
     }
-    return pt->outer[i] >= 0 ? pt->outer[i] : i;
+    return pt->outer[i] >= 2 ? pt->outer[i] - 2 : i;
 }
 
 int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1,
@@ -703,9 +753,17 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         else
             hi = mid;
     }
-    for (size_t i = lo; i < t->nev && t->ev[i].ts <= s1; i++)
+    size_t whi = lo;
+    while (whi < t->nev && t->ev[whi].ts <= s1)
+        whi++;
+    p->wlo = lo;
+    p->wn = whi - lo;
+    p->wloc = td_xmalloc((p->wn + 1) * sizeof *p->wloc);
+    for (size_t j = 0; j < p->wn; j++)
+        p->wloc[j] = -1;
+    for (size_t i = lo; i < whi; i++)
         if (is_cpu_node(t, &t->ev[i]))
-            local(&g, p, (int32_t)i);
+            local(&g, p, (int32_t)i, -1);
     size_t ncpu = g.ne;
     /* device work launched by a call that starts in the window */
     size_t b0 = 0, b1 = p->nbyl;
@@ -722,14 +780,14 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         int32_t k = p->bylaunch[j], r = c->launch[k];
         if (t->ev[r].ts > s1)
             break;
-        if (t->ev[r].dur <= 0 || p->loc[r] < 0)
+        if (t->ev[r].dur <= 0 || loc_cpu(p, r) < 0)
             continue;
         if (nd == dcap) {
             dcap = dcap ? 2 * dcap : 256;
             dk = td_xrealloc(dk, dcap * sizeof *dk);
         }
         dk[nd++] = k;
-        local(&g, p, p->devix[k]);
+        local(&g, p, p->devix[k], k);
     }
     (void)ncpu;
     /* nodes */
@@ -790,8 +848,11 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         sg->event = report_event(a, c, p, nev);
     }
     free(path);
-    for (size_t le = 0; le < g.ne; le++)
-        p->loc[g.ev[le]] = -1;
+    for (size_t j = 0; j < nd; j++)
+        p->dloc[dk[j]] = -1;
+    free(p->wloc);
+    p->wloc = NULL;
+    p->wn = 0;
     free(dk);
     free(lock);
     free(blk);
