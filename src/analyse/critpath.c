@@ -54,28 +54,6 @@ typedef struct cgraph {
     size_t ned, cap_ed;
 } cgraph;
 
-/* Per-trace state shared by its steps. */
-typedef struct cptrace {
-    const td_tctx *c;
-    int32_t *devix;        /* k-th device event -> trace event */
-    int32_t *qrt, *qdev;   /* k-th device event: queue after its launch, after its start */
-    int32_t *wloc;         /* CPU trace event wlo + j -> local event, -1 (the window's) */
-    size_t wlo, wn;
-    int32_t *dloc;         /* k-th device event -> local event, -1 */
-    int32_t *bylaunch;     /* device k sorted by launching call start */
-    size_t nbyl;
-    int32_t *outer; /* trace event -> 2 + its outermost op below the step above it, 1 none,
-                     * 0 not yet known (made on first use: linear however deep the nesting;
-                     * calloc'd: only the pages of events looked up become resident) */
-} cptrace;
-
-/* The local event of CPU trace event i in the current window, -1 none. */
-static int32_t loc_cpu(const cptrace *p, int32_t i)
-{
-    size_t j = (size_t)i - p->wlo;
-    return i >= 0 && (size_t)i >= p->wlo && j < p->wn ? p->wloc[j] : -1;
-}
-
 static int is_name(const char *n, const char *const *list)
 {
     for (; *list; list++)
@@ -130,152 +108,9 @@ static int is_cpu_node(const td_trace *t, const td_event *ev)
            ev->dur > 0 && ev->track < t->ntracks && t->tracks[ev->track].device < 0;
 }
 
-/* Queue lengths per (device, stream): +1 at each kept launch, -1 at its work's start, in
- * time order, a launch before a start at one time, else in launch order (bylaunch). The
- * launches of a stream are in time order already (bylaunch is sorted by launch time);
- * only its starts are sorted, as 4-byte positions. */
-typedef struct qstream {
-    int32_t dev, stream;
-    size_t n, at;  /* kept launches on it; its first slot in the bucketed order */
-} qstream;
-
-static const int64_t *g_qts;  /* for qs_cmp: the bucketed launches' work's start */
-
-static int qs_cmp(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    if (g_qts[a] != g_qts[b])
-        return g_qts[a] < g_qts[b] ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-static const td_tctx *g_c; /* for the qsort of bylaunch */
-static const int32_t *g_devix;
-
-static int byl_cmp(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    const td_trace *t = g_c->t;
-    int64_t ta = t->ev[g_c->launch[a]].ts, tb = t->ev[g_c->launch[b]].ts;
-    if (ta != tb)
-        return ta < tb ? -1 : 1;
-    int64_t sa = t->ev[g_devix[a]].ts, sb = t->ev[g_devix[b]].ts;
-    if (sa != sb)
-        return sa < sb ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-static void cp_trace_init(cptrace *p, const td_tctx *c)
-{
-    const td_trace *t = c->t;
-    memset(p, 0, sizeof *p);
-    p->c = c;
-    p->devix = td_xmalloc((c->ndev + 1) * sizeof *p->devix);
-    p->qrt = td_xmalloc((c->ndev + 1) * sizeof *p->qrt);
-    p->qdev = td_xmalloc((c->ndev + 1) * sizeof *p->qdev);
-    p->dloc = td_xmalloc((c->ndev + 1) * sizeof *p->dloc);
-    p->bylaunch = td_xmalloc((c->ndev + 1) * sizeof *p->bylaunch);
-    for (size_t k = 0; k < c->ndev; k++)
-        p->dloc[k] = -1;
-    for (size_t i = 0, k = 0; i < t->nev; i++) {
-        const td_event *ev = &t->ev[i];
-        if (!td_kind_is_device(ev->kind))
-            continue;
-        p->devix[k] = (int32_t)i;
-        p->qrt[k] = p->qdev[k] = -1;
-        if (c->launch[k] >= 0)
-            p->bylaunch[p->nbyl++] = (int32_t)k;
-        k++;
-    }
-    /* one queue entry per launching call and stream: a CUDA graph's first kernel on a
-     * stream (the call starts it; the graph's next kernels follow it on the device) */
-    g_c = c;
-    g_devix = p->devix;
-    qsort(p->bylaunch, p->nbyl, sizeof *p->bylaunch, byl_cmp);
-    int32_t *kept = td_xmalloc((p->nbyl + 1) * sizeof *kept);
-    int32_t *qsid = td_xmalloc((p->nbyl + 1) * sizeof *qsid);
-    size_t nk = 0;
-    qstream *qs = NULL;
-    size_t nqs = 0, cqs = 0, lastq = 0;
-    int32_t seen[16][2], nseen = 0, cur = -1; /* the current call's (device, stream)s */
-    for (size_t j = 0; j < p->nbyl; j++) {
-        int32_t k = p->bylaunch[j], r = c->launch[k];
-        const td_track *tk = &t->tracks[t->ev[p->devix[k]].track];
-        if (r != cur)
-            nseen = 0, cur = r;
-        int first = 1;
-        for (int32_t m = 0; m < nseen; m++)
-            if (seen[m][0] == tk->device && seen[m][1] == tk->stream)
-                first = 0;
-        if (!first)
-            continue;
-        if (nseen < 16)
-            seen[nseen][0] = tk->device, seen[nseen++][1] = tk->stream;
-        /* its stream (the last one looked up first: launches come in runs) */
-        if (!(lastq < nqs && qs[lastq].dev == tk->device && qs[lastq].stream == tk->stream)) {
-            for (lastq = 0; lastq < nqs; lastq++)
-                if (qs[lastq].dev == tk->device && qs[lastq].stream == tk->stream)
-                    break;
-            if (lastq == nqs)
-                *TD_PUSH(qs, nqs, cqs) = (qstream){tk->device, tk->stream, 0, 0};
-        }
-        qs[lastq].n++;
-        qsid[nk] = (int32_t)lastq;
-        kept[nk++] = k;
-    }
-    /* bucket the kept launches by stream, in launch order within each */
-    size_t at = 0;
-    for (size_t m = 0; m < nqs; m++) {
-        qs[m].at = at;
-        at += qs[m].n;
-    }
-    int32_t *ord = td_xmalloc((nk + 1) * sizeof *ord);
-    for (size_t j = 0; j < nk; j++)
-        ord[qs[qsid[j]].at++] = kept[j];
-    free(qsid);
-    free(kept);
-    int32_t *sp = td_xmalloc((nk + 1) * sizeof *sp);
-    int64_t *sts = td_xmalloc((nk + 1) * sizeof *sts);
-    for (size_t m = 0; m < nqs; m++)
-        qs[m].at -= qs[m].n;
-    for (size_t j = 0; j < nk; j++)
-        sts[j] = t->ev[p->devix[ord[j]]].ts;
-    g_qts = sts;
-    for (size_t m = 0; m < nqs; m++) {
-        size_t b = qs[m].at, n = qs[m].n;
-        for (size_t j = 0; j < n; j++)
-            sp[b + j] = (int32_t)(b + j);
-        qsort(sp + b, n, sizeof *sp, qs_cmp);
-        /* launches ord[b..b+n) (by time) and starts sp[b..b+n) (by time) merged */
-        int32_t len = 0;
-        size_t li = b, si = b;
-        while (li < b + n || si < b + n) {
-            if (li < b + n && (si >= b + n || t->ev[c->launch[ord[li]]].ts <= sts[sp[si]])) {
-                p->qrt[ord[li++]] = ++len;
-            } else {
-                p->qdev[ord[sp[si++]]] = --len;
-            }
-        }
-    }
-    free(ord);
-    free(sp);
-    free(sts);
-    free(qs);
-}
-
-static void cp_trace_free(cptrace *p)
-{
-    free(p->devix);
-    free(p->qrt);
-    free(p->qdev);
-    free(p->dloc);
-    free(p->bylaunch);
-    free(p->outer);
-}
-
 /* A local event for trace event i: CPU event (k < 0, in the window) or the k-th device
  * event. */
-static int32_t local(cgraph *g, cptrace *p, int32_t i, int32_t k)
+static int32_t local(cgraph *g, td_cptrace *p, int32_t i, int32_t k)
 {
     if (g->ne == g->cap_e) {
         g->cap_e = g->cap_e ? 2 * g->cap_e : 256;
@@ -403,7 +238,7 @@ static int start_cmp(const void *x, const void *y)
 
 typedef struct walk {
     cgraph *g;
-    const cptrace *p;
+    const td_cptrace *p;
     const uint8_t *lock, *blk;
     int32_t last;      /* node, -1 */
     int depth;
@@ -417,7 +252,7 @@ static int shares_lock(const cgraph *g, const uint8_t *lock, int32_t a, int32_t 
 
 static void w_enter(walk *w, int32_t i, int32_t parent)
 {
-    int32_t le = loc_cpu(w->p, i);
+    int32_t le = td_cp_loc_cpu(w->p, i);
     if (le < 0)
         return;
     int32_t sn = w->g->sn[le];
@@ -430,7 +265,7 @@ static void w_enter(walk *w, int32_t i, int32_t parent)
 
 static void w_exit(walk *w, int32_t i, int32_t parent)
 {
-    int32_t le = loc_cpu(w->p, i);
+    int32_t le = td_cp_loc_cpu(w->p, i);
     if (le < 0)
         return;
     int32_t en = w->g->en[le];
@@ -468,7 +303,7 @@ static int is_stack_ev(const td_trace *t, const td_event *ev)
  * top of the stack) and an end exits the top; the enter/exit sequence of that sweep is
  * the depth-first walk of the tree it builds (children in start order), so no tree is
  * kept. Groups in ascending order, one after the other. */
-static void stack_edges(td_actx *a, cgraph *g, const cptrace *p, const uint8_t *lock,
+static void stack_edges(td_actx *a, cgraph *g, const td_cptrace *p, const uint8_t *lock,
                         const uint8_t *blk, size_t lo, size_t hi, int64_t s1)
 {
     const td_trace *t = p->c->t;
@@ -561,7 +396,7 @@ typedef struct slast {
 } slast;
 
 /* Device work (HTA _construct_graph_from_kernels, without the synchronisation events). */
-static void kernel_edges(cgraph *g, const cptrace *p, const int32_t *dk, size_t nd)
+static void kernel_edges(cgraph *g, const td_cptrace *p, const int32_t *dk, size_t nd)
 {
     const td_trace *t = p->c->t;
     slast *ls = NULL;
@@ -584,7 +419,7 @@ static void kernel_edges(cgraph *g, const cptrace *p, const int32_t *dk, size_t 
             l = &ls[nls++];
             *l = (slast){tk->device, tk->stream, -1};
         }
-        int32_t r = p->c->launch[k], rl = loc_cpu(p, r);
+        int32_t r = p->c->launch[k], rl = td_cp_loc_cpu(p, r);
         const td_event *call = &t->ev[r];
         if (p->qrt[k] == 1 && p->qdev[k] == 0 && (l->node < 0 || g->nd[l->node].ts < call->ts) &&
             rl >= 0)
@@ -595,6 +430,9 @@ static void kernel_edges(cgraph *g, const cptrace *p, const int32_t *dk, size_t 
     }
     free(ls);
 }
+
+static const td_tctx *g_c; /* for the qsort of the window's device work */
+static const int32_t *g_devix;
 
 static int dk_cmp(const void *x, const void *y)
 {
@@ -707,7 +545,7 @@ static int32_t outer_of(td_actx *a, const td_tctx *c, const int32_t *outer, int3
     return outer[q] >= 2 ? outer[q] - 2 : names_op(a, c, q) ? q : -1;
 }
 
-static int32_t report_event(td_actx *a, const td_tctx *c, cptrace *pt, int32_t i)
+static int32_t report_event(td_actx *a, const td_tctx *c, td_cptrace *pt, int32_t i)
 {
     const td_event *ev = &c->t->ev[i];
     if (td_kind_is_device(ev->kind))
@@ -740,7 +578,7 @@ static int32_t report_event(td_actx *a, const td_tctx *c, cptrace *pt, int32_t i
 int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1,
                td_cp_result *res)
 {
-    cptrace *p = state;
+    td_cptrace *p = state;
     const td_trace *t = c->t;
     cgraph g = {0};
     memset(res, 0, sizeof *res);
@@ -780,7 +618,7 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         int32_t k = p->bylaunch[j], r = c->launch[k];
         if (t->ev[r].ts > s1)
             break;
-        if (t->ev[r].dur <= 0 || loc_cpu(p, r) < 0)
+        if (t->ev[r].dur <= 0 || td_cp_loc_cpu(p, r) < 0)
             continue;
         if (nd == dcap) {
             dcap = dcap ? 2 * dcap : 256;
@@ -862,19 +700,4 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     free(g.nd);
     free(g.ed);
     return np > 0;
-}
-
-void *td_cp_trace_new(const td_tctx *c)
-{
-    cptrace *p = td_xmalloc(sizeof *p);
-    cp_trace_init(p, c);
-    return p;
-}
-
-void td_cp_trace_free(void *state)
-{
-    if (!state)
-        return;
-    cp_trace_free(state);
-    free(state);
 }
