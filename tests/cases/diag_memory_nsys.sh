@@ -69,6 +69,46 @@ assert int(mine["cuda:0"]["peak_allocated_bytes"]) == 293603601
 assert int(mine["cuda:1"]["peak_allocated_bytes"]) == 8388608
 print("ok", {d: (m["events"], m["peak_allocated_bytes"]) for d, m in mine.items()})
 PYEOF
+# a report of two processes (tests/data/nsys/nsys_expect.py synth ... 2: pids 100 and 200,
+# MPI ranks 1 and 0, both using correlation ids 1..8): each process's rows go to its own
+# trace (rank) with its own running sum, the rows of a process with no host thread are
+# skipped with a warning
+"$PY" "$ROOT/tests/data/nsys/nsys_expect.py" synth "$WORK/two.sqlite" 2 || die synth
+sqlite3 "$WORK/two.sqlite" <<'SQL' || die "sqlite3 two"
+CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS (start INTEGER NOT NULL, globalPid INTEGER NOT NULL,
+  deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, address INTEGER NOT NULL,
+  pc INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER NOT NULL,
+  memoryOperationType INTEGER NOT NULL, name TEXT, correlationId INTEGER);
+INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS
+  SELECT start + 1, globalTid / 16777216 * 16777216, 0, 1, correlationId, 0,
+         globalTid / 16777216 % 16777216 * 1000 + correlationId, 3, 0, NULL, correlationId
+  FROM CUPTI_ACTIVITY_KIND_RUNTIME GROUP BY globalTid, correlationId;
+INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES (5, 999 * 16777216, 0, 1, 0, 0, 7, 3, 0, NULL, 1);
+SQL
+"$TD" summary --format csv --table memory "$WORK/two.sqlite" >"$WORK/two.csv" 2>"$WORK/two.err" || die "two: $(cat "$WORK/two.err")"
+grep -q "1 rows of CUDA_GPU_MEMORY_USAGE_EVENTS belong to a process with no host thread" "$WORK/two.err" ||
+    die "no warning for the orphan row: $(cat "$WORK/two.err")"
+sqlite3 -csv "$WORK/two.sqlite" "SELECT globalPid / 16777216 % 16777216, count(*), sum(bytes)
+  FROM CUDA_GPU_MEMORY_USAGE_EVENTS WHERE globalPid / 16777216 % 16777216 != 999
+  GROUP BY 1 ORDER BY 1" >"$WORK/two.sql" || die sqlite3
+$PY - "$WORK/two.csv" "$WORK/two.sql" "$WORK/two.sqlite" <<'PYEOF' || die "two processes: memory rows not per process"
+import csv, sqlite3, sys
+mine = {int(r["rank"]): r for r in csv.DictReader(open(sys.argv[1]))}
+want = {int(p): (int(n), int(b)) for p, n, b in csv.reader(open(sys.argv[2]))}
+# the rank of each pid: its "MPI Rank N" thread
+db = sqlite3.connect(sys.argv[3])
+rank = {}
+for tid, sid in db.execute("SELECT globalTid, nameId FROM ThreadNames"):
+    v = db.execute("SELECT value FROM StringIds WHERE id = ?", (sid,)).fetchone()[0]
+    if v.startswith("MPI Rank "):
+        rank[tid // 16777216 % 16777216] = int(v[9:])
+assert set(mine) == {rank[p] for p in want}, (mine.keys(), rank, want)
+for p, (n, b) in want.items():
+    m = mine[rank[p]]
+    assert m["device"] == "cuda:0" and int(m["events"]) == n, (p, m, n)
+    assert int(m["peak_allocated_bytes"]) == b, (p, m["peak_allocated_bytes"], b)  # allocations only
+print("ok", {p: mine[rank[p]]["peak_allocated_bytes"] for p in want})
+PYEOF
 # the shared export (empty table) has no memory table
 "$TD" summary --format csv --table memory "$SRC" >/dev/null 2>"$WORK/none.err" && die "memory table from an empty CUDA_GPU_MEMORY_USAGE_EVENTS"
 grep -q "no table 'memory'" "$WORK/none.err" || die "$(cat "$WORK/none.err")"
