@@ -54,18 +54,6 @@ typedef struct cgraph {
     size_t ned, cap_ed;
 } cgraph;
 
-/* Per-trace state shared by its steps. */
-typedef struct cptrace {
-    const td_tctx *c;
-    int32_t *devix;        /* k-th device event -> trace event */
-    int32_t *qrt, *qdev;   /* k-th device event: queue after its launch, after its start */
-    int32_t *loc;          /* trace event -> local event, -1 */
-    int32_t *bylaunch;     /* device k sorted by launching call start */
-    size_t nbyl;
-    int32_t *outer; /* trace event -> its outermost op below the step above it, -1 none,
-                     * -2 not yet known (made on first use: linear however deep the nesting) */
-} cptrace;
-
 static int is_name(const char *n, const char *const *list)
 {
     for (; *list; list++)
@@ -120,118 +108,18 @@ static int is_cpu_node(const td_trace *t, const td_event *ev)
            ev->dur > 0 && ev->track < t->ntracks && t->tracks[ev->track].device < 0;
 }
 
-typedef struct qc {
-    int32_t stream, dev;
-    int32_t d;     /* +1 launch, -1 start */
-    int32_t k;
-    int64_t ts;
-} qc;
-
-static int qc_cmp(const void *x, const void *y)
-{
-    const qc *a = x, *b = y;
-    if (a->dev != b->dev)
-        return a->dev < b->dev ? -1 : 1;
-    if (a->stream != b->stream)
-        return a->stream < b->stream ? -1 : 1;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    return b->d - a->d;
-}
-
-static const td_tctx *g_c; /* for the qsort of bylaunch */
-static const int32_t *g_devix;
-
-static int byl_cmp(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    const td_trace *t = g_c->t;
-    int64_t ta = t->ev[g_c->launch[a]].ts, tb = t->ev[g_c->launch[b]].ts;
-    if (ta != tb)
-        return ta < tb ? -1 : 1;
-    int64_t sa = t->ev[g_devix[a]].ts, sb = t->ev[g_devix[b]].ts;
-    if (sa != sb)
-        return sa < sb ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-static void cp_trace_init(cptrace *p, const td_tctx *c)
-{
-    const td_trace *t = c->t;
-    memset(p, 0, sizeof *p);
-    p->c = c;
-    p->devix = td_xmalloc((c->ndev + 1) * sizeof *p->devix);
-    p->qrt = td_xmalloc((c->ndev + 1) * sizeof *p->qrt);
-    p->qdev = td_xmalloc((c->ndev + 1) * sizeof *p->qdev);
-    p->loc = td_xmalloc((t->nev + 1) * sizeof *p->loc);
-    p->bylaunch = td_xmalloc((c->ndev + 1) * sizeof *p->bylaunch);
-    for (size_t i = 0; i < t->nev; i++)
-        p->loc[i] = -1;
-    qc *q = td_xmalloc((2 * c->ndev + 1) * sizeof *q);
-    size_t nq = 0;
-    for (size_t i = 0, k = 0; i < t->nev; i++) {
-        const td_event *ev = &t->ev[i];
-        if (!td_kind_is_device(ev->kind))
-            continue;
-        p->devix[k] = (int32_t)i;
-        p->qrt[k] = p->qdev[k] = -1;
-        if (c->launch[k] >= 0)
-            p->bylaunch[p->nbyl++] = (int32_t)k;
-        k++;
-    }
-    /* one queue entry per launching call and stream: a CUDA graph's first kernel on a
-     * stream (the call starts it; the graph's next kernels follow it on the device) */
-    g_c = c;
-    g_devix = p->devix;
-    qsort(p->bylaunch, p->nbyl, sizeof *p->bylaunch, byl_cmp);
-    int32_t seen[16][2], nseen = 0, cur = -1; /* the current call's (device, stream)s */
-    for (size_t j = 0; j < p->nbyl; j++) {
-        int32_t k = p->bylaunch[j], r = c->launch[k];
-        const td_track *tk = &t->tracks[t->ev[p->devix[k]].track];
-        if (r != cur)
-            nseen = 0, cur = r;
-        int first = 1;
-        for (int32_t m = 0; m < nseen; m++)
-            if (seen[m][0] == tk->device && seen[m][1] == tk->stream)
-                first = 0;
-        if (!first)
-            continue;
-        if (nseen < 16)
-            seen[nseen][0] = tk->device, seen[nseen++][1] = tk->stream;
-        q[nq++] = (qc){tk->stream, tk->device, 1, k, t->ev[r].ts};
-        q[nq++] = (qc){tk->stream, tk->device, -1, k, t->ev[p->devix[k]].ts};
-    }
-    qsort(q, nq, sizeof *q, qc_cmp);
-    int32_t len = 0;
-    for (size_t j = 0; j < nq; j++) {
-        if (j == 0 || q[j].stream != q[j - 1].stream || q[j].dev != q[j - 1].dev)
-            len = 0;
-        len += q[j].d;
-        if (q[j].d > 0)
-            p->qrt[q[j].k] = len;
-        else
-            p->qdev[q[j].k] = len;
-    }
-    free(q);
-}
-
-static void cp_trace_free(cptrace *p)
-{
-    free(p->devix);
-    free(p->qrt);
-    free(p->qdev);
-    free(p->loc);
-    free(p->bylaunch);
-    free(p->outer);
-}
-
-static int32_t local(cgraph *g, cptrace *p, int32_t i)
+/* A local event for trace event i: CPU event (k < 0, in the window) or the k-th device
+ * event. */
+static int32_t local(cgraph *g, td_cptrace *p, int32_t i, int32_t k)
 {
     if (g->ne == g->cap_e) {
         g->cap_e = g->cap_e ? 2 * g->cap_e : 256;
         g->ev = td_xrealloc(g->ev, g->cap_e * sizeof *g->ev);
     }
-    p->loc[i] = (int32_t)g->ne;
+    if (k >= 0)
+        p->dloc[k] = (int32_t)g->ne;
+    else
+        p->wloc[(size_t)i - p->wlo] = (int32_t)g->ne;
     g->ev[g->ne] = i;
     return (int32_t)g->ne++;
 }
@@ -270,33 +158,87 @@ static void lock_edges(cgraph *g, const uint8_t *lock)
  * start's parent is the top of the stack, an end pops the top; then a depth-first walk.
  * The backward thread is walked as part of the forward thread when each is one thread
  * (HTA: the one thread with an op named "...autograd...", the one with "...forward..."). */
-typedef struct cpt {
-    int64_t t, dur;
+/* HTA's order of one group's starts and ends (call_stack.py): by time; at one time an
+ * end before a start; starts longer first (then by event), ends shorter first (then the
+ * later event first). The events are sorted by (start, longer first) already, so the
+ * starts are taken in event order (checked; sorted when not), and the ends come out of a
+ * heap of the open events' ends: every end at or before a start belongs to an event that
+ * started before it. */
+typedef struct cend {
+    int64_t t;     /* end time */
+    int64_t dur;
     int32_t i;     /* trace event */
-    int32_t grp;
-    uint8_t start;
-} cpt;
+} cend;
 
-static int cpt_cmp(const void *x, const void *y)
+static int cend_less(const cend *a, const cend *b)
 {
-    const cpt *a = x, *b = y;
-    if (a->grp != b->grp)
-        return a->grp < b->grp ? -1 : 1;
-    if (a->i == b->i)
-        return a->start ? -1 : 1;
     if (a->t != b->t)
-        return a->t < b->t ? -1 : 1;
-    if (a->start == b->start) {
-        if (a->dur != b->dur)
-            return a->start ? (a->dur > b->dur ? -1 : 1) : (a->dur < b->dur ? -1 : 1);
-        return a->start ? (a->i < b->i ? -1 : 1) : (a->i > b->i ? -1 : 1);
+        return a->t < b->t;
+    if (a->dur != b->dur)
+        return a->dur < b->dur;
+    return a->i > b->i;
+}
+
+typedef struct cheap {
+    cend *v;
+    size_t n, cap;
+} cheap;
+
+static void heap_push(cheap *h, cend x)
+{
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 64;
+        h->v = td_xrealloc(h->v, h->cap * sizeof *h->v);
     }
-    return a->start ? 1 : -1;
+    size_t j = h->n++;
+    while (j && cend_less(&x, &h->v[(j - 1) / 2])) {
+        h->v[j] = h->v[(j - 1) / 2];
+        j = (j - 1) / 2;
+    }
+    h->v[j] = x;
+}
+
+static void heap_pop(cheap *h)
+{
+    cend x = h->v[--h->n];
+    size_t j = 0;
+    for (;;) {
+        size_t c = 2 * j + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && cend_less(&h->v[c + 1], &h->v[c]))
+            c++;
+        if (!cend_less(&h->v[c], &x))
+            break;
+        h->v[j] = h->v[c];
+        j = c;
+    }
+    if (h->n)
+        h->v[j] = x;
+}
+
+static const td_trace *g_t; /* for start_cmp */
+
+/* starts: time, longer first, then by event */
+static int start_before(const td_trace *t, int32_t x, int32_t y)
+{
+    const td_event *a = &t->ev[x], *b = &t->ev[y];
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    if (a->dur != b->dur)
+        return a->dur > b->dur;
+    return x < y;
+}
+
+static int start_cmp(const void *x, const void *y)
+{
+    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
+    return a == b ? 0 : start_before(g_t, a, b) ? -1 : 1;
 }
 
 typedef struct walk {
     cgraph *g;
-    const cptrace *p;
+    const td_cptrace *p;
     const uint8_t *lock, *blk;
     int32_t last;      /* node, -1 */
     int depth;
@@ -310,7 +252,7 @@ static int shares_lock(const cgraph *g, const uint8_t *lock, int32_t a, int32_t 
 
 static void w_enter(walk *w, int32_t i, int32_t parent)
 {
-    int32_t le = w->p->loc[i];
+    int32_t le = td_cp_loc_cpu(w->p, i);
     if (le < 0)
         return;
     int32_t sn = w->g->sn[le];
@@ -323,7 +265,7 @@ static void w_enter(walk *w, int32_t i, int32_t parent)
 
 static void w_exit(walk *w, int32_t i, int32_t parent)
 {
-    int32_t le = w->p->loc[i];
+    int32_t le = td_cp_loc_cpu(w->p, i);
     if (le < 0)
         return;
     int32_t en = w->g->en[le];
@@ -351,80 +293,102 @@ static int64_t word_track(td_actx *a, const td_trace *t, size_t lo, size_t hi, c
     return tr;
 }
 
-static void stack_edges(td_actx *a, cgraph *g, const cptrace *p, const uint8_t *lock,
+static int is_stack_ev(const td_trace *t, const td_event *ev)
+{
+    return ev->dur > 0 && ev->track < t->ntracks && t->tracks[ev->track].device < 0 &&
+           !td_kind_is_device(ev->kind);
+}
+
+/* The call stack of each group, walked depth first: a start enters (its parent is the
+ * top of the stack) and an end exits the top; the enter/exit sequence of that sweep is
+ * the depth-first walk of the tree it builds (children in start order), so no tree is
+ * kept. Groups in ascending order, one after the other. */
+static void stack_edges(td_actx *a, cgraph *g, const td_cptrace *p, const uint8_t *lock,
                         const uint8_t *blk, size_t lo, size_t hi, int64_t s1)
 {
     const td_trace *t = p->c->t;
     int64_t fwd = word_track(a, t, lo, hi, "forward"), bwd = word_track(a, t, lo, hi, "autograd");
-    cpt *v = NULL;
-    size_t n = 0, cap = 0;
+#define GRP(ev) (fwd >= 0 && bwd >= 0 && (int64_t)(ev)->track == bwd ? (int32_t)fwd : (int32_t)(ev)->track)
+    size_t ne = 0;
+    int one = 1;
+    int32_t g0 = -1;
     for (size_t i = lo; i < hi && t->ev[i].ts <= s1; i++) {
         const td_event *ev = &t->ev[i];
-        if (ev->dur <= 0 || ev->track >= t->ntracks || t->tracks[ev->track].device >= 0 ||
-            td_kind_is_device(ev->kind))
+        if (!is_stack_ev(t, ev))
             continue;
-        if (n + 2 > cap) {
-            cap = cap ? 2 * cap : 1024;
-            v = td_xrealloc(v, cap * sizeof *v);
-        }
-        int32_t grp = fwd >= 0 && bwd >= 0 && (int64_t)ev->track == bwd ? (int32_t)fwd
-                                                                        : (int32_t)ev->track;
-        v[n++] = (cpt){ev->ts, ev->dur, (int32_t)i, grp, 1};
-        v[n++] = (cpt){ev->ts + ev->dur, ev->dur, (int32_t)i, grp, 0};
+        if (!ne)
+            g0 = GRP(ev);
+        one &= GRP(ev) == g0;
+        ne++;
     }
-    if (n)
-        qsort(v, n, sizeof *v, cpt_cmp);
-    /* the tree: parent, children in order (first, next sibling), per group */
-    size_t ne = n / 2;
-    int32_t *id = td_xmalloc((ne + 1) * sizeof *id), *par = td_xmalloc((ne + 1) * sizeof *par);
-    int32_t *first = td_xmalloc((ne + 1) * sizeof *first), *lastc = td_xmalloc((ne + 1) * sizeof *lastc);
-    int32_t *next = td_xmalloc((ne + 1) * sizeof *next), *stk = td_xmalloc((ne + 1) * sizeof *stk);
-    for (size_t j = 0; j < n;) {
-        size_t k = j, m = 0, ns = 0;
-        int32_t rf = -1, rl = -1;
-        for (; k < n && v[k].grp == v[j].grp; k++) {
-            if (v[k].start) {
-                int32_t x = (int32_t)m++;
-                id[x] = v[k].i;
-                par[x] = ns ? stk[ns - 1] : -1;
-                first[x] = lastc[x] = next[x] = -1;
-                int32_t *f = par[x] >= 0 ? &first[par[x]] : &rf, *l = par[x] >= 0 ? &lastc[par[x]] : &rl;
-                if (*l >= 0)
-                    next[*l] = x;
-                else
-                    *f = x;
-                *l = x;
-                stk[ns++] = x;
-            } else if (ns)
-                ns--;
-        }
-        /* depth-first walk; stk holds the path from the root */
+    int32_t *sv = td_xmalloc((ne + 1) * sizeof *sv);
+    size_t *cnt = NULL;
+    if (one) {
+        size_t n = 0;
+        for (size_t i = lo; n < ne; i++)
+            if (is_stack_ev(t, &t->ev[i]))
+                sv[n++] = (int32_t)i;
+    } else { /* counting sort of the starts by group (groups are track numbers), stable */
+        cnt = td_xcalloc(t->ntracks + 2, sizeof *cnt);
+        size_t n = 0;
+        for (size_t i = lo; n < ne; i++)
+            if (is_stack_ev(t, &t->ev[i])) {
+                cnt[GRP(&t->ev[i]) + 1]++;
+                n++;
+            }
+        for (size_t k = 0; k <= t->ntracks; k++)
+            cnt[k + 1] += cnt[k];
+        n = 0;
+        for (size_t i = lo; n < ne; i++)
+            if (is_stack_ev(t, &t->ev[i])) {
+                sv[cnt[GRP(&t->ev[i])]++] = (int32_t)i;
+                n++;
+            }
+        free(cnt);
+    }
+    cheap h = {0};
+    int32_t *stk = NULL;
+    size_t scap = 0;
+    g_t = t;
+    for (size_t j = 0; j < ne;) {
+        size_t k = j;
+        int32_t grp = GRP(&t->ev[sv[j]]);
+        while (k < ne && GRP(&t->ev[sv[k]]) == grp)
+            k++;
+        for (size_t q = j + 1; q < k; q++)
+            if (!start_before(t, sv[q - 1], sv[q])) { /* not in HTA's order: sort them */
+                qsort(sv + j, k - j, sizeof *sv, start_cmp);
+                break;
+            }
         walk w = {g, p, lock, blk, -1, 0, -1};
-        ns = 0;
-        int32_t x = rf;
-        while (x >= 0) {
-            w_enter(&w, id[x], par[x] >= 0 ? id[par[x]] : -1);
-            if (first[x] >= 0) {
-                stk[ns++] = x;
-                x = first[x];
-                continue;
+        size_t ns = 0;
+        h.n = 0;
+        for (size_t q = j; q <= k; q++) {
+            /* the ends at or before this start (all of them after the last) */
+            while (h.n && (q == k || h.v[0].t <= t->ev[sv[q]].ts)) {
+                heap_pop(&h);
+                if (!ns)
+                    continue;
+                int32_t x = stk[--ns];
+                w_exit(&w, x, ns ? stk[ns - 1] : -1);
             }
-            w_exit(&w, id[x], par[x] >= 0 ? id[par[x]] : -1);
-            while (next[x] < 0 && ns) {
-                x = stk[--ns];
-                w_exit(&w, id[x], par[x] >= 0 ? id[par[x]] : -1);
+            if (q == k)
+                break;
+            const td_event *ev = &t->ev[sv[q]];
+            w_enter(&w, sv[q], ns ? stk[ns - 1] : -1);
+            if (ns == scap) {
+                scap = scap ? 2 * scap : 64;
+                stk = td_xrealloc(stk, scap * sizeof *stk);
             }
-            x = next[x];
+            stk[ns++] = sv[q];
+            heap_push(&h, (cend){ev->ts + ev->dur, ev->dur, sv[q]});
         }
         j = k;
     }
-    free(id);
-    free(par);
-    free(first);
-    free(lastc);
-    free(next);
+#undef GRP
+    free(h.v);
     free(stk);
-    free(v);
+    free(sv);
 }
 
 typedef struct slast {
@@ -432,13 +396,13 @@ typedef struct slast {
 } slast;
 
 /* Device work (HTA _construct_graph_from_kernels, without the synchronisation events). */
-static void kernel_edges(cgraph *g, const cptrace *p, const int32_t *dk, size_t nd)
+static void kernel_edges(cgraph *g, const td_cptrace *p, const int32_t *dk, size_t nd)
 {
     const td_trace *t = p->c->t;
     slast *ls = NULL;
     size_t nls = 0, cls = 0;
     for (size_t j = 0; j < nd; j++) {
-        int32_t k = dk[j], i = p->devix[k], le = p->loc[i];
+        int32_t k = dk[j], i = p->devix[k], le = p->dloc[k];
         const td_event *ev = &t->ev[i];
         const td_track *tk = &t->tracks[ev->track];
         int32_t sn = g->sn[le], en = g->en[le];
@@ -455,7 +419,7 @@ static void kernel_edges(cgraph *g, const cptrace *p, const int32_t *dk, size_t 
             l = &ls[nls++];
             *l = (slast){tk->device, tk->stream, -1};
         }
-        int32_t r = p->c->launch[k], rl = p->loc[r];
+        int32_t r = p->c->launch[k], rl = td_cp_loc_cpu(p, r);
         const td_event *call = &t->ev[r];
         if (p->qrt[k] == 1 && p->qdev[k] == 0 && (l->node < 0 || g->nd[l->node].ts < call->ts) &&
             rl >= 0)
@@ -466,6 +430,9 @@ static void kernel_edges(cgraph *g, const cptrace *p, const int32_t *dk, size_t 
     }
     free(ls);
 }
+
+static const td_tctx *g_c; /* for the qsort of the window's device work */
+static const int32_t *g_devix;
 
 static int dk_cmp(const void *x, const void *y)
 {
@@ -494,11 +461,12 @@ static size_t longest(const cgraph *g, int32_t **path)
     }
     for (size_t j = 0; j < n; j++)
         off[j + 1] += off[j];
-    int32_t *fill = td_xmalloc((n + 1) * sizeof *fill);
-    memcpy(fill, off, n * sizeof *fill);
-    for (size_t j = 0; j < m; j++)
-        adj[fill[g->ed[j].u]++] = (int32_t)j;
-    free(fill);
+    /* each node's edges in edge order: filled from the last edge down, from the end of
+     * the node's run (off[u + 1]) to its start (off[u] again, once all are placed) */
+    for (size_t j = 0; j < n; j++)
+        off[j] = off[j + 1];
+    for (size_t j = m; j-- > 0;)
+        adj[--off[g->ed[j].u]] = (int32_t)j;
     size_t qh = 0, qt = 0;
     for (size_t j = 0; j < n; j++) {
         pred[j] = -1;
@@ -574,25 +542,22 @@ static int32_t outer_of(td_actx *a, const td_tctx *c, const int32_t *outer, int3
     int32_t q = c->parent[k];
     if (q < 0)
         return -1;
-    return outer[q] >= 0 ? outer[q] : names_op(a, c, q) ? q : -1;
+    return outer[q] >= 2 ? outer[q] - 2 : names_op(a, c, q) ? q : -1;
 }
 
-static int32_t report_event(td_actx *a, const td_tctx *c, cptrace *pt, int32_t i)
+static int32_t report_event(td_actx *a, const td_tctx *c, td_cptrace *pt, int32_t i)
 {
     const td_event *ev = &c->t->ev[i];
     if (td_kind_is_device(ev->kind))
         return i;
-    if (!pt->outer) {
-        pt->outer = td_xmalloc((c->t->nev + 1) * sizeof *pt->outer);
-        for (size_t k = 0; k < c->t->nev; k++)
-            pt->outer[k] = -2;
-    }
-    if (pt->outer[i] == -2) {
+    if (!pt->outer)
+        pt->outer = td_xcalloc(c->t->nev + 1, sizeof *pt->outer);
+    if (pt->outer[i] == 0) {
         /* the chain from i up to the first event whose parent's answer is known (or
          * that has no parent), then filled from its top down */
         size_t n = 1;
         int32_t j = i;
-        while (c->parent[j] >= 0 && pt->outer[c->parent[j]] == -2) {
+        while (c->parent[j] >= 0 && pt->outer[c->parent[j]] == 0) {
             j = c->parent[j];
             n++;
         }
@@ -604,16 +569,16 @@ static int32_t report_event(td_actx *a, const td_tctx *c, cptrace *pt, int32_t i
                 break;
         }
         while (m-- > 0)
-            pt->outer[chain[m]] = outer_of(a, c, pt->outer, chain[m]);
+            pt->outer[chain[m]] = 2 + outer_of(a, c, pt->outer, chain[m]);
         free(chain);
     }
-    return pt->outer[i] >= 0 ? pt->outer[i] : i;
+    return pt->outer[i] >= 2 ? pt->outer[i] - 2 : i;
 }
 
 int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1,
                td_cp_result *res)
 {
-    cptrace *p = state;
+    td_cptrace *p = state;
     const td_trace *t = c->t;
     cgraph g = {0};
     memset(res, 0, sizeof *res);
@@ -626,9 +591,17 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         else
             hi = mid;
     }
-    for (size_t i = lo; i < t->nev && t->ev[i].ts <= s1; i++)
+    size_t whi = lo;
+    while (whi < t->nev && t->ev[whi].ts <= s1)
+        whi++;
+    p->wlo = lo;
+    p->wn = whi - lo;
+    p->wloc = td_xmalloc((p->wn + 1) * sizeof *p->wloc);
+    for (size_t j = 0; j < p->wn; j++)
+        p->wloc[j] = -1;
+    for (size_t i = lo; i < whi; i++)
         if (is_cpu_node(t, &t->ev[i]))
-            local(&g, p, (int32_t)i);
+            local(&g, p, (int32_t)i, -1);
     size_t ncpu = g.ne;
     /* device work launched by a call that starts in the window */
     size_t b0 = 0, b1 = p->nbyl;
@@ -640,16 +613,19 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
             b1 = mid;
     }
     int32_t *dk = NULL;
-    size_t nd = 0;
+    size_t nd = 0, dcap = 0;
     for (size_t j = b0; j < p->nbyl; j++) {
         int32_t k = p->bylaunch[j], r = c->launch[k];
         if (t->ev[r].ts > s1)
             break;
-        if (t->ev[r].dur <= 0 || p->loc[r] < 0)
+        if (t->ev[r].dur <= 0 || td_cp_loc_cpu(p, r) < 0)
             continue;
-        dk = td_xrealloc(dk, (nd + 1) * sizeof *dk);
+        if (nd == dcap) {
+            dcap = dcap ? 2 * dcap : 256;
+            dk = td_xrealloc(dk, dcap * sizeof *dk);
+        }
         dk[nd++] = k;
-        local(&g, p, p->devix[k]);
+        local(&g, p, p->devix[k], k);
     }
     (void)ncpu;
     /* nodes */
@@ -678,6 +654,13 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     if (nd)
         qsort(dk, nd, sizeof *dk, dk_cmp);
     kernel_edges(&g, p, dk, nd);
+    /* what the path and the result no longer need, freed before the longest path's arrays */
+    free(g.sn);
+    free(g.en);
+    free(lock);
+    free(blk);
+    g.sn = g.en = NULL;
+    lock = blk = NULL;
     int32_t *path;
     size_t np = longest(&g, &path);
     /* the result: time per class with its top event, and the path's segments */
@@ -703,8 +686,11 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         sg->event = report_event(a, c, p, nev);
     }
     free(path);
-    for (size_t le = 0; le < g.ne; le++)
-        p->loc[g.ev[le]] = -1;
+    for (size_t j = 0; j < nd; j++)
+        p->dloc[dk[j]] = -1;
+    free(p->wloc);
+    p->wloc = NULL;
+    p->wn = 0;
     free(dk);
     free(lock);
     free(blk);
@@ -714,19 +700,4 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     free(g.nd);
     free(g.ed);
     return np > 0;
-}
-
-void *td_cp_trace_new(const td_tctx *c)
-{
-    cptrace *p = td_xmalloc(sizeof *p);
-    cp_trace_init(p, c);
-    return p;
-}
-
-void td_cp_trace_free(void *state)
-{
-    if (!state)
-        return;
-    cp_trace_free(state);
-    free(state);
 }

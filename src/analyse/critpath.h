@@ -1,5 +1,6 @@
-/* analyse/critpath.h - the critical path of one step window (analyse/critpath.c), for
- * the pass that writes its tables (analyse/critpath_pass.c). Not exported. */
+/* analyse/critpath.h - the critical path of one step window (analyse/critpath.c) and
+ * its per-trace state (analyse/critpath_trace.c), for the pass that writes its tables
+ * (analyse/critpath_pass.c). Not exported. */
 #ifndef TD_ANALYSE_CRITPATH_H
 #define TD_ANALYSE_CRITPATH_H
 #include "analyse/internal.h"
@@ -23,7 +24,31 @@ typedef struct td_cp_result {
     size_t nseg;
 } td_cp_result;
 
-/* Per-trace state (queue lengths, launch order) for td_cp_step; NULL-safe free. */
+/* Per-trace state shared by its steps (analyse/critpath_trace.c makes it: launch order
+ * and queue lengths; analyse/critpath.c keeps its window maps in it). */
+typedef struct td_cptrace {
+    const td_tctx *c;
+    int32_t *devix;        /* k-th device event -> trace event */
+    int32_t *qrt, *qdev;   /* k-th device event: queue after its launch, after its start */
+    int32_t *wloc;         /* CPU trace event wlo + j -> local event, -1 (the window's) */
+    size_t wlo, wn;
+    int32_t *dloc;         /* k-th device event -> local event, -1 */
+    int32_t *bylaunch;     /* device k sorted by launching call start */
+    size_t nbyl;
+    int32_t *outer; /* trace event -> 2 + its outermost op below the step above it, 1 none,
+                     * 0 not yet known (made on first use: linear however deep the nesting;
+                     * calloc'd: only the pages of events looked up become resident) */
+} td_cptrace;
+
+/* The local event of CPU trace event i in the current window, -1 none. */
+static inline int32_t td_cp_loc_cpu(const td_cptrace *p, int32_t i)
+{
+    size_t j = (size_t)i - p->wlo;
+    return i >= 0 && (size_t)i >= p->wlo && j < p->wn ? p->wloc[j] : -1;
+}
+
+/* Per-trace state (queue lengths, launch order) for td_cp_step; NULL-safe free
+ * (analyse/critpath_trace.c). */
 void *td_cp_trace_new(const td_tctx *c);
 void td_cp_trace_free(void *state);
 /* The path over the window [s0, s1] of trace c: 1 when there is one. */

@@ -117,9 +117,10 @@ static int cmp_i64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* One window's rows (a step, or the whole trace: step null); its path length, -1 none. */
+/* One window's rows (a step, or the whole trace: step null); its path length, -1 none.
+ * With sg, also its segments when it has a path (one graph built, not two). */
 static int64_t window_rows(td_actx *a, const td_tctx *c, void *st, td_table **tb, int64_t s0,
-                           int64_t s1, int64_t step)
+                           int64_t s1, int64_t step, td_table **sg)
 {
     td_cp_result r;
     int64_t len = -1;
@@ -128,6 +129,11 @@ static int64_t window_rows(td_actx *a, const td_tctx *c, void *st, td_table **tb
             *tb = td_rows_critpath_table(a->s);
         step_rows(a, c, *tb, step, &r);
         len = r.total;
+        if (sg) {
+            if (!*sg)
+                *sg = td_rows_cp_segments_table(a->s);
+            seg_rows(a, c, *sg, step, &r);
+        }
     }
     free(r.seg);
     return len;
@@ -154,8 +160,7 @@ void td_an_critpath(td_actx *a)
         void *st = td_cp_trace_new(c);
         if (!c->nsteps) {
             /* no step: the whole trace (as HTA without an annotation) */
-            if (window_rows(a, c, st, &tb, c->t0, c->t1, TD_NA) > 0)
-                window_segs(a, c, st, &sg, c->t0, c->t1, TD_NA);
+            window_rows(a, c, st, &tb, c->t0, c->t1, TD_NA, &sg);
             td_cp_trace_free(st);
             continue;
         }
@@ -163,7 +168,7 @@ void td_an_critpath(td_actx *a)
         size_t nl = 0;
         for (size_t k = 0; k < c->nsteps; k++) {
             const td_step *s = &c->steps[k];
-            len[k] = s->warmup ? -1 : window_rows(a, c, st, &tb, s->start, s->end, s->num);
+            len[k] = s->warmup ? -1 : window_rows(a, c, st, &tb, s->start, s->end, s->num, NULL);
             nl += len[k] >= 0;
         }
         /* the drawn step: the steady step whose path is the median length */

@@ -5,7 +5,8 @@
  * ended (the device waited for the CPU), else "kernel_wait" when shorter than 30 us
  * (back-to-back launch overhead), else "other". Shares are of the stream's idle time.
  * Unlike HTA a negative gap (work overlapping the previous one on the stream) counts 0:
- * overlap is not idle time. */
+ * overlap is not idle time; and work whose launching call is not in the trace is never
+ * "host_wait" (HTA takes the trace's first event as its launch). tests/diag_idle.py. */
 #include "analyse/internal.h"
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,9 @@
  * step (the step range around it) and op (the innermost CPU op around it on the thread
  * that allocated) are those of the first event that reached it. Old traces (torch 1.8)
  * give "Bytes" only: the allocated bytes are then their running sum from the trace's
- * start (column `allocated_from` says which). Neither HTA nor
+ * start (column `allocated_from` says which). Nsight Systems exports give the same from
+ * CUDA_GPU_MEMORY_USAGE_EVENTS (read/nsys_gpu.c: each device allocation and free as a
+ * td_mem with Bytes only, in time order). Neither HTA nor
  * TraceLens reads these events. */
 #include "analyse/internal.h"
 #include <stdio.h>
@@ -43,13 +45,14 @@ typedef struct {
 } devmem;
 
 /* The innermost CPU op on track k whose interval holds ts (latest start, then shortest),
- * -1 none. */
+ * -1 none. In an nsys export the ops are the NVTX push/pop ranges (TD_K_RANGE). */
 static int32_t op_at(const td_trace *t, uint32_t k, int64_t ts)
 {
     int32_t best = -1;
+    int kind = t->format == TD_FMT_NSYS_SQLITE ? TD_K_RANGE : TD_K_CPU_OP;
     for (size_t i = 0; i < t->nev; i++) {
         const td_event *e = &t->ev[i];
-        if (e->kind != TD_K_CPU_OP || e->track != k || e->ts > ts || e->ts + e->dur < ts)
+        if (e->kind != kind || e->track != k || e->ts > ts || e->ts + e->dur < ts)
             continue;
         if (best < 0 || e->ts > t->ev[best].ts ||
             (e->ts == t->ev[best].ts && e->dur < t->ev[best].dur))

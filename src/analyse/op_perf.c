@@ -134,6 +134,10 @@ static void kernel_times(const td_tctx *cx, call_t *calls, size_t nc)
     for (size_t i = 0; i < nc; i++)
         evs[i] = (uint64_t)calls[i].ev << 32 | (uint32_t)i;
     qsort(evs, nc, sizeof *evs, u64_cmp);
+    /* one bit per event: is it a call's op (most ancestors are not: no search for them) */
+    uint8_t *iscall = td_xcalloc(t->nev / 8 + 1, 1);
+    for (size_t i = 0; i < nc; i++)
+        iscall[calls[i].ev >> 3] |= (uint8_t)(1u << (calls[i].ev & 7));
     civ *v = NULL;
     size_t nv = 0, cap = 0;
     for (size_t i = 0, k = 0; i < t->nev; i++) {
@@ -142,6 +146,8 @@ static void kernel_times(const td_tctx *cx, call_t *calls, size_t nc)
             continue;
         int32_t r = cx->launch[k++];
         for (int32_t p = r >= 0 ? cx->parent[r] : -1; p >= 0; p = cx->parent[p]) {
+            if (!(iscall[p >> 3] & (1u << (p & 7))))
+                continue;
             size_t lo = 0, hi = nc;
             while (lo < hi) {
                 size_t m = lo + (hi - lo) / 2;
@@ -177,6 +183,7 @@ static void kernel_times(const td_tctx *cx, call_t *calls, size_t nc)
     }
     free(v);
     free(evs);
+    free(iscall);
 }
 
 /* rows are grouped by (op name, dims, types) and ordered by kernel time, largest first */

@@ -12,7 +12,8 @@
  *
  * What is read: StringIds, ThreadNames, PROCESSES, TARGET_INFO_GPU,
  * TARGET_INFO_SESSION_START_TIME, CUPTI_ACTIVITY_KIND_{KERNEL,MEMCPY,MEMSET,RUNTIME},
- * NVTX_EVENTS, OSRT_API. Device work goes on one track per (process, device, stream);
+ * NVTX_EVENTS, OSRT_API, CUDA_GPU_MEMORY_USAGE_EVENTS (device memory allocations and
+ * frees, kept as td_mem like torch's [memory] events, nsys_gpu.c). Device work goes on one track per (process, device, stream);
  * host calls on one track per (process, thread). Runtime rows that share a correlation
  * id within a process (cudaLaunchKernel + cudaLaunchKernel_v7000) are reduced to the
  * outermost one, and td_event.corr = pid << 32 | correlationId on both sides. NVTX
@@ -62,7 +63,8 @@ static td_status read_all(rd *r)
         (s = td_nsys_read_device_table(r, K_KERNEL)) != TD_OK ||
         (s = td_nsys_read_device_table(r, K_MEMCPY)) != TD_OK ||
         (s = td_nsys_read_device_table(r, K_MEMSET)) != TD_OK ||
-        (s = td_nsys_read_runtime(r)) != TD_OK || (s = td_nsys_read_osrt(r)) != TD_OK ||
+        (s = td_nsys_read_runtime(r)) != TD_OK || (s = td_nsys_read_memory(r)) != TD_OK ||
+        (s = td_nsys_read_osrt(r)) != TD_OK ||
         (s = td_nsys_read_nvtx(r)) != TD_OK || (s = td_nsys_project_ranges(r)) != TD_OK)
         return s;
     td_nsys_range_events(r);

@@ -140,3 +140,113 @@ td_status td_nsys_read_device_table(rd *r, int which)
     }
     return td_nsys_done(r, st, rc, tab);
 }
+
+/* ---- device memory: CUDA_GPU_MEMORY_USAGE_EVENTS (nsys profile --cuda-memory-usage=true) ---- */
+
+/* A row before it becomes a td_mem: sorted by (start, row order). */
+typedef struct {
+    int64_t start, bytes, cid, pid;
+    int32_t device;
+    uint32_t row;
+} memrow;
+
+static int cmp_memrow(const void *x, const void *y)
+{
+    const memrow *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return (a->row > b->row) - (a->row < b->row);
+}
+
+/* The host track of the kept runtime call with correlation id cid in process pid (r->rt
+ * is sorted by (pid, cid) and deduplicated), else the first host track of the process;
+ * -1 none. */
+static int64_t memrow_track(rd *r, int64_t pid, int64_t cid)
+{
+    size_t lo = 0, hi = r->nrt;
+    while (cid && lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        const rtcall *x = &r->rt[m];
+        if (x->pid < pid || (x->pid == pid && x->cid < cid))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (cid && lo < r->nrt && r->rt[lo].pid == pid && r->rt[lo].cid == cid)
+        return td_nsys_track_of(r, pid, r->rt[lo].tid);
+    for (size_t i = 0; i < r->t->ntracks; i++)
+        if (r->t->tracks[i].pid == pid && r->t->tracks[i].device < 0)
+            return (int64_t)i;
+    return -1;
+}
+
+/* One td_mem per allocation (bytes > 0) or free (bytes < 0) of device memory, in time
+ * order; "Total Allocated"/"Total Reserved" are absent (-1): nsys records each
+ * cudaMalloc/cudaFree, not an allocator's totals, so analyse/memory.c keeps the running
+ * sum per device from the trace's start. memKind (CUpti_ActivityMemoryKind) 1 pageable
+ * and 2 pinned are host memory and skipped; memoryOperationType 0 allocation, 1 free,
+ * other values skipped. Needs the runtime calls read (their tracks). */
+td_status td_nsys_read_memory(rd *r)
+{
+    static const char *const c[] = {"start", "globalPid", "deviceId", "bytes", "memKind",
+                                    "memoryOperationType", "correlationId"};
+    static const char *const tab = "CUDA_GPU_MEMORY_USAGE_EVENTS";
+    sqlite3_stmt *st;
+    /* start, globalPid, deviceId, bytes, memoryOperationType needed */
+    td_status s = td_nsys_select_cols(r, tab, c, 7, 0x2f, NULL, &st);
+    if (s != TD_OK || !st)
+        return s;
+    memrow *m = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    uint32_t row = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        row++;
+        int64_t start = col_i64(st, 0, 0), bytes = col_i64(st, 3, 0);
+        if (start < -TIME_LIMIT || start > TIME_LIMIT) {
+            sqlite3_finalize(st);
+            free(m);
+            return td_fail(r->e, TD_E_FORMAT, "%s: table %s: start %" PRId64 " out of range",
+                           r->name, tab, start);
+        }
+        int64_t kind = col_i64(st, 4, 0), op = col_i64(st, 5, -1);
+        /* bytes within 2^61 as times are: running sums cannot overflow */
+        if (kind == 1 || kind == 2 || (op != 0 && op != 1) || bytes < 0 ||
+            bytes > TIME_LIMIT)
+            continue;
+        int64_t pid = PID_OF(col_i64(st, 1, 0));
+        memrow *x = TD_PUSH(m, n, cap);
+        x->start = start;
+        x->bytes = op == 0 ? bytes : -bytes;
+        x->pid = pid;
+        x->cid = col_i64(st, 6, 0);
+        x->device = (int32_t)col_i64(st, 2, 0);
+        x->row = row;
+    }
+    if ((s = td_nsys_done(r, st, rc, tab)) != TD_OK) {
+        free(m);
+        return s;
+    }
+    sort(m, n, sizeof *m, cmp_memrow);
+    uint64_t lost = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t k = memrow_track(r, m[i].pid, m[i].cid);
+        if (k < 0) {
+            lost++;
+            continue;
+        }
+        td_mem *x = TD_PUSH(r->t->mem, r->t->nmem, r->t->mem_cap);
+        x->ts = m[i].start;
+        x->allocated = -1;
+        x->reserved = -1;
+        x->bytes = m[i].bytes;
+        x->device_type = 1; /* c10::DeviceType CUDA: "cuda:N" as torch names it */
+        x->device = m[i].device;
+        x->track = (uint32_t)k;
+    }
+    if (lost)
+        td_warn(&r->set->warnings, "%s: %" PRIu64 " rows of %s belong to a process with no "
+                "host thread; skipped", r->name, lost, tab);
+    free(m);
+    return TD_OK;
+}

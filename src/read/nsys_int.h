@@ -207,6 +207,8 @@ void td_nsys_name_tracks(rd *r);
 td_status td_nsys_read_device_table(rd *r, int which);
 td_status td_nsys_read_runtime(rd *r);
 td_status td_nsys_read_osrt(rd *r);
+/* CUDA_GPU_MEMORY_USAGE_EVENTS -> t->mem; after td_nsys_read_runtime (nsys_gpu.c) */
+td_status td_nsys_read_memory(rd *r);
 
 /* ---- nsys_nvtx.c: NVTX events, GPU projection and nesting of ranges ---- */
 

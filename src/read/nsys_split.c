@@ -77,6 +77,7 @@ void td_nsys_split_processes(rd *r)
     t->tracks = NULL, t->ntracks = t->tracks_cap = 0;
     t->ranges = NULL, t->nranges = t->ranges_cap = 0;
     t->compile = NULL, t->ncompile = t->compile_cap = 0;
+    t->mem = NULL, t->nmem = t->mem_cap = 0;
     TD_PUSH(t->aux, t->naux, t->aux_cap);   /* aux id 0 = none */
     memset(&t->aux[0], 0, sizeof t->aux[0]);
     td_trace **dst = td_xcalloc(np, sizeof *dst);
@@ -139,6 +140,12 @@ void td_nsys_split_processes(rd *r)
         *g = old.compile[i];
         g->track = tmap[old.compile[i].track];
     }
+    for (size_t i = 0; i < old.nmem; i++) {   /* time order kept within each process */
+        td_trace *d = dst[twho[old.mem[i].track]];
+        td_mem *m = TD_PUSH(d->mem, d->nmem, d->mem_cap);
+        *m = old.mem[i];
+        m->track = tmap[old.mem[i].track];
+    }
     /* rows read are not attributable after deduplication: count what each holds */
     for (size_t k = 0; k < np; k++)
         dst[k]->nevents = dst[k]->nev;
@@ -147,6 +154,7 @@ void td_nsys_split_processes(rd *r)
     free(old.tracks);
     free(old.ranges);
     free(old.compile);
+    free(old.mem);
     free(tmap);
     free(twho);
     free(dst);

@@ -5,7 +5,8 @@
 # the same way first. HTA's launch statistics and queue length only see the launch calls
 # it names: for those two tables the cut also drops device work launched by other calls
 # (and the script lists what it dropped); tracedoc on the plain cut counts that work too,
-# which is checked here as HTA's count + what was dropped. Rules in tests/diag_compare.py.
+# which is checked here as HTA's count + what was dropped. Rules in tests/diag_compare.py;
+# idle_breakdown per category to the ns in tests/diag_idle.py.
 # The cuts do not depend on the build: they are made once per test run (tests/lib.sh once)
 # and read by every build's run of this case.
 . "$ROOT/tests/lib.sh"
@@ -36,7 +37,10 @@ for tr in "$TRACES"/kineto/*.gz "$TRACES"/kineto-shapes/*.gz; do
     "$TD" summary --format csv --table launches "$C"/launch/*.json >"$W/launches_hta.csv" 2>/dev/null \
         || { grep -q '^0,0,' "$H/launch_stats_summary_no_ns_rounding.csv" || die "tracedoc $n launches"; : >"$W/launches_hta.csv"; }
     "$TD" summary --format csv --table queue_length "$C"/queue/*.json >"$W/queue_length.csv" || die "tracedoc $n"
-    for c in "idle_breakdown $W/idle_breakdown.csv" "comm_overlap $W/comm_overlap.csv" \
+    # idle time by cause to the ns: HTA's rule applied as HTA runs it (= HTA's figures) and
+    # as tracedoc defines it (= tracedoc's), the differences explained (tests/diag_idle.py)
+    out=$($PY "$ROOT/tests/diag_idle.py" "$W/idle_breakdown.csv" "$H" "$C"/all/*.json) || { echo "$n idle_breakdown:"; echo "$out"; fail=1; }
+    for c in "comm_overlap $W/comm_overlap.csv" \
              "launches $W/launches_hta.csv" "queue_length $W/queue_length.csv $C/queue.txt"; do
         set -- $c
         out=$($PY "$ROOT/tests/diag_compare.py" "$1" "$2" "$H" ${3:-}) || { echo "$n $1:"; echo "$out"; fail=1; }
