@@ -1,4 +1,4 @@
-/* analyse/findings.c - three to six plain sentences derived from the tables already in
+/* analyse/findings.c - up to six plain sentences derived from the tables already in
  * the summary (never from the traces directly, so they agree with the documents).
  * With several ranks they speak of the job: the GPU timeline sentences use the
  * job-wide rows (rank null, sums over ranks), and a straggler sentence names the
@@ -424,21 +424,9 @@ void td_an_findings(td_actx *a)
                        ou->nrows == 1 ? "" : "s", a->n > 1 ? " of their rank" : "");
         nf++;
     }
-    if (st && st->nrows && nf < 6) {
-        int64_t sum = 0, n = 0;
-        for (size_t r = 0; r < st->nrows; r++)
-            if (!td_row_get_int(st, r, "warmup")) {
-                sum += td_row_get_int(st, r, "wall_ns");
-                n++;
-            }
-        if (n) {
-            char buf[64];
-            td_fmt_ns(buf, sizeof buf, sum / n);
-            td_sum_finding(s, "%lld step%s kept%s, %s per step on average.", (long long)n,
-                           n == 1 ? "" : "s", job, buf);
-            nf++;
-        }
-    }
+    /* Issue 21: no filler sentences. The mean step time and the traced time are page 1's
+     * figures (the step time as median and p90): a sentence repeating them, with another
+     * statistic, says nothing new and disagrees in the last digits. */
     /* IBM AIU: how busy the AIUs were (acelyzer's active share, per device) */
     const td_table *ad = td_sum_find_table(s, "aiu_devices");
     const td_kv *as = td_sum_get(s, "aiu.active_share");
@@ -456,13 +444,5 @@ void td_an_findings(td_actx *a)
             td_sum_finding(s, "The AIU runs kernels %.0f%% of its kernel span (first kernel "
                            "start to last kernel end).", 100.0 * as->v.f);
         nf++;
-    }
-    if (nf < 3) {
-        const td_kv *sp = td_sum_get(s, "trace.span_ns");
-        if (sp && sp->v.i > 0) { /* (IPU exports have no events: no span) */
-            char buf[64];
-            td_fmt_ns(buf, sizeof buf, sp->v.i);
-            td_sum_finding(s, "The trace spans %s over %zu rank%s.", buf, a->n, a->n == 1 ? "" : "s");
-        }
     }
 }
