@@ -1,0 +1,46 @@
+# Issue 21: a workbook has no sheet, column or row that says nothing for its input (doc/
+# outputs.md "Workbook"), checked on real traces against their summary.json:
+# - nsys saxpy: one kernel, so no Variability sheet; one device, so the GPU timeline has
+#   that device's row and not the job-wide "all" row repeating it; no "Scope" column
+#   ("trace" in every row); no Checklist sheet (the trace file is all it has);
+# - MI250 toy: Steps without "Warm-up" (no in every row) and "Active window" (1 in
+#   every row); the Checklist lists only what the report has, never an "Add ..." to-do;
+# - MTIA: op_perf rows without any device time, so no "Op performance" sheet.
+. "$ROOT/tests/lib.sh"
+need_traces
+cd "$WORK" || exit 1
+for t in nsys/pipit_saxpy_mpi_cuda_a100.sqlite kineto/hta_mi250_minitoy.json.gz kineto/hta_mtia_inference_rank0.json.gz; do
+    n=$(basename "$t"); n=${n%%.*}
+    "$TD" report "$TRACES/$t" -o "$n" --format xlsx,json >/dev/null 2>&1 || die "$t: report failed"
+done
+$PY - <<'PYEOF' || exit 1
+import json, openpyxl
+def load(n):
+    return json.load(open(n + "/summary.json")), openpyxl.load_workbook(n + "/report.xlsx")
+def header(ws):
+    return [c.value for c in ws[1] if c.value is not None]
+s, wb = load("pipit_saxpy_mpi_cuda_a100")
+assert len(s["variability"]) == 1, s["variability"]
+assert "Variability" not in wb.sheetnames, wb.sheetnames
+assert "Checklist" not in wb.sheetnames and [r["item"] for r in s["checklist"] if r["ok"]] == ["The trace file"], s["checklist"]
+dev = [r for r in s["gpu_timeline"] if r["device"] != "all"]
+assert len(dev) == 1 and len(s["gpu_timeline"]) == 2, s["gpu_timeline"]
+ws = wb["GPU timeline"]
+assert "Scope" not in header(ws), header(ws)
+rows = [r for r in ws.iter_rows(min_row=2, values_only=True) if any(v is not None for v in r)]
+assert len(rows) == 1 and rows[0][0] == dev[0]["device"], rows
+s, wb = load("hta_mi250_minitoy")
+assert {r["warmup"] for r in s["steps"]} == {False} and {r["window"] for r in s["steps"]} == {1}, s["steps"]
+h = header(wb["Steps"])
+assert "Warm-up" not in h and "Active window" not in h, h
+have = [r["item"] for r in s["checklist"] if r["ok"]]
+ws = wb["Checklist"]
+assert header(ws) == ["Item", "Detail"], header(ws)
+items = [r[0] for r in ws.iter_rows(min_row=2, values_only=True) if r[0]]
+assert items[:len(have)] == have, (items, have)
+assert not any(str(v).startswith(("Add ", "If this is")) for r in ws.iter_rows(values_only=True) for v in r if v), "to-do"
+s, wb = load("hta_mtia_inference_rank0")
+assert s["op_perf"] and all(r["kernel_ns"] is None for r in s["op_perf"]), s["op_perf"][:2]
+assert "Op performance" not in wb.sheetnames, wb.sheetnames
+PYEOF
+exit 0
