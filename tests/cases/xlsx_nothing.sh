@@ -5,7 +5,9 @@
 #   ("trace" in every row); no Checklist sheet (the trace file is all it has);
 # - MI250 toy: Steps without "Warm-up" (no in every row) and "Active window" (1 in
 #   every row); the Checklist lists only what the report has, never an "Add ..." to-do;
-# - MTIA: op_perf rows without any device time, so no "Op performance" sheet.
+# - MTIA: op_perf rows without any device time, so no "Op performance" sheet;
+# - Summary sheet: no figure that is 1 or 0 by construction (Ranks 1, World size 1; for the
+#   SambaNova example, which has no steps, no warm-up mode or "Warm-up steps dropped 0").
 . "$ROOT/tests/lib.sh"
 need_traces
 cd "$WORK" || exit 1
@@ -13,6 +15,7 @@ for t in nsys/pipit_saxpy_mpi_cuda_a100.sqlite kineto/hta_mi250_minitoy.json.gz 
     n=$(basename "$t"); n=${n%%.*}
     "$TD" report "$TRACES/$t" -o "$n" --format xlsx,json >/dev/null 2>&1 || die "$t: report failed"
 done
+"$TD" report "$ROOT/examples/sambanova/decoder" -o samba --format xlsx,json >/dev/null 2>&1 || die "samba report failed"
 $PY - <<'PYEOF' || exit 1
 import json, openpyxl
 def load(n):
@@ -42,5 +45,16 @@ assert not any(str(v).startswith(("Add ", "If this is")) for r in ws.iter_rows(v
 s, wb = load("hta_mtia_inference_rank0")
 assert s["op_perf"] and all(r["kernel_ns"] is None for r in s["op_perf"]), s["op_perf"][:2]
 assert "Op performance" not in wb.sheetnames, wb.sheetnames
+def labels(wb):
+    return {r[0] for r in wb["Summary"].iter_rows(values_only=True) if r and isinstance(r[0], str)}
+s, wb = load("samba")
+assert s["trace"]["ranks"] == 1 and s["trace"]["world_size"] == 1 and s["warmup"]["dropped"] == 0, s["trace"]
+assert "steps" not in s and "modules" not in s
+l = labels(wb)
+assert not l & {"Ranks", "World size", "Warm-up steps dropped", "Warm-up removal"}, l
+assert {"Traced time", "Host share", "Warm-up rule"} <= l, l
+s, wb = load("hta_mi250_minitoy")
+l = labels(wb)
+assert "Ranks" not in l and "Warm-up steps dropped" in l, l  # it has steps: the rule could drop some
 PYEOF
 exit 0
