@@ -7,7 +7,10 @@
 #   every row); the Checklist lists only what the report has, never an "Add ..." to-do;
 # - MTIA: op_perf rows without any device time, so no "Op performance" sheet;
 # - Summary sheet: no figure that is 1 or 0 by construction (Ranks 1, World size 1; for the
-#   SambaNova example, which has no steps, no warm-up mode or "Warm-up steps dropped 0").
+#   SambaNova example, which has no steps, no warm-up mode or "Warm-up steps dropped 0");
+# - MI250: its ops' rates are all under 1 TFLOP/s, so the Op performance sheet gives them
+#   in GFLOP/s (not "0.007"): aten::addmm 6.719 GFLOP/s, TraceLens's 0.00671896 TFLOP/s
+#   (../shared/oracles/analyses/hta_mi250_minitoy/tracelens/perf_GEMM_raw.csv).
 . "$ROOT/tests/lib.sh"
 need_traces
 cd "$WORK" || exit 1
@@ -56,5 +59,11 @@ assert {"Traced time", "Host share", "Warm-up rule"} <= l, l
 s, wb = load("hta_mi250_minitoy")
 l = labels(wb)
 assert "Ranks" not in l and "Warm-up steps dropped" in l, l  # it has steps: the rule could drop some
+ws = wb["Op performance"]
+h = header(ws)
+assert "GFLOP/s" in h and "GB/s" in h and "TFLOP/s" not in h, h
+row = [r for r in ws.iter_rows(min_row=2, values_only=True) if r[0] and r[0].startswith("aten::addmm")][0]
+g = row[h.index("GFLOP/s")]
+assert abs(g - 6.71895960905555) < 0.01, g
 PYEOF
 exit 0

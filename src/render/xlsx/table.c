@@ -353,6 +353,24 @@ static int no_measure(const xw *x, const td_table *t, const size_t *rows, size_t
     return measures > 0;
 }
 
+/* A rate column in TFLOP/s or TB/s whose every value is under 1 (a toy model's GEMM at
+ * 0.00672 TFLOP/s) reads "0.000" with three decimals: written in GFLOP/s or GB/s
+ * instead (x 1000), the unit in the header. Returns the header's unit or NULL. */
+static const char *small_rate(const td_table *t, int c, const size_t *rows, size_t nrows)
+{
+    const td_col *col = &t->cols[c];
+    const char *ti = col->title ? col->title : "";
+    const char *to = !strcmp(ti, "TFLOP/s") ? "GFLOP/s" : !strcmp(ti, "TB/s") ? "GB/s" : NULL;
+    if (col->type != TD_T_F64 || !to)
+        return NULL;
+    for (size_t r = 0; r < nrows; r++) {
+        double f = td_table_cell(t, rows[r], c)->f;
+        if (isfinite(f) && fabs(f) >= 1)
+            return NULL;
+    }
+    return to;
+}
+
 /* One sheet for one summary table: header row (frozen, filtered), one row per item. */
 void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
 {
@@ -391,6 +409,7 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
     }
     size_t w[TD_MAXCOLS];
     double scale[TD_MAXCOLS];
+    const char *rate[TD_MAXCOLS];
     int sc[TD_MAXCOLS], nsc = 0;  /* sheet column -> table column (nodoc columns left out) */
     for (int c = 0; c < t->ncols; c++)
         if (!t->cols[c].nodoc && !says_nothing(x, t, c, rows, nrows) &&
@@ -405,11 +424,15 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
                    : t->cols[c].type == TD_T_F64 ? (all_integral(t, c, rows, nrows) ? 0 : 1)
                                                  : 1;
         col_header(&t->cols[c], scale[k], h, sizeof h);
+        rate[k] = small_rate(t, c, rows, nrows);
+        if (rate[k])
+            snprintf(h, sizeof h, "%s", rate[k]);
         if (t->cols[c].type == TD_T_NS && whole_units(t, c, rows, nrows, scale[k]))
             scale[k] = -scale[k];
         td_type ty = t->cols[c].type;
         xw_put_str(x, ws, 0, k, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
-        w[k] = u8len(h) + 2; /* room for the filter button */
+        w[k] = u8len(h) + 3; /* room for the filter button, and a space before the next
+                                header (bold headers run wider than the digits) */
     }
     /* a row of every device (device "all") with no rank is the job's: rank "all" */
     int cdev = td_table_col(t, "device");
@@ -435,6 +458,10 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
                 xw_metric_label(x->s, m, label, sizeof label);
                 full = *v;
                 full.s = label;
+                v = &full;
+            } else if (rate[k]) {
+                full = *v;
+                full.f = v->f * 1000.0;
                 v = &full;
             }
             size_t l = put_cell(x, ws, (int)i + 1, k, &t->cols[sc[k]], v, scale[k], job);
