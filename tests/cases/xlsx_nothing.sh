@@ -10,7 +10,9 @@
 #   SambaNova example, which has no steps, no warm-up mode or "Warm-up steps dropped 0");
 # - MI250: its ops' rates are all under 1 TFLOP/s, so the Op performance sheet gives them
 #   in GFLOP/s (not "0.007"): aten::addmm 6.719 GFLOP/s, TraceLens's 0.00671896 TFLOP/s
-#   (../shared/oracles/analyses/hta_mi250_minitoy/tracelens/perf_GEMM_raw.csv).
+#   (../shared/oracles/analyses/hta_mi250_minitoy/tracelens/perf_GEMM_raw.csv);
+# - IPU numbers (an identifier beside a text column) are centred, not right-aligned
+#   against the step type's text.
 . "$ROOT/tests/lib.sh"
 need_traces
 cd "$WORK" || exit 1
@@ -19,6 +21,7 @@ for t in nsys/pipit_saxpy_mpi_cuda_a100.sqlite kineto/hta_mi250_minitoy.json.gz 
     "$TD" report "$TRACES/$t" -o "$n" --format xlsx,json >/dev/null 2>&1 || die "$t: report failed"
 done
 "$TD" report "$ROOT/examples/sambanova/decoder" -o samba --format xlsx,json >/dev/null 2>&1 || die "samba report failed"
+"$TD" report "$ROOT/examples/ipu/detailed.jsonl" -o ipu --format xlsx >/dev/null 2>&1 || die "ipu report failed"
 $PY - <<'PYEOF' || exit 1
 import json, openpyxl
 def load(n):
@@ -65,5 +68,8 @@ assert "GFLOP/s" in h and "GB/s" in h and "TFLOP/s" not in h, h
 row = [r for r in ws.iter_rows(min_row=2, values_only=True) if r[0] and r[0].startswith("aten::addmm")][0]
 g = row[h.index("GFLOP/s")]
 assert abs(g - 6.71895960905555) < 0.01, g
+ws = openpyxl.load_workbook("ipu/report.xlsx")["IPU steps"]
+assert ws["A1"].value == "IPU" and ws["B1"].value == "Step type", [c.value for c in ws[1]]
+assert all(ws.cell(row=r, column=1).alignment.horizontal == "center" for r in range(1, 6)), "IPU column not centred"
 PYEOF
 exit 0

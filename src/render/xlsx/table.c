@@ -156,7 +156,7 @@ static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col
                        const td_cell *v, double scale, int job)
 {
     if (job && v->i == TD_NA) { /* the rank of a job-wide row: every rank */
-        xw_put_str(x, ws, r, c, "all", x->right);
+        xw_put_str(x, ws, r, c, "all", x->center);
         return 3;
     }
     switch (col->type) {
@@ -179,10 +179,10 @@ static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col
         if (v->i == TD_NA)
             return 0;
         if (v->i < 0) {
-            xw_put_str(x, ws, r, c, "all", x->right);
+            xw_put_str(x, ws, r, c, "all", x->center);
             return 3;
         }
-        xw_put_num(x, ws, r, c, (double)v->i, NULL);
+        xw_put_num(x, ws, r, c, (double)v->i, x->id);
         return num_width((double)v->i, 0);
     case TD_T_BOOL:
         if (v->i == TD_NA)
@@ -430,7 +430,8 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
         if (t->cols[c].type == TD_T_NS && whole_units(t, c, rows, nrows, scale[k]))
             scale[k] = -scale[k];
         td_type ty = t->cols[c].type;
-        xw_put_str(x, ws, 0, k, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
+        int idc = ty == TD_T_DEVICE || (ty == TD_T_INT && is_id(t->cols[c].key));
+        xw_put_str(x, ws, 0, k, h, ty == TD_T_TEXT || ty == TD_T_BOOL || idc ? x->head : x->headr);
         w[k] = u8len(h) + 3; /* room for the filter button, and a space before the next
                                 header (bold headers run wider than the digits) */
     }
