@@ -1,4 +1,4 @@
-/* analyse/findings.c - three to six plain sentences derived from the tables already in
+/* analyse/findings.c - up to six plain sentences derived from the tables already in
  * the summary (never from the traces directly, so they agree with the documents).
  * With several ranks they speak of the job: the GPU timeline sentences use the
  * job-wide rows (rank null, sums over ranks), and a straggler sentence names the
@@ -212,9 +212,24 @@ static void cp_findings(td_summary *s, size_t *nf)
     (*nf)++;
 }
 
+/* A FLOP rate in the unit that puts it at 1 or more: "12.7 TFLOP/s", "6.72 GFLOP/s". */
+static const char *flop_rate(td_summary *s, double tflops)
+{
+    static const char *const unit[] = {"TFLOP/s", "GFLOP/s", "MFLOP/s", "kFLOP/s"};
+    size_t u = 0;
+    while (u + 1 < sizeof unit / sizeof unit[0] && tflops < 1.0 && tflops > 0) {
+        tflops *= 1000.0;
+        u++;
+    }
+    return td_arena_printf(s->a, "%.3g %s", tflops, unit[u]);
+}
+
 /* Issue 24: the top op of the performance model against its peak (op_perf, by device
  * time) and the memory peak (memory: the device closest to its capacity, else the
- * largest reserve). */
+ * largest reserve). Issue 21: the op's rate is a finding only when the op's device time
+ * is at least OPM_MIN_SHARE of the traced time (of its rank): making it infinitely fast
+ * saves at most that share, so below it the rate stays in the table and the roofline. */
+#define OPM_MIN_SHARE 0.05
 static void diag_findings(td_summary *s, size_t *nf)
 {
     const td_table *op = td_sum_find_table(s, "op_perf");
@@ -224,22 +239,25 @@ static void diag_findings(td_summary *s, size_t *nf)
             td_row_get_int(op, r, "kernel_ns") != TD_NA && isfinite(td_row_get_f64(op, r, "tflops")) &&
             (best == (size_t)-1 || td_row_get_int(op, r, "kernel_ns") > td_row_get_int(op, best, "kernel_ns")))
             best = r;
-    if (best != (size_t)-1 && *nf < 6) {
+    const td_kv *span = td_sum_get(s, "trace.span_ns");
+    double share = best != (size_t)-1 && span && span->v.i > 0
+                       ? (double)td_row_get_int(op, best, "kernel_ns") / (double)span->v.i : 0;
+    if (best != (size_t)-1 && share >= OPM_MIN_SHARE && *nf < 6) {
         double tf = td_row_get_f64(op, best, "tflops"), pk = td_row_get_f64(op, best, "peak_tflops");
         const char *dt = td_row_get_str(op, best, "dtype");
         const td_kv *pv = td_sum_get(s, "roofline.peaks");
+        const char *head = td_arena_printf(s->a, "The top %s op by device time (%s %s, %s) takes %.0f%% of the "
+                                           "traced time and runs at %s",
+                                           td_row_get_str(op, best, "category"), td_row_get_str(op, best, "op"),
+                                           td_row_get_str(op, best, "shape"), dt ? dt : "?", 100.0 * share,
+                                           flop_rate(s, tf));
         if (isfinite(pk) && pk > 0)
-            td_sum_finding(s, "The top %s op by device time (%s %s, %s) runs at %.3g TFLOP/s, %.*f%% "
-                           "of the %s peak of %s; %s-bound at %.0f%% of its roofline.",
-                           td_row_get_str(op, best, "category"), td_row_get_str(op, best, "op"),
-                           td_row_get_str(op, best, "shape"), dt ? dt : "?", tf, tf < 0.01 * pk ? 1 : 0, 100.0 * tf / pk,
+            td_sum_finding(s, "%s, %.*f%% of the %s peak of %s; %s-bound at %.0f%% of its roofline.", head,
+                           tf < 0.01 * pk ? 1 : 0, 100.0 * tf / pk,
                            dt ? dt : "?", pv && pv->v.s ? td_arena_strndup(s->a, pv->v.s, strcspn(pv->v.s, ":")) : "the device",
                            td_row_get_str(op, best, "bound"), 100.0 * td_row_get_f64(op, best, "roofline_share"));
         else
-            td_sum_finding(s, "The top %s op by device time (%s %s, %s) runs at %.3g TFLOP/s (no "
-                           "peak known for this device: --peak TFLOPS:TBPS).",
-                           td_row_get_str(op, best, "category"), td_row_get_str(op, best, "op"),
-                           td_row_get_str(op, best, "shape"), dt ? dt : "?", tf);
+            td_sum_finding(s, "%s (no peak known for this device: --peak TFLOPS:TBPS).", head);
         (*nf)++;
     }
     const td_table *mt = td_sum_find_table(s, "memory");
@@ -406,21 +424,9 @@ void td_an_findings(td_actx *a)
                        ou->nrows == 1 ? "" : "s", a->n > 1 ? " of their rank" : "");
         nf++;
     }
-    if (st && st->nrows && nf < 6) {
-        int64_t sum = 0, n = 0;
-        for (size_t r = 0; r < st->nrows; r++)
-            if (!td_row_get_int(st, r, "warmup")) {
-                sum += td_row_get_int(st, r, "wall_ns");
-                n++;
-            }
-        if (n) {
-            char buf[64];
-            td_fmt_ns(buf, sizeof buf, sum / n);
-            td_sum_finding(s, "%lld step%s kept%s, %s per step on average.", (long long)n,
-                           n == 1 ? "" : "s", job, buf);
-            nf++;
-        }
-    }
+    /* Issue 21: no filler sentences. The mean step time and the traced time are page 1's
+     * figures (the step time as median and p90): a sentence repeating them, with another
+     * statistic, says nothing new and disagrees in the last digits. */
     /* IBM AIU: how busy the AIUs were (acelyzer's active share, per device) */
     const td_table *ad = td_sum_find_table(s, "aiu_devices");
     const td_kv *as = td_sum_get(s, "aiu.active_share");
@@ -438,13 +444,5 @@ void td_an_findings(td_actx *a)
             td_sum_finding(s, "The AIU runs kernels %.0f%% of its kernel span (first kernel "
                            "start to last kernel end).", 100.0 * as->v.f);
         nf++;
-    }
-    if (nf < 3) {
-        const td_kv *sp = td_sum_get(s, "trace.span_ns");
-        if (sp && sp->v.i > 0) { /* (IPU exports have no events: no span) */
-            char buf[64];
-            td_fmt_ns(buf, sizeof buf, sp->v.i);
-            td_sum_finding(s, "The trace spans %s over %zu rank%s.", buf, a->n, a->n == 1 ? "" : "s");
-        }
     }
 }

@@ -103,8 +103,9 @@ static void devices_note(td_actx *a)
         hit = strstr(s->warnings[i], "no thread-metadata.parquet") != NULL;
     if (hit)
         td_sum_set_str(s, "trace.devices_note", "Devices counted",
-                       "threads that launch XLA modules, one device each (the nsys-jax archive "
-                       "has no thread-metadata.parquet); the job may have fewer devices");
+                       "one per thread that launches XLA modules, the main thread's modules "
+                       "on the first device (the nsys-jax archive has no "
+                       "thread-metadata.parquet); a device that ran no module is not counted");
 }
 
 void td_an_headline(td_actx *a)

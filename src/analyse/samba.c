@@ -332,6 +332,10 @@ void td_analyse_samba(td_traceset *set, const td_opts *o, td_summary *s)
                        "yes: these artifacts were generated, not measured");
     td_sum_set_int(s, "samba.section_calls", "Section calls", TD_T_INT, (int64_t)sb->nsched);
     td_sum_set_int(s, "samba.hypersections", "Hypersections", TD_T_INT, (int64_t)sb->nhs);
+    /* the steps pass's "No steps found (ProfilerStep#N...)" names PyTorch's markers, which
+     * a SambaTune run has none of (issue 21): say what holds here, as IPU exports do */
+    td_sum_set_str(s, "warmup.rule", "Warm-up rule",
+                   "Stack tracing: no warm-up removal, every section call is kept.");
     if (sb->nhs) {
         hs_table(s, sb, calls, run);
         hf_table(s, sb, calls, run);

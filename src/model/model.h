@@ -246,6 +246,8 @@ typedef struct td_trace {
     const struct td_samba *samba;   /* SambaTune stack-tracing data (read/samba.h), in
                                        set->arena; NULL for other inputs */
     td_ipu *ipu;                    /* IPU export (TD_FMT_IPU), else NULL */
+    int devices_local;              /* 1: device ids numbered within this input (an nsys-jax
+                                       archive without thread metadata), not job-wide */
 } td_trace;
 
 /* All inputs of one run. Strings are shared across traces. */

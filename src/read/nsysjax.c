@@ -701,19 +701,37 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
         if ((st = read_threads(set, t, name, buf[M_THREADS], len[M_THREADS], e))) goto out;
     } else {
         /* archives of nsys-jax before thread-metadata.parquet (mid-2024): each thread
-         * launching modules stands for one device, numbered in order of appearance */
+         * launching modules stands for one device, numbered in order of appearance;
+         * the main thread (TID = PID) only when it is the only one. With several GPUs
+         * PjRt runs a program of several devices on each device's launcher thread and a
+         * single-device program on the calling thread, which is no device of its own
+         * (analyse/xla/xla.c puts its modules on the first device, as with thread
+         * metadata). Devices are local to the archive (t->devices_local). */
         int32_t next = 0;
+        int others = 0, main_launches = 0;
+        for (size_t i = 0; i < t->nranges; i++) {
+            const td_track *tk = &t->tracks[t->ranges[i].track];
+            const char *nm = td_strget(set->strs, t->ranges[i].name);
+            if (strncmp(nm, "TSL:XlaModule:", 14) && strncmp(nm, "XlaModule:", 10))
+                continue;
+            if (tk->pid == tk->tid) main_launches = 1;
+            else others = 1;
+        }
         for (size_t i = 0; i < t->nranges; i++) {
             td_track *tk = &t->tracks[t->ranges[i].track];
             const char *nm = td_strget(set->strs, t->ranges[i].name);
             if (tk->device >= 0 || (strncmp(nm, "TSL:XlaModule:", 14) && strncmp(nm, "XlaModule:", 10)))
                 continue;
+            if (others && tk->pid == tk->tid)
+                continue;
             tk->device = next++;
             td_trace_device(t, tk->device);
         }
+        t->devices_local = 1;
         td_warn(&set->warnings, "%s: no %s (an archive of nsys-jax before mid-2024): each "
-                "thread launching modules is taken as its own device (%d)", name,
-                want[M_THREADS], (int)next);
+                "thread launching modules is taken as its own device%s (%d)", name,
+                want[M_THREADS], others && main_launches ? ", the main thread's modules "
+                "as the first device's" : "", (int)next);
     }
     if (buf[M_DEVICES]) read_devices(set, t, name, buf[M_DEVICES], len[M_DEVICES]);
     /* device of each projected range = its launching thread's device (the main thread

@@ -61,7 +61,7 @@ dst.close()
 PYEOF
 "$TD" report "$WORK/old.zip" -o "$WORK/o" --format pdf,json >/dev/null 2>&1 || die "old archive report failed"
 pdftotext -f 1 -l 1 "$WORK/o/report.pdf" "$WORK/o1.txt"
-tr '\n' ' ' <"$WORK/o1.txt" | grep -q "Devices: threads that launch XLA modules" ||
+tr '\n' ' ' <"$WORK/o1.txt" | grep -q "Devices: one per thread that launches XLA modules" ||
     die "page 1 does not say how the old archive's devices were counted"
 "$TD" report "$Z" -o "$WORK/n" --format json >/dev/null 2>&1 || die "new archive report failed"
 grep -q devices_note "$WORK/n/summary.json" && die "a devices note for an archive with thread metadata"

@@ -60,4 +60,11 @@ assert ("IPU 0 tile 0", "NoEnd", "A", 3000, 3100) in t, t
 assert ("IPU 0 tile 0", "Unknown", "Unknown", 4100, 4400) in t, t
 assert ("IPU 0 I/O", "StreamCopyBegin", "StreamCopyBegin", 0, 290) in t, t
 PYEOF
+# issue 21: the one-page manager summary of an export with lightweight profiling only
+# shows its blocks chart (it has no step types), not a page three-quarters blank
+"$TD" report "$ROOT/examples/ipu/lwp.jsonl" --template manager -o "$WORK/mgr" --format pdf >/dev/null 2>&1 ||
+    die "manager report failed"
+pdfinfo "$WORK/mgr/report.pdf" | grep -q "^Pages: *1$" || die "the manager PDF is not one page"
+pdftotext "$WORK/mgr/report.pdf" "$WORK/mgr.txt"
+grep -q "Lightweight profiling blocks" "$WORK/mgr.txt" || die "no blocks chart on the LWP manager page"
 exit 0

@@ -187,6 +187,9 @@ grep -q "^run1;block;attn 500000$" "$WORK/rep/sections.folded" || die "folded mo
 # generated artifacts say so in a '#' comment (tools/gen_samba.py): the summary and page 1
 # say so; the same artifacts without their comments do not
 "$TD" summary --format json "$ROOT/examples/sambanova/decoder" >"$WORK/syn.json" 2>/dev/null || die "summary example"
+# issue 21: the warm-up note names no PyTorch step markers (a SambaTune run has none) and
+# the findings repeat no page-1 figure ("The trace spans ...")
+$PY -c "import json,sys; s=json.load(open(sys.argv[1])); r=s[\"warmup\"][\"rule\"]; assert \"ProfilerStep\" not in r and \"section call\" in r, r; assert not [f for f in s[\"findings\"] if f.startswith(\"The trace spans\")], s[\"findings\"]" "$WORK/syn.json" || die "samba warm-up note or filler finding"
 mkdir -p "$WORK/nocomment"
 for f in "$ROOT"/examples/sambanova/decoder/*.csv; do grep -v '^#' "$f" >"$WORK/nocomment/$(basename "$f")"; done
 "$TD" summary --format json "$WORK/nocomment" >"$WORK/nosyn.json" 2>/dev/null || die "summary without comments"

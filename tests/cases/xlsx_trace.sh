@@ -80,6 +80,22 @@ for r in runs:
             rows = []
         if name == "modules" and rows and len(rows) == 1 and (rows[0].get("share") or 0) >= 0.999:
             rows = []
+        # variability of one or two names repeats the kernels sheet; a timeline of one
+        # device shows its row, not the job-wide "all" row that repeats it; the checklist
+        # lists what the report has (not the trace file alone); a table none of whose
+        # measures has a value (op_perf without device work) is no sheet
+        if name == "variability" and rows and len(rows) < 3:
+            rows = []
+        if rows and "device" in rows[0] and sum(1 for x in rows if x.get("device") != "all") == 1:
+            rows = [x for x in rows if x.get("device") != "all"]
+        if name == "checklist" and rows:
+            rows = [x for x in rows if x.get("ok")]
+            if all(x.get("item") == "The trace file" for x in rows):
+                rows = []
+        if name == "op_perf" and rows and all(x.get("kernel_ns") is None for x in rows):
+            rows = []
+        if name.endswith("_by_device") and rows and len(set(x.get("device") for x in rows)) == 1:
+            rows = []
         if rows:
             want.append((name, title, rows))
     check(wb.sheetnames == ["Summary"] + [w[1] for w in want],
@@ -105,6 +121,12 @@ for r in runs:
         ranks = js.get("trace", {}).get("ranks")
         keys = [k for k in keys if any(x.get(k) is not None for x in rows) and
                 not (k == "rank" and ranks == 1)]
+        # a qualifier with one value in every row (issue 21): "Scope trace", "Warm-up no",
+        # "Active window 1"; the rank when two rows or more share it; the checklist's flag
+        keys = [k for k in keys if not (k in ("scope", "warmup", "window", "rank") and
+                                        len(set(json.dumps(x.get(k)) for x in rows)) == 1 and
+                                        (k != "rank" or len(rows) > 1)) and
+                not (name == "checklist" and k == "ok")]
         hdr = [c.value for c in ws[1]][:len(keys)]
         check(ws.max_row == len(rows) + (3 if note else 1), "%s %s: %d rows, summary.json has %d" % (
             r, title, ws.max_row - 1, len(rows)))

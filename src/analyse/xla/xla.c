@@ -11,7 +11,8 @@
  *    so a module recompiled under a new program id is one series; the key shown is the
  *    smallest program id of the fingerprint. Executions are numbered per (device, key);
  *  - devices come from XlaLauncher threads (or, for archives without thread metadata,
- *    one per launching thread: read/nsysjax.c); the main thread (the only thread
+ *    one per launching thread but the main one, made job-wide as rank x devices + local:
+ *    read/nsysjax.c); the main thread (the only thread
  *    driving some program, or driving compilation) takes the first launcher's device;
  *    ranges on threads without a device are left out; program id < 0 (autotuning) too;
  *  - warm-up auto: drop execution 0 of programs compiled inside the profile, and
@@ -186,6 +187,10 @@ static void load_trace(xctx *x, int ti)
         int32_t dev = k->device;
         if (dev < 0 && k->pid == mpid && k->tid == mtid) dev = main_dev;
         if (dev < 0) continue;     /* no device: nsys-jax's inner merge drops it */
+        /* devices numbered within an archive without thread metadata: job-wide as
+         * nsys-jax numbers them (process x its devices + local), so that the archives
+         * of a job do not all count as device 0 */
+        if (t->devices_local && t->rank >= 0) dev += t->rank * (int32_t)t->ndevices;
         const char *nm = td_strget(st, r->name);
         const char *v;
         size_t vl;
@@ -427,6 +432,17 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
         int nd = xla_devices(x, seen_dev);
         if (nd && (!dv || dv->v.i <= 0))
             td_sum_set_int(s, "trace.devices", "Devices", TD_T_INT, nd);
+        /* an archive without the CPU push/pop ranges has no events to span: the
+         * modules' GPU time span it */
+        const td_kv *sp = td_sum_get(s, "trace.span_ns");
+        if (x->nm && sp && sp->v.i <= 0) {
+            int64_t lo = x->m[0].s, hi = x->m[0].e;
+            for (size_t i = 1; i < x->nm; i++) {
+                if (x->m[i].s < lo) lo = x->m[i].s;
+                if (x->m[i].e > hi) hi = x->m[i].e;
+            }
+            if (hi > lo) td_sum_set_int(s, "trace.span_ns", "Traced time", TD_T_NS, hi - lo);
+        }
         for (int k = 0; part && k < nd; k++) {
             char dk[32];
             int64_t one = 1;

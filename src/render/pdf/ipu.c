@@ -68,11 +68,20 @@ static void balance_text(const td_summary *s, int rep, long long ipu, char *dst,
         snprintf(dst + o, cap - o, "%sutil. %.1f%%", o ? ", " : "", c->v.f * 100);
 }
 
+static int timeline_chart(pdoc *d, const td_table *t, int lwp, const char *title);
+
 int pd_ipu(pdoc *d, const char *title)
 {
     const td_table *t = td_sum_find_table(d->s, "ipu_step_types");
-    if (!t || !t->nrows)
+    if (!t || !t->nrows) {
+        /* issue 21: an export with lightweight profiling only has no step types; the
+         * one-page summary (which has no timeline section) then shows its blocks
+         * chart, rather than a page three-quarters blank under the key figures */
+        const td_table *tl = td_sum_find_table(d->s, "ipu_timeline");
+        if (d->one_page && tl && tl->nrows)
+            return timeline_chart(d, tl, 1, "Lightweight profiling blocks");
         return 0;
+    }
     int ci = td_table_col(t, "ipu"), ct = td_table_col(t, "type"), cs = td_table_col(t, "share");
     int crep = td_table_col(t, "report"); /* several exports */
     if (ci < 0 || ct < 0 || cs < 0)

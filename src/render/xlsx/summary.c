@@ -100,6 +100,22 @@ static int headline(const char *key)
     return n > 10 && !strcmp(key + n - 10, ".synthetic");
 }
 
+/* A figure that is 1 or 0 by construction for this input says nothing (issue 21, as on
+ * the PDF's page 1): Ranks 1, World size 1, Devices 1 (the device row names it); and
+ * for an input without steps or modules (stack tracing, IPU, AIU) the warm-up mode and
+ * "Warm-up steps dropped 0" (the warm-up rule says what holds instead). */
+static int by_construction(const td_summary *s, const td_kv *kv)
+{
+    if (kv->type == TD_T_INT && kv->v.i == 1 &&
+        (!strcmp(kv->key, "trace.ranks") || !strcmp(kv->key, "trace.world_size") ||
+         !strcmp(kv->key, "trace.devices")))
+        return 1;
+    int stepless = !td_sum_find_table(s, "steps") && !td_sum_find_table(s, "modules");
+    if (stepless && !strcmp(kv->key, "warmup.dropped") && kv->v.i == 0)
+        return 1;
+    return stepless && !strcmp(kv->key, "warmup.mode");
+}
+
 /* Key figure rows from row r under a heading row: the headline scalars (head = 1) or
  * all the others; returns the next free row. */
 static int key_rows(xw *x, lxw_worksheet *ws, int r, int head, const char *heading)
@@ -115,6 +131,8 @@ static int key_rows(xw *x, lxw_worksheet *ws, int r, int head, const char *headi
             continue;
         /* a time of 0 in the headline (no XLA modules, no compile) says nothing */
         if (head && kv->type == TD_T_NS && (kv->v.i == 0 || kv->v.i == TD_NA))
+            continue;
+        if (by_construction(s, kv))
             continue;
         int lines;
         if (head && !strcmp(kv->key, "trace.devices") && kv->type == TD_T_INT && kv->v.i <= 0) {

@@ -24,11 +24,11 @@
  * (a 6 us kernel reads 6.000, and a 1.08 s op beside it 1,080,000.000: the number stays
  * exact and sortable). Zeros say nothing of the unit (an op table's device column is 0
  * for most CPU ops). Returns ns per unit (1e3 or 1e6). */
-static double ns_scale(const td_table *t, int c, size_t nrows)
+static double ns_scale(const td_table *t, int c, const size_t *rows, size_t nrows)
 {
     int64_t lo = 0;
     for (size_t r = 0; r < nrows; r++) {
-        int64_t x = td_table_cell(t, r, c)->i;
+        int64_t x = td_table_cell(t, rows[r], c)->i;
         if (x == TD_NA || x == 0)
             continue;
         x = x < 0 ? -x : x;
@@ -40,11 +40,11 @@ static double ns_scale(const td_table *t, int c, size_t nrows)
 
 /* True when every value of a time column is a whole number of its unit (Kineto's
  * microsecond timestamps): shown without decimals, as 37,935 and not 37,935.000. */
-static int whole_units(const td_table *t, int c, size_t nrows, double scale)
+static int whole_units(const td_table *t, int c, const size_t *rows, size_t nrows, double scale)
 {
     int64_t u = (int64_t)scale;
     for (size_t r = 0; r < nrows; r++) {
-        int64_t x = td_table_cell(t, r, c)->i;
+        int64_t x = td_table_cell(t, rows[r], c)->i;
         if (x != TD_NA && x % u != 0)
             return 0;
     }
@@ -55,7 +55,7 @@ static int whole_units(const td_table *t, int c, size_t nrows, double scale)
  * not record it, XLA's HLO op for a Kineto kernel), or the rank of a single-rank
  * input: it means nothing for this input and is left out of the sheet (summary.json
  * and the CSV keep it). */
-static int says_nothing(const xw *x, const td_table *t, int c, size_t nrows)
+static int says_nothing(const xw *x, const td_table *t, int c, const size_t *rows, size_t nrows)
 {
     const td_col *col = &t->cols[c];
     if (!strcmp(col->key, "rank") && (col->type == TD_T_INT || col->type == TD_T_DEVICE)) {
@@ -63,8 +63,26 @@ static int says_nothing(const xw *x, const td_table *t, int c, size_t nrows)
         if (rk && rk->type == TD_T_INT && rk->v.i == 1)
             return 1;
     }
+    /* issue 21: a column that qualifies the rows (the rank, the scope of a timeline row,
+     * the warm-up flag, the profiler's active window) with one value in every row (two
+     * or more for the rank: one row's rank says whose it is) tells nothing a reader can sort or compare by: "Scope trace", "Warm-up
+     * no", "Active window 1" down the sheet */
+    static const char *const qual[] = {"rank", "scope", "warmup", "window", NULL};
+    for (int q = 0; qual[q] && nrows > 0; q++) {
+        if (strcmp(col->key, qual[q]) || (q == 0 && nrows < 2)) /* one row's rank tells */
+            continue;
+        int same = 1;
+        const td_cell *a = td_table_cell(t, rows[0], c);
+        for (size_t r = 1; r < nrows && same; r++) {
+            const td_cell *b = td_table_cell(t, rows[r], c);
+            same = col->type == TD_T_TEXT ? (a->s && b->s ? !strcmp(a->s, b->s) : a->s == b->s)
+                                          : a->i == b->i;
+        }
+        if (same)
+            return 1;
+    }
     for (size_t r = 0; r < nrows; r++) {
-        const td_cell *v = td_table_cell(t, r, c);
+        const td_cell *v = td_table_cell(t, rows[r], c);
         switch (col->type) {
         case TD_T_TEXT:
             if (v->s && *v->s)
@@ -118,11 +136,11 @@ static int is_id(const char *key)
 /* Write one cell of a summary table at (r, c); returns its display width. */
 /* True when every finite value of an f64 column is a whole number (counts, ns in the
  * regression table): shown without decimals. */
-static int all_integral(const td_table *t, int c, size_t nrows)
+static int all_integral(const td_table *t, int c, const size_t *rows, size_t nrows)
 {
     int any = 0;
     for (size_t r = 0; r < nrows; r++) {
-        double f = td_table_cell(t, r, c)->f;
+        double f = td_table_cell(t, rows[r], c)->f;
         if (!isfinite(f))
             continue;
         if (f != floor(f) || fabs(f) > 1e15)
@@ -138,7 +156,7 @@ static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col
                        const td_cell *v, double scale, int job)
 {
     if (job && v->i == TD_NA) { /* the rank of a job-wide row: every rank */
-        xw_put_str(x, ws, r, c, "all", x->right);
+        xw_put_str(x, ws, r, c, "all", x->center);
         return 3;
     }
     switch (col->type) {
@@ -161,10 +179,10 @@ static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col
         if (v->i == TD_NA)
             return 0;
         if (v->i < 0) {
-            xw_put_str(x, ws, r, c, "all", x->right);
+            xw_put_str(x, ws, r, c, "all", x->center);
             return 3;
         }
-        xw_put_num(x, ws, r, c, (double)v->i, NULL);
+        xw_put_num(x, ws, r, c, (double)v->i, x->id);
         return num_width((double)v->i, 0);
     case TD_T_BOOL:
         if (v->i == TD_NA)
@@ -287,6 +305,72 @@ static void table_note(xw *x, lxw_worksheet *ws, const char *note, int r, const 
     free(t);
 }
 
+/* The rows a sheet shows (issue 21), into rows[]; returns their count, 0 for no sheet:
+ * - the checklist: the items the report has (the PDF's rule, render/pdf/check.c): what
+ *   is missing is told to the author on stderr and stays in summary.json; the trace
+ *   file alone is no sheet;
+ * - a timeline of one device: its row, not the job-wide row "all" that repeats it. */
+static size_t shown_rows(const td_table *t, size_t nrows, size_t *rows)
+{
+    size_t n = 0;
+    int cok = td_table_col(t, "ok"), cit = td_table_col(t, "item");
+    if (!strcmp(t->name, "checklist") && cok >= 0) {
+        size_t other = 0;
+        for (size_t r = 0; r < nrows; r++)
+            if (td_table_cell(t, r, cok)->i == 1) {
+                rows[n++] = r;
+                const char *it = cit >= 0 ? td_table_cell(t, r, cit)->s : NULL;
+                other += !(it && !strcmp(it, "The trace file"));
+            }
+        return other ? n : 0;
+    }
+    int cdev = td_table_col(t, "device");
+    size_t ndev = 0;
+    if (cdev >= 0 && t->cols[cdev].type == TD_T_DEVICE)
+        for (size_t r = 0; r < nrows; r++)
+            ndev += td_table_cell(t, r, cdev)->i >= 0;
+    for (size_t r = 0; r < nrows; r++)
+        if (!(ndev == 1 && td_table_cell(t, r, cdev)->i < 0))
+            rows[n++] = r;
+    return n;
+}
+
+/* A table of measures none of whose measures has a value (the op performance model of
+ * a trace whose ops launched no device work: op, shapes and calls only) says nothing the
+ * Ops sheet does not. */
+static int no_measure(const xw *x, const td_table *t, const size_t *rows, size_t nrows)
+{
+    int measures = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        td_type ty = t->cols[c].type;
+        if (t->cols[c].nodoc || !(ty == TD_T_NS || ty == TD_T_F64 || ty == TD_T_SHARE ||
+                                   ty == TD_T_GBPS))
+            continue;
+        measures++;
+        if (!says_nothing(x, t, c, rows, nrows))
+            return 0;
+    }
+    return measures > 0;
+}
+
+/* A rate column in TFLOP/s or TB/s whose every value is under 1 (a toy model's GEMM at
+ * 0.00672 TFLOP/s) reads "0.000" with three decimals: written in GFLOP/s or GB/s
+ * instead (x 1000), the unit in the header. Returns the header's unit or NULL. */
+static const char *small_rate(const td_table *t, int c, const size_t *rows, size_t nrows)
+{
+    const td_col *col = &t->cols[c];
+    const char *ti = col->title ? col->title : "";
+    const char *to = !strcmp(ti, "TFLOP/s") ? "GFLOP/s" : !strcmp(ti, "TB/s") ? "GB/s" : NULL;
+    if (col->type != TD_T_F64 || !to)
+        return NULL;
+    for (size_t r = 0; r < nrows; r++) {
+        double f = td_table_cell(t, rows[r], c)->f;
+        if (isfinite(f) && fabs(f) >= 1)
+            return NULL;
+    }
+    return to;
+}
+
 /* One sheet for one summary table: header row (frozen, filtered), one row per item. */
 void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
 {
@@ -297,29 +381,59 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
         nrows = (size_t)sec->top;
     if (nrows > LXW_ROW_MAX - 1)
         nrows = LXW_ROW_MAX - 1;
-    lxw_worksheet *ws = xw_add_sheet(x, sec->title[0] ? sec->title : t->title, t->name);
-    if (!ws)
+    /* variability of one or two names repeats the kernels sheet (the PDF says so in a
+     * sentence, render/pdf/draw.c) */
+    if (!strcmp(t->name, "variability") && t->nrows < 3)
         return;
+    /* a table per device of one device repeats the table of all devices ("Kernels by
+     * device" beside "Kernels") */
+    size_t ln = strlen(t->name);
+    int cd = td_table_col(t, "device");
+    if (ln > 10 && !strcmp(t->name + ln - 10, "_by_device") && cd >= 0) {
+        int one = 1;
+        for (size_t r = 1; r < t->nrows && one; r++)
+            one = td_table_cell(t, r, cd)->i == td_table_cell(t, 0, cd)->i;
+        if (one)
+            return;
+    }
+    size_t *rows = td_xmalloc((nrows ? nrows : 1) * sizeof *rows);
+    nrows = shown_rows(t, nrows, rows);
+    if (!nrows || no_measure(x, t, rows, nrows)) {
+        free(rows);
+        return;
+    }
+    lxw_worksheet *ws = xw_add_sheet(x, sec->title[0] ? sec->title : t->title, t->name);
+    if (!ws) {
+        free(rows);
+        return;
+    }
     size_t w[TD_MAXCOLS];
     double scale[TD_MAXCOLS];
+    const char *rate[TD_MAXCOLS];
     int sc[TD_MAXCOLS], nsc = 0;  /* sheet column -> table column (nodoc columns left out) */
     for (int c = 0; c < t->ncols; c++)
-        if (!t->cols[c].nodoc && !says_nothing(x, t, c, nrows))
+        if (!t->cols[c].nodoc && !says_nothing(x, t, c, rows, nrows) &&
+            !(!strcmp(t->name, "checklist") && !strcmp(t->cols[c].key, "ok")))
             sc[nsc++] = c;
     if (nsc == 0)   /* keep the first column rather than an empty sheet */
         sc[nsc++] = 0;
     for (int k = 0; k < nsc; k++) {
         int c = sc[k];
         char h[300];
-        scale[k] = t->cols[c].type == TD_T_NS    ? ns_scale(t, c, nrows)
-                   : t->cols[c].type == TD_T_F64 ? (all_integral(t, c, nrows) ? 0 : 1)
+        scale[k] = t->cols[c].type == TD_T_NS    ? ns_scale(t, c, rows, nrows)
+                   : t->cols[c].type == TD_T_F64 ? (all_integral(t, c, rows, nrows) ? 0 : 1)
                                                  : 1;
         col_header(&t->cols[c], scale[k], h, sizeof h);
-        if (t->cols[c].type == TD_T_NS && whole_units(t, c, nrows, scale[k]))
+        rate[k] = small_rate(t, c, rows, nrows);
+        if (rate[k])
+            snprintf(h, sizeof h, "%s", rate[k]);
+        if (t->cols[c].type == TD_T_NS && whole_units(t, c, rows, nrows, scale[k]))
             scale[k] = -scale[k];
         td_type ty = t->cols[c].type;
-        xw_put_str(x, ws, 0, k, h, ty == TD_T_TEXT || ty == TD_T_BOOL ? x->head : x->headr);
-        w[k] = u8len(h) + 2; /* room for the filter button */
+        int idc = ty == TD_T_DEVICE || (ty == TD_T_INT && is_id(t->cols[c].key));
+        xw_put_str(x, ws, 0, k, h, ty == TD_T_TEXT || ty == TD_T_BOOL || idc ? x->head : x->headr);
+        w[k] = u8len(h) + 3; /* room for the filter button, and a space before the next
+                                header (bold headers run wider than the digits) */
     }
     /* a row of every device (device "all") with no rank is the job's: rank "all" */
     int cdev = td_table_col(t, "device");
@@ -332,8 +446,9 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
     if (cname >= 0 && cmet >= 0 && (t->cols[cname].type != TD_T_TEXT ||
                                     t->cols[cmet].type != TD_T_TEXT))
         cmet = -1;
-    for (size_t r = 0; r < nrows; r++)
+    for (size_t i = 0; i < nrows; i++)
         for (int k = 0; k < nsc; k++) {
+            size_t r = rows[i];
             int job = cdev >= 0 && !strcmp(t->cols[sc[k]].key, "rank") &&
                       td_table_cell(t, r, cdev)->i == -1;
             const td_cell *v = td_table_cell(t, r, sc[k]);
@@ -345,8 +460,12 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
                 full = *v;
                 full.s = label;
                 v = &full;
+            } else if (rate[k]) {
+                full = *v;
+                full.f = v->f * 1000.0;
+                v = &full;
             }
-            size_t l = put_cell(x, ws, (int)r + 1, k, &t->cols[sc[k]], v, scale[k], job);
+            size_t l = put_cell(x, ws, (int)i + 1, k, &t->cols[sc[k]], v, scale[k], job);
             if (l > w[k])
                 w[k] = l;
         }
@@ -361,4 +480,5 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
     x->rows[x->nsheets - 1] = nrows;
     if (strcmp(t->name, "steps") == 0)
         steps_chart(x, ws, t, nrows, nsc);
+    free(rows);
 }

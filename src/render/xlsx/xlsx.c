@@ -162,8 +162,10 @@ td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_ren
     format_set_num_format(x.pct, "0.0%");
     x.count = workbook_add_format(x.wb);
     format_set_num_format(x.count, "#,##0");
-    x.id = workbook_add_format(x.wb);
+    x.id = workbook_add_format(x.wb); /* centred: a rank or IPU number right-aligned
+                                         ran into the text of the next column */
     format_set_num_format(x.id, "0");
+    format_set_align(x.id, LXW_ALIGN_CENTER);
     x.gbps = workbook_add_format(x.wb);
     format_set_num_format(x.gbps, "#,##0.00");
     x.f64 = workbook_add_format(x.wb);
