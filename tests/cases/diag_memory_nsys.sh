@@ -109,6 +109,12 @@ for p, (n, b) in want.items():
     assert int(m["peak_allocated_bytes"]) == b, (p, m["peak_allocated_bytes"], b)  # allocations only
 print("ok", {p: mine[rank[p]]["peak_allocated_bytes"] for p in want})
 PYEOF
+# the PDF's memory chart: an nsys export records calls, not an allocator's reservations,
+# so the chart's legend names only what it draws
+"$TD" report --format pdf -o "$WORK/pdf" "$DB" 2>/dev/null || die "report --format pdf"
+pdftotext "$WORK/pdf/report.pdf" "$WORK/pdf.txt" || die pdftotext
+grep -q "Memory over time" "$WORK/pdf.txt" || die "no memory chart in the PDF"
+grep -q "Reserved" "$WORK/pdf.txt" && die "the memory chart's legend names Reserved, which an nsys export has not"
 # the shared export (empty table) has no memory table
 "$TD" summary --format csv --table memory "$SRC" >/dev/null 2>"$WORK/none.err" && die "memory table from an empty CUDA_GPU_MEMORY_USAGE_EVENTS"
 grep -q "no table 'memory'" "$WORK/none.err" || die "$(cat "$WORK/none.err")"

@@ -138,10 +138,15 @@ int pd_memory(pdoc *d, const char *title)
         if (td_row_get_int(t, r, "rank") != td_row_get_int(t, 0, "rank"))
             nranks = 2;
     }
+    /* "Reserved" only where the table has it (an nsys export records calls, not an
+     * allocator's reservations) */
+    int reserved = 0;
+    for (size_t r = 0; r < t->nrows && !reserved; r++)
+        reserved = td_row_get_int(t, r, "reserved_bytes") != TD_NA;
     pd_heading(d, title ? title : "Memory over time", 190);
     static const char *const names[2] = {"Allocated", "Reserved"};
     static const uint32_t cols[2] = {C_COMP, C_COMM};
-    pd_legend(d, names, cols, 2);
+    pd_legend(d, names, cols, reserved ? 2 : 1);
     int drawn = 0, more = 0;
     for (size_t r0 = 0; r0 < t->nrows;) {
         size_t r1 = r0 + 1;
