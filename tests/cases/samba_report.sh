@@ -181,6 +181,21 @@ grep -Eq "Hypersection attn: time per call +regressed +250\.000 (us|µs) +375\.0
 "$TD" report "$A" -o "$WORK/rep" || die "report failed"
 pdftotext "$WORK/rep/report.pdf" - | grep -q "Measured vs estimated latency" || die "no scatter in the PDF"
 pdftotext "$WORK/rep/report.pdf" - | grep -q "Hyperfunctions" || die "no hyperfunction table"
+# issue 21: page 1's key figures say more than the traced time the header shows: the host
+# time and share and the time-weighted TFLOP utilisation, as the summary gives them
+"$TD" summary --format json "$A" >"$WORK/kf.json" 2>/dev/null || die "summary for key figures"
+pdftotext -f 1 -l 1 -layout "$WORK/rep/report.pdf" "$WORK/p1.txt" || die pdftotext
+$PY - "$WORK/kf.json" "$WORK/p1.txt" <<'EOF2' || die "page 1 key figures: host share / TFLOP utilisation missing"
+import json, sys
+s = json.load(open(sys.argv[1]))["samba"]
+p1 = open(sys.argv[2]).read()
+key = p1[p1.index("Key figures"):]
+for label, v in (("Host share", s["host_share"]), ("TFLOP utilisation", s.get("tflop_util"))):
+    if v is None:
+        continue
+    assert label in key, label
+    assert "%.1f%%" % (100 * v) in key, (label, v)
+EOF2
 $PY "$ROOT/tests/xlsx_dump.py" "$WORK/rep/report.xlsx" 2>/dev/null | grep -q "Hypersections" || die "no Hypersections sheet"
 [ -f "$WORK/rep/flame-sections.svg" ] || die "no sections flamegraph"
 grep -q "^run1;block;attn 500000$" "$WORK/rep/sections.folded" || die "folded model;hyperfunction;hypersection"

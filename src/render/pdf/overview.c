@@ -483,7 +483,8 @@ int pd_keyfigures(pdoc *d, const char *title)
                                  "trace.ranks", "trace.devices",
                                  "warmup.dropped", "module_cut.dropped_modules",
                                  "ipu.all.tile_balance", "ipu.all.active_tile_balance",
-                                 "lwp.blocks", "lwp.not_recorded", NULL};
+                                 "lwp.blocks", "lwp.not_recorded", "samba.host_ns",
+                                 "samba.host_share", "samba.tflop_util", NULL};
     for (const char **k = keys; *k; k++) {
         const td_kv *kv = td_sum_get(s, *k);
         if (!kv || kv->type == TD_T_TEXT || (kv->type != TD_T_F64 && kv->v.i == TD_NA))
