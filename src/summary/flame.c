@@ -509,10 +509,11 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
         if (npruned)
             *TD_PUSH(stk, ns, scap) =
                 (pending){-1, me, p.depth + 1, npruned, off, pruned_v, pruned_b};
-        for (size_t i = first, j = ns - 1; i < j; i++, j--) {
+        /* nothing pushed (every child empty): ns may be 0, so no ns - 1 */
+        for (size_t i = first, j = ns; j > i + 1; i++, j--) {
             pending tmp = stk[i];
-            stk[i] = stk[j];
-            stk[j] = tmp;
+            stk[i] = stk[j - 1];
+            stk[j - 1] = tmp;
         }
     }
     free(stk);

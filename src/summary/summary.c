@@ -305,13 +305,7 @@ void td_table_add_col(td_table *t, const char *spec)
     td_cell *cells = td_xcalloc(t->nrows * (size_t)(n + 1) + 1, sizeof *cells);
     for (size_t r = 0; r < t->nrows; r++) {
         memcpy(cells + r * (size_t)(n + 1), t->cells + r * (size_t)n, (size_t)n * sizeof *cells);
-        td_cell *c = &cells[r * (size_t)(n + 1) + (size_t)n];
-        if (ty == TD_T_TEXT)
-            c->s = NULL;
-        else if (ty == TD_T_SHARE || ty == TD_T_F64 || ty == TD_T_GBPS)
-            c->f = NAN;
-        else
-            c->i = TD_NA;
+        cells[r * (size_t)(n + 1) + (size_t)n] = (td_cell){.i = TD_NA, .f = NAN, .s = NULL};
     }
     free(t->cells);
     t->cells = cells;
@@ -342,15 +336,8 @@ size_t td_table_add_row(td_table *t)
 {
     td_grow((void **)&t->cells, &t->cap, (t->nrows + 1) * (size_t)t->ncols, sizeof(td_cell));
     td_cell *r = t->cells + t->nrows * (size_t)t->ncols;
-    for (int i = 0; i < t->ncols; i++) {
-        if (t->cols[i].type == TD_T_TEXT)
-            r[i].s = NULL;
-        else if (t->cols[i].type == TD_T_SHARE || t->cols[i].type == TD_T_F64 ||
-                 t->cols[i].type == TD_T_GBPS)
-            r[i].f = NAN;
-        else
-            r[i].i = TD_NA;
-    }
+    for (int i = 0; i < t->ncols; i++)
+        r[i] = (td_cell){.i = TD_NA, .f = NAN, .s = NULL}; /* every field missing */
     return t->nrows++;
 }
 

@@ -21,7 +21,11 @@ typedef enum {
     TD_T_BOOL     /* int64 0/1 */
 } td_type;
 
-typedef union td_cell {
+/* A cell holds its column's kind of value in one field; the others hold "missing" (NULL,
+ * NaN, TD_NA), so code that reads a field of the wrong kind (a column whose type a
+ * hostile summary.json changed) finds no value instead of a number read as a pointer.
+ * Kept in fields side by side, not a union, for that reason: tables are small. */
+typedef struct td_cell {
     int64_t i;
     double f;
     const char *s;   /* may be NULL = JSON null / empty cell */
