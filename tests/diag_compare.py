@@ -19,16 +19,30 @@ def near(a, b, rel=0.01, slack=0.0):
     return abs(a - b) <= rel * max(abs(a), abs(b)) + slack
 
 
+class Checks:
+    """check(ok, what) counts a check and keeps the failed ones' messages; report() prints
+    them (or "ok N") and returns the exit status. Shared by the diag_*.py comparisons."""
+
+    def __init__(self):
+        self.bad, self.n = [], 0
+
+    def __call__(self, ok, what):
+        self.n += 1
+        if not ok:
+            self.bad.append(what)
+
+    def report(self, ok_line=None):
+        for b in self.bad:
+            print(b)
+        if not self.bad:
+            print(ok_line or "ok %d" % self.n)
+        return 1 if self.bad else 0
+
+
 def main():
     table, tdcsv, hta = sys.argv[1:4]
     td = rows(tdcsv) if tdcsv != "-" else []
-    bad, n = [], 0
-
-    def check(ok, what):
-        nonlocal n
-        n += 1
-        if not ok:
-            bad.append(what)
+    check = Checks()
 
     if table == "launches":
         h = rows(hta + "/launch_stats_summary_no_ns_rounding.csv")
@@ -83,11 +97,7 @@ def main():
             m = mine.get(r["rank"])
             check(m is not None and abs(round(100 * m, 2) - float(p)) <= 0.011,
                   "overlap rank %s: %s vs HTA %s%%" % (r["rank"], m, p))
-    for b in bad:
-        print(b)
-    if not bad:
-        print("ok", n)
-    return 1 if bad else 0
+    return check.report()
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ for HTA's float microseconds), the same total, and HTA's per edge-type sums
 (critical_path_by_edge_type: operator = CPU + device work, launch delay, kernel-kernel).
 Prints one line per mismatch and "ok N" when all N checks pass."""
 import json, re, sys
-from diag_compare import near, rows
+from diag_compare import Checks, near, rows
 
 OPERATOR = ("cpu_bound", "gpu_compute_bound", "gpu_communication_bound")
 TYPE = {"critical_path_kernel_launch_delay": ("gpu_kernel_launch_overhead",),
@@ -29,13 +29,7 @@ def main():
           if r["rank"] == rank and r["step"] == step}
     h = {r["bound_by"]: (float(r["sum"]), int(r["count"]))
          for r in rows(hta + "/critical_path_summary_no_ns_rounding.csv") if r["bound_by"]}
-    bad, n = [], 0
-
-    def check(ok, what):
-        nonlocal n
-        n += 1
-        if not ok:
-            bad.append(what)
+    check = Checks()
 
     total = sum(v for v, _ in h.values())
     edges = sum(c for _, c in h.values())
@@ -54,11 +48,7 @@ def main():
             mine = sum(td.get(b, 0) for b in TYPE[r["type"]])
             check(abs(mine - float(r["sum"])) <= slack,
                   "%s: tracedoc %s us, HTA %s us" % (r["type"], mine, r["sum"]))
-    for b in bad:
-        print(b)
-    if not bad:
-        print("ok", n)
-    return 1 if bad else 0
+    return check.report()
 
 
 if __name__ == "__main__":

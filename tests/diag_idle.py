@@ -37,6 +37,7 @@ for it exactly. With consecutive_kernel_delay other than 30 us in analyse/idle.c
 fails. Prints "ok N" (checks) or the mismatches, exit 1."""
 import collections, csv, json, sys
 from decimal import Decimal
+from diag_compare import Checks
 
 KCATS = {"kernel", "Kernel", "gpu_memset", "Memset", "gpu_memcpy", "Memcpy", "mtia_ccp_events"}
 DELAY_US = 30
@@ -121,13 +122,7 @@ def main():
                 as_hta[(rank, st, cat)] = h[st][cat]
                 as_td[(rank, st, cat)] = m[st][cat]
                 cnt[(rank, st, cat)] = c[st][cat]
-    bad, n = [], 0
-
-    def check(ok, what):
-        nonlocal n
-        n += 1
-        if not ok:
-            bad.append(what)
+    check = Checks()
 
     # HTA's streams, every category HTA prints
     check({k[:2] for k in hta} == {k[:2] for k in td} == {k[:2] for k in as_hta},
@@ -151,10 +146,7 @@ def main():
               "%s: tracedoc %s us vs HTA %s us, unexplained" % (k, mine, v))
         print("differs on purpose %s: tracedoc %.3f us, HTA %s us (float64 times, negative "
               "gaps or launches missing from the trace; both rules reproduced above)" % (k, mine, v))
-    if bad:
-        print("\n".join(bad))
-        sys.exit(1)
-    print("ok %d (%d categories differ from HTA, each explained)" % (n, explained))
+    sys.exit(check.report("ok %d (%d categories differ from HTA, each explained)" % (check.n, explained)))
 
 
 main()
