@@ -67,4 +67,9 @@ PYEOF
 pdfinfo "$WORK/mgr/report.pdf" | grep -q "^Pages: *1$" || die "the manager PDF is not one page"
 pdftotext "$WORK/mgr/report.pdf" "$WORK/mgr.txt"
 grep -q "Lightweight profiling blocks" "$WORK/mgr.txt" || die "no blocks chart on the LWP manager page"
+# and under it the blocks per lane (the page was half empty): the op2 lane of IPU 0 tile 0
+# as examples/ipu/lwp.jsonl gives it: 3 op2 blocks on tile 0, cyclesTo - cyclesFrom = 3623 each
+grep -q "Blocks per lane" "$WORK/mgr.txt" || die "no blocks table on the LWP manager page"
+grep -Eq "IPU 0 tile 0 +op2 +3 +3 +10869 +3623" <(pdftotext -layout "$WORK/mgr/report.pdf" -) ||
+    die "the manager page's blocks table lacks IPU 0 tile 0 op2"
 exit 0
