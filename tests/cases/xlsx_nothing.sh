@@ -72,4 +72,27 @@ ws = openpyxl.load_workbook("ipu/report.xlsx")["IPU steps"]
 assert ws["A1"].value == "IPU" and ws["B1"].value == "Step type", [c.value for c in ws[1]]
 assert all(ws.cell(row=r, column=1).alignment.horizontal == "center" for r in range(2, 6)), "IPU column not centred"
 PYEOF
+# - the Summary sheet's time breakdown: no part reads under 0.01 of its column's unit. The
+#   H100 trace's exposed memcpy is 2 us beside 3.6 ms of idle: the column is in us
+#   (2.1, not "0.002 ms"), each part equal to gpu_timeline's figure.
+"$TD" report "$TRACES/kineto-shapes/tl_h100_bert_small.json.gz" -o h100 --format xlsx,json >/dev/null 2>&1 || die "h100 report failed"
+$PY - <<'PYEOF' || exit 1
+import json, openpyxl
+s = json.load(open("h100/summary.json"))
+row = [r for r in s["gpu_timeline"] if r["device"] == "all"][0]
+rows = list(openpyxl.load_workbook("h100/report.xlsx")["Summary"].iter_rows(values_only=True))
+i = [k for k, r in enumerate(rows) if r[0] and str(r[0]).endswith("time breakdown (all devices)")][0]
+unit = rows[i][1]
+scale = {"Time (us)": 1e3, "Time (\u00b5s)": 1e3, "Time (ms)": 1e6, "Time (s)": 1e9}[unit]
+want = {"Computation": "computation_ns", "Exposed memcpy": "exposed_memcpy_ns", "Idle": "idle_ns"}
+seen = {}
+for r in rows[i + 1:i + 6]:
+    if r[0] in want:
+        seen[r[0]] = r[1]
+assert set(seen) == set(want), (seen, rows[i:i + 6])
+for k, key in want.items():
+    assert abs(seen[k] - row[key] / scale) < 1e-9 * max(1, seen[k]), (k, seen[k], row[key], unit)
+    assert seen[k] >= 0.01, ("reads under 0.01 " + unit, k, seen[k])
+print("breakdown", unit, seen)
+PYEOF
 exit 0

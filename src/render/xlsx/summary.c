@@ -225,6 +225,21 @@ static int input_rows(xw *x, lxw_worksheet *ws, int r)
 }
 
 /* The breakdown's header cells: time in the unit of scale (ns per unit), share. */
+/* The unit of a breakdown's time column: s from a second of total, else ms, one step
+ * smaller while a shown part would read under 0.01 of it (2 us of exposed memcpy beside
+ * 3.6 ms of idle reads 2.1 us, not 0.002 ms), never below us. */
+static double breakdown_scale(int64_t tot, const int64_t *part, int n)
+{
+    double sc = tot != TD_NA && tot >= 1000000000 ? 1e9 : 1e6;
+    int64_t lo = 0;
+    for (int k = 0; k < n; k++)
+        if (part[k] != TD_NA && part[k] > 0 && (lo == 0 || part[k] < lo))
+            lo = part[k];
+    while (lo > 0 && sc > 1e3 && (double)lo / sc < 0.01)
+        sc /= 1e3;
+    return sc;
+}
+
 static void time_head(xw *x, lxw_worksheet *ws, int r, double scale)
 {
     char h[32];
@@ -307,7 +322,12 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             snprintf(btitle, sizeof btitle, "%s time breakdown (rank %lld, all devices)", dw,
                      (long long)td_table_cell(gt, ar, cr)->i);
         xw_put_str(x, ws, r, 0, btitle, x->head);
-        double sc = tot != TD_NA && tot >= 1000000000 ? 1e9 : 1e6;
+        int64_t part[4];
+        for (int k = 0; k < 4; k++) {
+            int c = td_table_col(gt, keys[k]);
+            part[k] = c < 0 ? TD_NA : td_table_cell(gt, ar, c)->i;
+        }
+        double sc = breakdown_scale(tot, part, 4);
         time_head(x, ws, r, sc);
         r++;
         b0 = r;
@@ -354,7 +374,7 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         xla = 1;
         snprintf(btitle, sizeof btitle, "Device time breakdown (XLA)");
         xw_put_str(x, ws, r, 0, btitle, x->head);
-        double sc = tot >= 1000000000 ? 1e9 : 1e6;
+        double sc = breakdown_scale(tot, xpart, 3);
         time_head(x, ws, r, sc);
         r++;
         b0 = r;
