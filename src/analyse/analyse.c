@@ -172,8 +172,11 @@ static void actx_free(td_actx *a)
         free(c->launch);
         free(c->iscomm);
         free(c->steps);
+        free(c->devix);
+        free(c->bystream);
     }
     free(a->tc);
+    free(a->commname);
     if (a->has_step_re)
         regfree(&a->step_re);
     if (a->has_module_re)

@@ -1,8 +1,9 @@
 /* analyse/common.c - helpers that several passes (and the merge above them) share: the
  * default options, step-name numbers, the run's label, statistics of a list of samples,
- * folded-stack frame names, the NCCL/RCCL name test, the nccl-tests bus factor and the
+ * folded-stack frame names, the NCCL/RCCL name test (and its memo per name), the nccl-tests bus factor and the
  * warm-up rule sentence. They live below the passes so that no pass calls a peer. */
 #include "analyse/internal.h"
+#include "base/sort.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,19 +122,13 @@ void td_run_label(td_buf *b, const char *const *input, const char *const *paths,
     td_buf_printf(b, ", %zu ranks", n);
 }
 
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
 void td_stats_of(int64_t *v, size_t n, td_stats *st)
 {
     memset(st, 0, sizeof *st);
     st->n = n;
     if (!n)
         return;
-    qsort(v, n, sizeof *v, cmp_i64);
+    td_sort_i64(v, n);
     double sum = 0;
     for (size_t i = 0; i < n; i++) {
         st->total += v[i];
@@ -168,6 +163,18 @@ int td_is_comm_name(const char *n)
             strncasecmp(p + 1, "ccl", 3) == 0)
             return 1;
     return 0;
+}
+int td_is_comm_id(td_actx *a, td_str id)
+{
+    if (!a->commname) {
+        a->ncommname = td_strtab_count(a->set->strs) + 1;
+        a->commname = td_xcalloc(a->ncommname, 1);
+    }
+    if (id >= a->ncommname) /* interned after the first call */
+        return td_is_comm_name(td_name(a, id));
+    if (!a->commname[id])
+        a->commname[id] = (uint8_t)(1 + td_is_comm_name(td_name(a, id)));
+    return a->commname[id] == 2;
 }
 double td_bus_factor(const char *type, int n)
 {

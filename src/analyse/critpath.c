@@ -24,6 +24,8 @@
  * gpu_kernel_kernel_overhead. Synchronisation edges (cuda_sync events) are not drawn:
  * the readers keep no cuda_sync event. Across ranks: analyse/critpath_coll.c. */
 #include "analyse/critpath.h"
+#include "base/sort.h"
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,14 +94,12 @@ static void span_edge(cgraph *g, int32_t u, int32_t v, uint8_t type, int zero, i
     add_edge(g, u, v, type, w, attr);
 }
 
-static int node_cmp(const void *x, const void *y)
+/* Nodes by (time, event, start first). They are made in event order, each event's start
+ * before its end, so a stable sort by time alone gives that order. */
+_Static_assert(sizeof(cnode) == 16 && offsetof(cnode, ts) == 0, "td_sort_rec16's record");
+static void sort_nodes(cgraph *g)
 {
-    const cnode *a = x, *b = y;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    if (a->e != b->e)
-        return a->e < b->e ? -1 : 1;
-    return (int)b->start - (int)a->start;
+    td_sort_rec16(g->nd, g->nn);
 }
 
 static int is_cpu_node(const td_trace *t, const td_event *ev)
@@ -431,18 +431,6 @@ static void kernel_edges(cgraph *g, const td_cptrace *p, const int32_t *dk, size
     free(ls);
 }
 
-static const td_tctx *g_c; /* for the qsort of the window's device work */
-static const int32_t *g_devix;
-
-static int dk_cmp(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    int64_t sa = g_c->t->ev[g_devix[a]].ts, sb = g_c->t->ev[g_devix[b]].ts;
-    if (sa != sb)
-        return sa < sb ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
 /* Longest path by dynamic programming in topological order; path[] receives its edges
  * in order (malloc'd), returns their count (0: no edge, or a cycle). */
 static size_t longest(const cgraph *g, int32_t **path)
@@ -642,17 +630,25 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
             blk[le] = (uint8_t)is_name(nm, BLOCKING_CALLS);
         }
     }
-    qsort(g.nd, g.nn, sizeof *g.nd, node_cmp);
+    sort_nodes(&g);
     g.sn = td_xmalloc((g.ne + 1) * sizeof *g.sn);
     g.en = td_xmalloc((g.ne + 1) * sizeof *g.en);
     for (size_t j = 0; j < g.nn; j++)
         (g.nd[j].start ? g.sn : g.en)[g.nd[j].e] = (int32_t)j;
     lock_edges(&g, lock);
     stack_edges(a, &g, p, lock, blk, lo, t->nev, s1);
-    g_c = c;
-    g_devix = p->devix;
-    if (nd)
-        qsort(dk, nd, sizeof *dk, dk_cmp);
+    if (nd) { /* by (start, k): two stable sorts, the second key first */
+        td_keyed *kv = td_xmalloc(nd * sizeof *kv);
+        for (size_t j = 0; j < nd; j++)
+            kv[j] = (td_keyed){dk[j], dk[j]};
+        td_sort_keyed(kv, nd);
+        for (size_t j = 0; j < nd; j++)
+            kv[j].key = t->ev[p->devix[kv[j].val]].ts;
+        td_sort_keyed(kv, nd);
+        for (size_t j = 0; j < nd; j++)
+            dk[j] = (int32_t)kv[j].val;
+        free(kv);
+    }
     kernel_edges(&g, p, dk, nd);
     /* what the path and the result no longer need, freed before the longest path's arrays */
     free(g.sn);

@@ -5,43 +5,18 @@
  * the stream's queue was empty), one entry per launching call and stream (a CUDA graph's
  * first kernel on a stream). */
 #include "analyse/critpath.h"
+#include "base/sort.h"
 #include <stdlib.h>
 #include <string.h>
 
 /* Queue lengths per (device, stream): +1 at each kept launch, -1 at its work's start, in
  * time order, a launch before a start at one time, else in launch order (bylaunch). The
  * launches of a stream are in time order already (bylaunch is sorted by launch time);
- * only its starts are sorted, as 4-byte positions. */
+ * only its starts are sorted (base/sort.h). */
 typedef struct qstream {
     int32_t dev, stream;
     size_t n, at;  /* kept launches on it; its first slot in the bucketed order */
 } qstream;
-
-static const int64_t *g_qts;  /* for qs_cmp: the bucketed launches' work's start */
-
-static int qs_cmp(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    if (g_qts[a] != g_qts[b])
-        return g_qts[a] < g_qts[b] ? -1 : 1;
-    return (a > b) - (a < b);
-}
-
-static const td_tctx *g_c; /* for the qsort of bylaunch */
-static const int32_t *g_devix;
-
-static int byl_cmp(const void *x, const void *y)
-{
-    int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    const td_trace *t = g_c->t;
-    int64_t ta = t->ev[g_c->launch[a]].ts, tb = t->ev[g_c->launch[b]].ts;
-    if (ta != tb)
-        return ta < tb ? -1 : 1;
-    int64_t sa = t->ev[g_devix[a]].ts, sb = t->ev[g_devix[b]].ts;
-    if (sa != sb)
-        return sa < sb ? -1 : 1;
-    return (a > b) - (a < b);
-}
 
 static void cp_trace_init(td_cptrace *p, const td_tctx *c)
 {
@@ -67,9 +42,17 @@ static void cp_trace_init(td_cptrace *p, const td_tctx *c)
     }
     /* one queue entry per launching call and stream: a CUDA graph's first kernel on a
      * stream (the call starts it; the graph's next kernels follow it on the device) */
-    g_c = c;
-    g_devix = p->devix;
-    qsort(p->bylaunch, p->nbyl, sizeof *p->bylaunch, byl_cmp);
+    /* by (launch start, work start, k): two stable sorts, the second key first (the
+     * list is in k order) */
+    td_keyed *kv = td_xmalloc((p->nbyl + 1) * sizeof *kv);
+    for (size_t j = 0; j < p->nbyl; j++)
+        kv[j] = (td_keyed){t->ev[p->devix[p->bylaunch[j]]].ts, p->bylaunch[j]};
+    td_sort_keyed(kv, p->nbyl);
+    for (size_t j = 0; j < p->nbyl; j++)
+        kv[j].key = t->ev[c->launch[kv[j].val]].ts;
+    td_sort_keyed(kv, p->nbyl);
+    for (size_t j = 0; j < p->nbyl; j++)
+        p->bylaunch[j] = (int32_t)kv[j].val;
     int32_t *kept = td_xmalloc((p->nbyl + 1) * sizeof *kept);
     int32_t *qsid = td_xmalloc((p->nbyl + 1) * sizeof *qsid);
     size_t nk = 0;
@@ -118,12 +101,14 @@ static void cp_trace_init(td_cptrace *p, const td_tctx *c)
         qs[m].at -= qs[m].n;
     for (size_t j = 0; j < nk; j++)
         sts[j] = t->ev[p->devix[ord[j]]].ts;
-    g_qts = sts;
     for (size_t m = 0; m < nqs; m++) {
         size_t b = qs[m].at, n = qs[m].n;
+        /* the starts by (time, position) */
         for (size_t j = 0; j < n; j++)
-            sp[b + j] = (int32_t)(b + j);
-        qsort(sp + b, n, sizeof *sp, qs_cmp);
+            kv[j] = (td_keyed){sts[b + j], (int64_t)(b + j)};
+        td_sort_keyed(kv, n);
+        for (size_t j = 0; j < n; j++)
+            sp[b + j] = (int32_t)kv[j].val;
         /* launches ord[b..b+n) (by time) and starts sp[b..b+n) (by time) merged */
         int32_t len = 0;
         size_t li = b, si = b;
@@ -139,6 +124,7 @@ static void cp_trace_init(td_cptrace *p, const td_tctx *c)
     free(sp);
     free(sts);
     free(qs);
+    free(kv);
 }
 
 static void cp_trace_free(td_cptrace *p)

@@ -16,54 +16,36 @@
 enum { IC_HOST, IC_KERNEL, IC_OTHER, IC__N };
 static const char *const cat_name[IC__N] = {"host_wait", "kernel_wait", "other"};
 
-typedef struct dw {
-    int32_t stream;
-    int64_t ts, end, rts; /* rts: launching call's start, INT64_MIN none */
-    size_t ord;           /* event order, for a stable sort */
-} dw;
-
-static int dw_cmp(const void *x, const void *y)
-{
-    const dw *a = x, *b = y;
-    if (a->stream != b->stream)
-        return a->stream < b->stream ? -1 : 1;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    return (a->ord > b->ord) - (a->ord < b->ord);
-}
-
-/* One trace's rows. */
-static void idle_trace(td_actx *a, const td_tctx *c, td_table *tb)
+/* One trace's rows: its device work by (stream, start), td_dev_order. */
+static void idle_trace(td_actx *a, td_tctx *c, td_table *tb)
 {
     const td_trace *t = c->t;
-    dw *v = td_xmalloc((c->ndev + 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0, k = 0; i < t->nev; i++) {
-        const td_event *ev = &t->ev[i];
-        if (!td_kind_is_device(ev->kind))
-            continue;
-        int32_t r = c->launch[k++];
-        int32_t st = ev->track < t->ntracks ? t->tracks[ev->track].stream : -1;
-        if (st < 0)
-            continue;
-        v[n++] = (dw){st, ev->ts, ev->ts + ev->dur, r >= 0 ? t->ev[r].ts : INT64_MIN, i};
-    }
-    qsort(v, n, sizeof *v, dw_cmp);
+    td_dev_order(c);
+    const int32_t *v = c->bystream;
+    size_t n = c->nbystream;
     for (size_t i = 0; i < n;) {
+        const td_event *first = &t->ev[c->devix[v[i]]];
+        int32_t stream = t->tracks[first->track].stream;
         size_t j = i + 1;
         int64_t sum[IC__N] = {0};
-        for (; j < n && v[j].stream == v[i].stream; j++) {
-            int64_t prev = v[j - 1].end, gap = v[j].ts - prev;
-            int cat = v[j].rts != INT64_MIN && v[j].rts > prev ? IC_HOST
-                      : gap < KERNEL_WAIT_NS                   ? IC_KERNEL
-                                                               : IC_OTHER;
+        int64_t prev = first->ts + first->dur;
+        for (; j < n; j++) {
+            const td_event *ev = &t->ev[c->devix[v[j]]];
+            if (t->tracks[ev->track].stream != stream)
+                break;
+            int32_t r = c->launch[v[j]];
+            int64_t gap = ev->ts - prev;
+            int cat = r >= 0 && t->ev[r].ts > prev ? IC_HOST
+                      : gap < KERNEL_WAIT_NS       ? IC_KERNEL
+                                                   : IC_OTHER;
             sum[cat] += gap > 0 ? gap : 0;
+            prev = ev->ts + ev->dur;
         }
         int64_t tot = sum[0] + sum[1] + sum[2];
         for (int k = 0; k < IC__N; k++) {
             size_t r = td_table_add_row(tb);
             td_row_int(a->s, tb, r, "rank", t->rank);
-            td_row_int(a->s, tb, r, "stream", v[i].stream);
+            td_row_int(a->s, tb, r, "stream", stream);
             td_row_str(a->s, tb, r, "category", cat_name[k]);
             td_row_int(a->s, tb, r, "idle_ns", sum[k]);
             if (tot > 0)
@@ -71,7 +53,6 @@ static void idle_trace(td_actx *a, const td_tctx *c, td_table *tb)
         }
         i = j;
     }
-    free(v);
 }
 
 void td_an_idle(td_actx *a)

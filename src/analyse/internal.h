@@ -68,6 +68,12 @@ typedef struct td_tctx {
     int64_t t0, t1;     /* first event start, last event end */
     int64_t steady0;    /* start of the first kept step when some were dropped, else INT64_MIN */
     size_t ndev;        /* device events */
+    /* device work in the order the per-stream passes walk it (td_dev_order; NULL until
+       the first pass asks): devix[k] = the k-th device event's index in t->ev, and
+       bystream[0..nbystream) = the device ordinals k whose track has a stream (>= 0),
+       by (stream, start, k) */
+    int32_t *devix, *bystream;
+    size_t nbystream;
 } td_tctx;
 
 /* Device work launched by event r (c->launch[k], -1 none) -> the innermost op around
@@ -95,6 +101,8 @@ typedef struct td_actx {
     const char *accel;   /* trace.accelerator (analyse/accel.c), NULL = none (CPU only) */
     const char *devword; /* "GPU" for CUDA/ROCm, else accel; NULL = none */
     td_partial *part;   /* `summarize`: the passes also record their additive state here */
+    uint8_t *commname;  /* td_is_comm_id: per interned name, 0 not looked at, 1 no, 2 yes */
+    size_t ncommname;
 } td_actx;
 
 /* Passes, in the order td_analyse runs them. */
@@ -155,6 +163,12 @@ double td_bus_factor(const char *type, int n);
 void td_run_label(td_buf *b, const char *const *input, const char *const *paths, size_t n);
 
 int td_is_comm_name(const char *name);           /* contains nccl/rccl (any case) */
+/* td_is_comm_name of an interned name, remembered per name for the run (a trace has
+ * hundreds of thousands of kernels and a few thousand names). */
+int td_is_comm_id(td_actx *a, td_str id);
+/* Fills c->devix and c->bystream once (analyse/devorder.c): the stream passes (idle
+ * causes, queue lengths) share one ordering of the device work instead of a sort each. */
+void td_dev_order(td_tctx *c);
 /* Trailing decimal number of a name ("ProfilerStep#12" -> 12), -1 if none. */
 int64_t td_trailing_num(const char *name);
 /* Name with a trailing "#N" / "_N" / digits removed, in the summary arena. */

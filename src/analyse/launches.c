@@ -8,18 +8,13 @@
  * cuLaunchKernel, cudaMemcpy, hipLaunchKernel, hipExtModuleLaunchKernel ...), not only
  * cudaLaunchKernel[ExC] and cudaMemcpyAsync/cudaMemsetAsync. */
 #include "analyse/internal.h"
+#include "base/sort.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SHORT_CPU_NS 50000     /* HTA runtime_cutoff, 50 us */
 #define DELAY_OUTLIER_NS 100000 /* HTA launch_delay_cutoff, 100 us */
-
-static int i64_cmp(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
 
 /* The q-quantile of a sorted list, interpolated linearly between ranks (as pandas's
  * describe(), which HTA's figures come from). */
@@ -72,7 +67,7 @@ static void launch_trace(td_actx *a, const td_tctx *c, td_table **tbp)
         ndel += delay > DELAY_OUTLIER_NS;
     }
     if (n) {
-        qsort(d, n, sizeof *d, i64_cmp);
+        td_sort_i64(d, n);
         td_table *tb = *tbp ? *tbp : (*tbp = table(a->s));
         size_t r = td_table_add_row(tb);
         td_row_int(a->s, tb, r, "rank", t->rank);

@@ -73,7 +73,7 @@ void td_an_nest(td_actx *a, td_tctx *c)
             c->ndev++;
             if (ev->kind == TD_K_KERNEL || ev->kind == TD_K_DEVICE_OTHER) {
                 const td_aux *x = ev->aux && ev->aux < t->naux ? &t->aux[ev->aux] : NULL;
-                c->iscomm[i] = (x && x->coll) || td_is_comm_name(td_name(a, ev->name));
+                c->iscomm[i] = (x && x->coll) || td_is_comm_id(a, ev->name);
             }
             continue;
         }

@@ -22,11 +22,10 @@ static void overlap_trace(td_actx *a, const td_tctx *c, td_table **tbp)
         const td_event *ev = &t->ev[i];
         if (ev->kind != TD_K_KERNEL && ev->kind != TD_K_DEVICE_OTHER)
             continue;
-        const char *nm_s = td_name(a, ev->name);
         td_iv iv = {ev->ts, ev->ts + ev->dur};
-        if (td_is_comm_name(nm_s))
+        if (td_is_comm_id(a, ev->name))
             comm[nm++] = iv;
-        else if (!is_mem_name(nm_s))
+        else if (!is_mem_name(td_name(a, ev->name)))
             comp[np++] = iv;
     }
     nm = td_iv_merge(comm, nm);

@@ -7,27 +7,11 @@
  * "average queue length" means. Time blocked on a full queue: length >= 1024, the CUDA
  * launch queue depth (HTA's queue_full_blocked uses the same cut). */
 #include "analyse/internal.h"
+#include "base/sort.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define QUEUE_DEPTH 1024
-
-typedef struct qc {
-    int32_t stream;
-    int32_t d;   /* +1 launch, -1 device start */
-    int64_t ts;
-} qc;
-
-static int qc_cmp(const void *x, const void *y)
-{
-    const qc *a = x, *b = y;
-    if (a->stream != b->stream)
-        return a->stream < b->stream ? -1 : 1;
-    if (a->ts != b->ts)
-        return a->ts < b->ts ? -1 : 1;
-    return b->d - a->d; /* a launch before a start at the same time (HTA orders such ties
-                          * either way: its mean over changes can differ by a few ticks) */
-}
 
 static td_table *table(td_summary *s)
 {
@@ -39,54 +23,79 @@ static td_table *table(td_summary *s)
     return tb;
 }
 
-static void queue_trace(td_actx *a, const td_tctx *c, td_table **tbp)
+/* One trace's rows. Per stream (td_dev_order: its work by start), the launches of that
+ * work (usually already in time order: a stream runs its work in launch order; sorted
+ * when not) are merged with the starts, a launch before a start at the same time (HTA
+ * orders such ties either way: its mean over changes can differ by a few ticks). */
+static void queue_trace(td_actx *a, td_tctx *c, td_table **tbp)
 {
     const td_trace *t = c->t;
-    qc *v = td_xmalloc((2 * c->ndev + 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0, k = 0; i < t->nev; i++) {
-        const td_event *ev = &t->ev[i];
-        if (!td_kind_is_device(ev->kind))
-            continue;
-        int32_t r = c->launch[k++];
-        int32_t st = ev->track < t->ntracks ? t->tracks[ev->track].stream : -1;
-        if (r < 0 || st < 0)
-            continue;
-        v[n++] = (qc){st, 1, t->ev[r].ts};
-        v[n++] = (qc){st, -1, ev->ts};
-    }
-    qsort(v, n, sizeof *v, qc_cmp);
+    td_dev_order(c);
+    const int32_t *v = c->bystream;
+    size_t n = c->nbystream;
+    int64_t *lts = td_xmalloc((n + 1) * sizeof *lts), *sts = td_xmalloc((n + 1) * sizeof *sts);
     for (size_t i = 0; i < n;) {
-        size_t j = i;
-        int64_t q = 0, max = 0, blocked = 0;
+        int32_t stream = t->tracks[t->ev[c->devix[v[i]]].track].stream;
+        size_t j = i, m = 0;
+        int sorted = 1;
+        for (; j < n; j++) {
+            const td_event *ev = &t->ev[c->devix[v[j]]];
+            if (t->tracks[ev->track].stream != stream)
+                break;
+            int32_t r = c->launch[v[j]];
+            if (r < 0)
+                continue;
+            lts[m] = t->ev[r].ts;
+            sts[m] = ev->ts;
+            if (m && lts[m] < lts[m - 1])
+                sorted = 0;
+            m++;
+        }
+        i = j;
+        if (!m)
+            continue;
+        if (!sorted)
+            td_sort_i64(lts, m);
+        /* the changes in time order: +1 at each launch, -1 at each start; each value
+         * holds until the next change */
+        int64_t q = 0, max = 0, blocked = 0, t0 = 0, prev = 0;
         double sumq = 0, wsum = 0;
-        for (; j < n && v[j].stream == v[i].stream; j++) {
-            q += v[j].d;
-            sumq += (double)q;
-            if (q > max)
-                max = q;
-            if (j + 1 < n && v[j + 1].stream == v[i].stream) {
-                int64_t held = v[j + 1].ts - v[j].ts;
+        for (size_t li = 0, si = 0; li < m || si < m;) {
+            int64_t ts;
+            int d;
+            if (li < m && (si >= m || lts[li] <= sts[si]))
+                ts = lts[li++], d = 1;
+            else
+                ts = sts[si++], d = -1;
+            if (li + si == 1)
+                t0 = ts;
+            else {
+                int64_t held = ts - prev;
                 wsum += (double)q * (double)held;
                 if (q >= QUEUE_DEPTH)
                     blocked += held;
             }
+            q += d;
+            sumq += (double)q;
+            if (q > max)
+                max = q;
+            prev = ts;
         }
-        int64_t span = v[j - 1].ts - v[i].ts;
+        int64_t span = prev - t0;
         td_table *tb = *tbp ? *tbp : (*tbp = table(a->s));
         size_t r = td_table_add_row(tb);
         td_row_int(a->s, tb, r, "rank", t->rank);
-        td_row_int(a->s, tb, r, "stream", v[i].stream);
+        td_row_int(a->s, tb, r, "stream", stream);
         if (span > 0)
             td_row_f64(a->s, tb, r, "mean", wsum / (double)span);
-        td_row_f64(a->s, tb, r, "mean_changes", sumq / (double)(j - i));
+        td_row_f64(a->s, tb, r, "mean_changes", sumq / (double)(2 * m));
         td_row_int(a->s, tb, r, "max", max);
         td_row_int(a->s, tb, r, "blocked_ns", blocked);
         if (span > 0)
             td_row_f64(a->s, tb, r, "blocked_share", (double)blocked / (double)span);
-        i = j;
     }
-    free(v);
+    free(lts);
+    free(sts);
 }
 
 void td_an_queue(td_actx *a)
