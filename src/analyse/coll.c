@@ -121,25 +121,36 @@ static int dcomp_cmp(const void *x, const void *y)
 static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
 {
     td_trace *t = c->t;
+    /* only device work can be communication (nest.c): walk it, not every event */
+    td_dev_order(c);
     size_t ncomm = 0, ncomp = 0;
-    for (size_t i = 0; i < t->nev; i++) {
+    for (size_t k = 0; k < c->ndev; k++) {
+        size_t i = (size_t)c->devix[k];
         if (c->iscomm[i])
             ncomm++;
-        else if (td_kind_is_device(t->ev[i].kind) && t->ev[i].kind != TD_K_MEMCPY)
+        else if (t->ev[i].kind != TD_K_MEMCPY)
             ncomp++;
     }
     if (!ncomm)
         return;
-    /* computation intervals per device, merged per device run */
+    /* computation intervals per device, merged per device run; the device work is in
+     * start order, so with one device (or each device's work apart) no sort is needed */
     dcomp *dc = td_xmalloc((ncomp + 1) * sizeof *dc);
     size_t m = 0;
-    for (size_t i = 0; i < t->nev; i++) {
+    int sorted = 1;
+    for (size_t k = 0; k < c->ndev; k++) {
+        size_t i = (size_t)c->devix[k];
         const td_event *ev = &t->ev[i];
-        if (!c->iscomm[i] && td_kind_is_device(ev->kind) && ev->kind != TD_K_MEMCPY && ev->dur > 0)
-            dc[m++] = (dcomp){ev->track < t->ntracks ? t->tracks[ev->track].device : -1,
-                              {ev->ts, ev->ts + ev->dur}};
+        if (!c->iscomm[i] && ev->kind != TD_K_MEMCPY && ev->dur > 0) {
+            dc[m] = (dcomp){ev->track < t->ntracks ? t->tracks[ev->track].device : -1,
+                            {ev->ts, ev->ts + ev->dur}};
+            if (m && dcomp_cmp(&dc[m - 1], &dc[m]) > 0)
+                sorted = 0;
+            m++;
+        }
     }
-    qsort(dc, m, sizeof *dc, dcomp_cmp);
+    if (!sorted)
+        qsort(dc, m, sizeof *dc, dcomp_cmp);
     size_t k = 0;
     for (size_t i = 0; i < m; i++) {
         if (k && dc[k - 1].dev == dc[i].dev && dc[i].iv.s <= dc[k - 1].iv.e) {
@@ -152,7 +163,8 @@ static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
     td_iv *ivs = td_xmalloc((k + 1) * sizeof *ivs);
     for (size_t i = 0; i < k; i++)
         ivs[i] = dc[i].iv;
-    for (size_t i = 0; i < t->nev; i++) {
+    for (size_t d = 0; d < c->ndev; d++) {
+        size_t i = (size_t)c->devix[d];
         if (!c->iscomm[i])
             continue;
         const td_event *ev = &t->ev[i];

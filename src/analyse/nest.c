@@ -14,6 +14,7 @@
  * call around), and belongs to the innermost cpu_op/user_annotation/NVTX range around
  * that call (as torch's "Self CUDA"), or to the launching call when there is none. */
 #include "analyse/internal.h"
+#include "base/sort.h"
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -37,19 +38,6 @@ typedef struct stk {
     int32_t *v;
     size_t n, cap;
 } stk;
-
-typedef struct corr_ix {
-    int64_t corr;
-    int32_t idx;
-} corr_ix;
-
-static int corr_cmp(const void *x, const void *y)
-{
-    const corr_ix *a = x, *b = y;
-    if (a->corr != b->corr)
-        return a->corr < b->corr ? -1 : 1;
-    return (a->idx > b->idx) - (a->idx < b->idx);
-}
 
 void td_an_nest(td_actx *a, td_tctx *c)
 {
@@ -112,15 +100,15 @@ void td_an_nest(td_actx *a, td_tctx *c)
     /* device events sorted by correlation id (usually fewer than the launchers: a
      * smaller table and sort keep this pass's peak memory down), then the launchers
      * in event order claim theirs */
-    corr_ix *cx = td_xmalloc((c->ndev + 1) * sizeof *cx);
+    td_keyed *cx = td_xmalloc((c->ndev + 1) * sizeof *cx);
     size_t m = 0;
     for (size_t i = 0, k = 0; i < n; i++)
         if (td_kind_is_device(t->ev[i].kind)) {
-            if (t->ev[i].corr) /* idx: the device event's ordinal */
-                cx[m++] = (corr_ix){t->ev[i].corr, (int32_t)k};
+            if (t->ev[i].corr) /* val: the device event's ordinal */
+                cx[m++] = (td_keyed){t->ev[i].corr, (int64_t)k};
             k++;
         }
-    qsort(cx, m, sizeof *cx, corr_cmp);
+    td_sort_keyed(cx, m); /* by (corr, ordinal): stable */
     for (size_t i = 0; i < n && m; i++) {
         const td_event *ev = &t->ev[i];
         if (!c->isop[i] || !is_launcher(ev->kind) || !ev->corr)
@@ -128,20 +116,20 @@ void td_an_nest(td_actx *a, td_tctx *c)
         size_t lo = 0, hi = m;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (cx[mid].corr < ev->corr)
+            if (cx[mid].key < ev->corr)
                 lo = mid + 1;
             else
                 hi = mid;
         }
         /* taken already by an earlier call with this id (all its device events are
          * set together) */
-        if (lo == m || cx[lo].corr != ev->corr || c->launch[cx[lo].idx] >= 0)
+        if (lo == m || cx[lo].key != ev->corr || c->launch[cx[lo].val] >= 0)
             continue;
         /* the owner (td_owner) is found from here when a pass needs it; with no op
          * around the launch (nsys traces without NVTX, launches outside any cpu_op)
          * the launching call itself owns the device time */
-        for (size_t k = lo; k < m && cx[k].corr == ev->corr; k++)
-            c->launch[cx[k].idx] = (int32_t)i;
+        for (size_t k = lo; k < m && cx[k].key == ev->corr; k++)
+            c->launch[cx[k].val] = (int32_t)i;
     }
     free(cx);
 }

@@ -10,6 +10,7 @@
  * over that time, intensity, and the roofline (tree_perf.py:482-505) against the device's
  * peaks (analyse/peaks.c) or --peak. */
 #include "analyse/internal.h"
+#include "base/hash.h"
 #include "analyse/op_models.h"
 #include <math.h>
 #include <ctype.h>
@@ -85,6 +86,58 @@ static int model(td_actx *a, const td_shape *sh, call_t *c)
     c->flops = m.flops;
     c->bytes = m.bytes >= 0 ? (int64_t)m.bytes : -1;
     return 1;
+}
+
+/* model() per distinct (name, dims, types, concrete inputs): a trace's calls repeat a
+ * few hundred shapes hundreds of thousands of times, and the text work of one call
+ * (parsing its dims, printing them back) was most of this pass on a 1 GB trace. */
+typedef struct {
+    uint32_t k[4];
+    int used, ok;
+    call_t c;
+} memo_ent;
+
+typedef struct {
+    memo_ent *v;
+    size_t n, cap; /* cap: a power of two */
+} memo_t;
+
+static int model_memo(td_actx *a, memo_t *mt, const td_shape *sh, call_t *c)
+{
+    uint32_t k[4] = {sh->name, sh->dims, sh->types, sh->concrete};
+    if (2 * (mt->n + 1) > mt->cap) {
+        memo_t nw = {td_xcalloc(mt->cap ? 2 * mt->cap : 256, sizeof *nw.v), mt->n,
+                     mt->cap ? 2 * mt->cap : 256};
+        for (size_t i = 0; i < mt->cap; i++)
+            if (mt->v[i].used) {
+                size_t j = td_hash_words(0, (const char *)mt->v[i].k, sizeof k) & (nw.cap - 1);
+                while (nw.v[j].used)
+                    j = (j + 1) & (nw.cap - 1);
+                nw.v[j] = mt->v[i];
+            }
+        free(mt->v);
+        *mt = nw;
+    }
+    size_t j = td_hash_words(0, (const char *)k, sizeof k) & (mt->cap - 1);
+    for (; mt->v[j].used; j = (j + 1) & (mt->cap - 1))
+        if (!memcmp(mt->v[j].k, k, sizeof k))
+            break;
+    memo_ent *e = &mt->v[j];
+    if (!e->used) {
+        e->used = 1;
+        memcpy(e->k, k, sizeof k);
+        e->ok = model(a, sh, &e->c);
+        mt->n++;
+    }
+    if (e->ok) { /* the model's fields; the call's own (sh, ev, kernel_ns) stay */
+        c->cat = e->c.cat;
+        c->flops = e->c.flops;
+        c->bytes = e->c.bytes;
+        c->dtype = e->c.dtype;
+        c->shape = e->c.shape;
+        c->types = e->c.types;
+    }
+    return e->ok;
 }
 
 typedef struct {
@@ -260,15 +313,17 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table *
     td_summary *s = a->s;
     call_t *calls = td_xcalloc(t->nshapes + 1, sizeof *calls);
     size_t nc = 0;
+    memo_t mt = {0};
     for (size_t i = 0; i < t->nshapes; i++) {
         call_t *c = &calls[nc];
         c->sh = (uint32_t)i;
         int32_t ev = find_op(t, &t->shapes[i]);
-        if (ev >= 0 && model(a, &t->shapes[i], c)) {
+        if (ev >= 0 && model_memo(a, &mt, &t->shapes[i], c)) {
             c->ev = (uint32_t)ev;
             nc++;
         }
     }
+    free(mt.v);
     if (!nc) {
         free(calls);
         return;
