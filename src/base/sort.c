@@ -1,7 +1,7 @@
 /* base/sort.c - LSD radix sorts, 8 bits a pass over the key's bytes, skipping the
  * passes where every key has the same byte (times within a trace share their high
  * bytes, delays and durations are small), the sign bit flipped so negative keys sort
- * first. Records of 8 or 16 bytes whose first 8 bytes are the int64 key; one scratch
+ * first; an array already in order is left as is. Records of 8 or 16 bytes whose first 8 bytes are the int64 key; one scratch
  * array of the input's size. */
 #include "base/sort.h"
 #include "base/alloc.h"
@@ -37,6 +37,12 @@ static inline void radix(char *v, size_t n, size_t size)
         small_sort(v, n, size);
         return;
     }
+    /* already in order (times of events read in order, usually): nothing to do */
+    size_t i0 = 1;
+    while (i0 < n && key_at(v + (i0 - 1) * size) <= key_at(v + i0 * size))
+        i0++;
+    if (i0 == n)
+        return;
     size_t(*cnt)[256] = td_xcalloc(8, sizeof *cnt);
     for (size_t i = 0; i < n; i++) {
         uint64_t u = key_at(v + i * size);

@@ -1,6 +1,6 @@
 /* Unit tests: base/sort.h against qsort with the obvious comparison (and, for the keyed
  * sort, the input position as the tie-break: stability), on arrays of every size class
- * (insertion sort below 48, radix above), negative keys, keys that differ only in high
+ * (insertion sort below 48, radix above), sorted and nearly sorted input, negative keys, keys that differ only in high
  * bytes, constant keys and many ties. */
 #include "base/sort.h"
 #include "unit.h"
@@ -43,13 +43,15 @@ static int64_t draw(int kind)
 int main(void)
 {
     const size_t sizes[] = {0, 1, 2, 47, 48, 49, 1000, 70000};
-    for (int kind = 0; kind < 5; kind++)
+    for (int kind = 0; kind < 7; kind++)
         for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
             size_t n = sizes[si];
             int64_t *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
             td_keyed *ka = malloc((n + 1) * sizeof *ka), *kb = malloc((n + 1) * sizeof *kb);
             for (size_t i = 0; i < n; i++) {
-                a[i] = b[i] = draw(kind);
+                /* 5: already in order, with ties; 6: in order but for the last */
+                a[i] = b[i] = kind == 5 ? (int64_t)(i / 3) : kind == 6 ? (int64_t)(i + 1 < n ? i : 0)
+                                                                      : draw(kind);
                 ka[i] = kb[i] = (td_keyed){a[i], (int64_t)i};
             }
             td_sort_i64(a, n);
