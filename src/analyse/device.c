@@ -5,7 +5,6 @@
  * StdDev the sample standard deviation, sorted by total time). */
 #include "analyse/internal.h"
 #include "partial/partial.h"
-#include "base/sort.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,38 +15,20 @@ typedef struct kev {
     int64_t dur;
 } kev;
 
-/* k by (name, dur) (kev_cmp_name: kernels with equal name and duration are alike for
- * every use below): a stable radix sort by duration, then one by name. */
-static void sort_by_name(kev *k, size_t m)
+static int kev_cmp_name(const void *x, const void *y)
 {
-    td_keyed *kv = td_xmalloc((m + 1) * sizeof *kv);
-    for (size_t i = 0; i < m; i++)
-        kv[i] = (td_keyed){k[i].dur, (int64_t)i};
-    td_sort_keyed(kv, m);
-    for (size_t i = 0; i < m; i++)
-        kv[i].key = k[kv[i].val].name;
-    td_sort_keyed(kv, m);
-    kev *v = td_xmalloc((m + 1) * sizeof *v);
-    for (size_t i = 0; i < m; i++)
-        v[i] = k[kv[i].val];
-    memcpy(k, v, m * sizeof *k);
-    free(v);
-    free(kv);
+    const kev *a = x, *b = y;
+    if (a->name != b->name)
+        return a->name < b->name ? -1 : 1;
+    return (a->dur > b->dur) - (a->dur < b->dur);
 }
 
-/* k, sorted by (name, dur), by (device, name, dur): stable by device. */
-static void sort_by_device(kev *k, size_t m)
+static int kev_cmp_dev(const void *x, const void *y)
 {
-    td_keyed *kv = td_xmalloc((m + 1) * sizeof *kv);
-    for (size_t i = 0; i < m; i++)
-        kv[i] = (td_keyed){k[i].device, (int64_t)i};
-    td_sort_keyed(kv, m);
-    kev *v = td_xmalloc((m + 1) * sizeof *v);
-    for (size_t i = 0; i < m; i++)
-        v[i] = k[kv[i].val];
-    memcpy(k, v, m * sizeof *k);
-    free(v);
-    free(kv);
+    const kev *a = x, *b = y;
+    if (a->device != b->device)
+        return a->device < b->device ? -1 : 1;
+    return kev_cmp_name(x, y);
 }
 
 /* Stats of a run of kev with equal name, already sorted by dur. */
@@ -100,7 +81,7 @@ void td_an_kernels(td_actx *a)
     td_table *tk = td_sum_table(s, "kernels", "Top kernels");
     td_rows_kernel_cols(tk);
     td_table *ns = td_rows_kern_sum_table(s);
-    sort_by_name(k, m);
+    qsort(k, m, sizeof *k, kev_cmp_name);
     for (size_t i = 0; i < m;) {
         size_t j = i;
         while (j < m && k[j].name == k[i].name)
@@ -120,7 +101,7 @@ void td_an_kernels(td_actx *a)
     td_table *td = td_sum_table(s, "kernels_by_device", "Top kernels by device");
     td_table_cols(td, "device:device:Device", NULL);
     td_rows_kernel_cols(td);
-    sort_by_device(k, m);
+    qsort(k, m, sizeof *k, kev_cmp_dev);
     krun *runs = td_xmalloc(m * sizeof *runs);
     for (size_t i = 0; i < m;) {
         size_t j = i, nr = 0;
