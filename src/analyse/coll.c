@@ -117,6 +117,51 @@ static int dcomp_cmp(const void *x, const void *y)
     return (a->iv.e > b->iv.e) - (a->iv.e < b->iv.e);
 }
 
+/* dc[0..m), in (start, end) order but for ties of start, into (dev, start) order: stable
+ * buckets per device (a trace has a few). Ties of start in either end order merge into
+ * the same intervals below. 0 when there are too many devices for buckets. */
+static int bucket_by_dev(dcomp *dc, size_t m)
+{
+    enum { MAXD = 64 };
+    int32_t dev[MAXD];
+    size_t cnt[MAXD + 1], nd = 0, last = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (!(nd && dev[last] == dc[i].dev)) {
+            for (last = 0; last < nd && dev[last] != dc[i].dev; last++)
+                ;
+            if (last == nd) {
+                if (nd == MAXD)
+                    return 0;
+                dev[nd++] = dc[i].dev;
+            }
+        }
+    }
+    /* devices ascending: their order in the output */
+    for (size_t i = 1; i < nd; i++)
+        for (size_t j = i; j > 0 && dev[j - 1] > dev[j]; j--) {
+            int32_t x = dev[j];
+            dev[j] = dev[j - 1];
+            dev[j - 1] = x;
+        }
+    memset(cnt, 0, sizeof cnt);
+    for (size_t i = 0; i < m; i++) {
+        for (last = 0; dev[last] != dc[i].dev; last++)
+            ;
+        cnt[last + 1]++;
+    }
+    for (size_t d = 0; d < nd; d++)
+        cnt[d + 1] += cnt[d];
+    dcomp *out = td_xmalloc((m + 1) * sizeof *out);
+    for (size_t i = 0; i < m; i++) {
+        for (last = 0; dev[last] != dc[i].dev; last++)
+            ;
+        out[cnt[last]++] = dc[i];
+    }
+    memcpy(dc, out, m * sizeof *dc);
+    free(out);
+    return 1;
+}
+
 /* Add the comm kernels of one trace to *recs. */
 static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
 {
@@ -137,7 +182,7 @@ static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
      * start order, so with one device (or each device's work apart) no sort is needed */
     dcomp *dc = td_xmalloc((ncomp + 1) * sizeof *dc);
     size_t m = 0;
-    int sorted = 1;
+    int sorted = 1, starts_sorted = 1;
     for (size_t k = 0; k < c->ndev; k++) {
         size_t i = (size_t)c->devix[k];
         const td_event *ev = &t->ev[i];
@@ -146,10 +191,12 @@ static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
                             {ev->ts, ev->ts + ev->dur}};
             if (m && dcomp_cmp(&dc[m - 1], &dc[m]) > 0)
                 sorted = 0;
+            if (m && dc[m - 1].iv.s > dc[m].iv.s)
+                starts_sorted = 0;
             m++;
         }
     }
-    if (!sorted)
+    if (!sorted && !(starts_sorted && bucket_by_dev(dc, m)))
         qsort(dc, m, sizeof *dc, dcomp_cmp);
     size_t k = 0;
     for (size_t i = 0; i < m; i++) {
@@ -163,6 +210,16 @@ static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
     td_iv *ivs = td_xmalloc((k + 1) * sizeof *ivs);
     for (size_t i = 0; i < k; i++)
         ivs[i] = dc[i].iv;
+    /* each device's run of merged intervals [at[r], at[r + 1]) (devs ascending) */
+    size_t nruns = 0;
+    int32_t *rdev = td_xmalloc((k + 1) * sizeof *rdev);
+    size_t *at = td_xmalloc((k + 2) * sizeof *at);
+    for (size_t i = 0; i < k; i++)
+        if (!i || dc[i].dev != dc[i - 1].dev) {
+            rdev[nruns] = dc[i].dev;
+            at[nruns++] = i;
+        }
+    at[nruns] = k;
     for (size_t d = 0; d < c->ndev; d++) {
         size_t i = (size_t)c->devix[d];
         if (!c->iscomm[i])
@@ -190,19 +247,20 @@ static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
         r->dur = ev->dur;
         /* find this device's run in dc, then the overlap with it */
         int32_t dev = ev->track < t->ntracks ? t->tracks[ev->track].device : -1;
-        size_t lo = 0, hi = k;
+        size_t lo = 0, hi = nruns;
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
-            if (dc[mid].dev < dev)
+            if (rdev[mid] < dev)
                 lo = mid + 1;
             else
                 hi = mid;
         }
-        size_t e = lo;
-        while (e < k && dc[e].dev == dev)
-            e++;
-        r->hidden = td_iv_overlap1(ivs + lo, e - lo, ev->ts, ev->ts + ev->dur);
+        r->hidden = lo < nruns && rdev[lo] == dev
+                        ? td_iv_overlap1(ivs + at[lo], at[lo + 1] - at[lo], ev->ts, ev->ts + ev->dur)
+                        : 0;
     }
+    free(rdev);
+    free(at);
     free(ivs);
     free(dc);
 }
