@@ -276,21 +276,50 @@ static void w_exit(walk *w, int32_t i, int32_t parent)
     w->depth--;
 }
 
-/* The thread of the one track whose ops (cpu_op, user_annotation) in [lo, hi) have a
- * name containing word; -1 when none or several. */
-static int64_t word_track(td_actx *a, const td_trace *t, size_t lo, size_t hi, const char *word)
+static const char *const WT_WORD[2] = {"forward", "autograd"};
+
+/* The thread of the one track whose ops (cpu_op, user_annotation) from event lo to the
+ * trace's end have a name containing WT_WORD[w]; -1 when none or several. One scan of
+ * the trace (names looked at once each) serves every window. */
+static int64_t word_track(td_actx *a, td_cptrace *p, size_t lo, int w)
 {
-    int64_t tr = -1;
-    for (size_t i = lo; i < hi; i++) {
-        const td_event *ev = &t->ev[i];
-        if ((ev->kind != TD_K_CPU_OP && ev->kind != TD_K_USER_ANNOT) || ev->track >= t->ntracks ||
-            t->tracks[ev->track].device >= 0 || !strstr(td_name(a, ev->name), word))
-            continue;
-        if (tr >= 0 && tr != ev->track)
-            return -1;
-        tr = ev->track;
+    const td_trace *t = p->c->t;
+    if (!p->wt_done) {
+        size_t nn = td_strtab_count(a->set->strs) + 1;
+        uint8_t *memo = td_xcalloc(nn, 1); /* bit 0 looked at, bits 1-2 the words */
+        for (int k = 0; k < 2; k++)
+            p->wt_last[k] = p->wt_track[k] = p->wt_other[k] = -1;
+        for (size_t i = 0; i < t->nev; i++) {
+            const td_event *ev = &t->ev[i];
+            if ((ev->kind != TD_K_CPU_OP && ev->kind != TD_K_USER_ANNOT) ||
+                ev->track >= t->ntracks || t->tracks[ev->track].device >= 0)
+                continue;
+            uint8_t m;
+            if (ev->name < nn && memo[ev->name])
+                m = memo[ev->name];
+            else {
+                const char *nm = td_name(a, ev->name);
+                m = (uint8_t)(1 | (strstr(nm, WT_WORD[0]) ? 2 : 0) | (strstr(nm, WT_WORD[1]) ? 4 : 0));
+                if (ev->name < nn)
+                    memo[ev->name] = m;
+            }
+            for (int k = 0; k < 2; k++) {
+                if (!(m & (2 << k)))
+                    continue;
+                if (p->wt_last[k] >= 0 && p->wt_track[k] != ev->track)
+                    p->wt_other[k] = p->wt_last[k];
+                p->wt_last[k] = (int64_t)i;
+                p->wt_track[k] = ev->track;
+            }
+        }
+        free(memo);
+        p->wt_done = 1;
     }
-    return tr;
+    /* the ops from lo on are on one track when none after lo is on another track than
+     * the last one's */
+    if (p->wt_last[w] < 0 || (int64_t)lo > p->wt_last[w] || (int64_t)lo <= p->wt_other[w])
+        return -1;
+    return p->wt_track[w];
 }
 
 static int is_stack_ev(const td_trace *t, const td_event *ev)
@@ -303,11 +332,11 @@ static int is_stack_ev(const td_trace *t, const td_event *ev)
  * top of the stack) and an end exits the top; the enter/exit sequence of that sweep is
  * the depth-first walk of the tree it builds (children in start order), so no tree is
  * kept. Groups in ascending order, one after the other. */
-static void stack_edges(td_actx *a, cgraph *g, const td_cptrace *p, const uint8_t *lock,
+static void stack_edges(td_actx *a, cgraph *g, td_cptrace *p, const uint8_t *lock,
                         const uint8_t *blk, size_t lo, size_t hi, int64_t s1)
 {
     const td_trace *t = p->c->t;
-    int64_t fwd = word_track(a, t, lo, hi, "forward"), bwd = word_track(a, t, lo, hi, "autograd");
+    int64_t fwd = word_track(a, p, lo, 0), bwd = word_track(a, p, lo, 1);
 #define GRP(ev) (fwd >= 0 && bwd >= 0 && (int64_t)(ev)->track == bwd ? (int32_t)fwd : (int32_t)(ev)->track)
     size_t ne = 0;
     int one = 1;

@@ -35,6 +35,11 @@ typedef struct td_cptrace {
     int32_t *dloc;         /* k-th device event -> local event, -1 */
     int32_t *bylaunch;     /* device k sorted by launching call start */
     size_t nbyl;
+    /* per word ("forward", "autograd"), over the trace's host ops whose name holds it:
+     * the last one's index and track, and the last index of one on another track
+     * (-1 none); wt_done once made (critpath.c word_track) */
+    int wt_done;
+    int64_t wt_last[2], wt_track[2], wt_other[2];
     int32_t *outer; /* trace event -> 2 + its outermost op below the step above it, 1 none,
                      * 0 not yet known (made on first use: linear however deep the nesting;
                      * calloc'd: only the pages of events looked up become resident) */
