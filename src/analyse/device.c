@@ -5,6 +5,7 @@
  * StdDev the sample standard deviation, sorted by total time). */
 #include "analyse/internal.h"
 #include "partial/partial.h"
+#include "base/sort.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,64 @@ static int kev_cmp_dev(const void *x, const void *y)
     if (a->device != b->device)
         return a->device < b->device ? -1 : 1;
     return kev_cmp_name(x, y);
+}
+
+/* k, in (name, dur) order, by (device, name, dur) (kev_cmp_dev): stable buckets per
+ * device when there are a few (device numbers below 4096), else qsort. */
+static void sort_by_device(kev *k, size_t m)
+{
+    enum { MAXDEV = 4096 };
+    for (size_t i = 0; i < m; i++)
+        if (k[i].device < 0 || k[i].device >= MAXDEV) {
+            qsort(k, m, sizeof *k, kev_cmp_dev);
+            return;
+        }
+    size_t *at = td_xcalloc(MAXDEV + 1, sizeof *at);
+    for (size_t i = 0; i < m; i++)
+        at[k[i].device + 1]++;
+    for (size_t d = 0; d < MAXDEV; d++)
+        at[d + 1] += at[d];
+    kev *v = td_xmalloc((m + 1) * sizeof *v);
+    for (size_t i = 0; i < m; i++)
+        v[at[k[i].device]++] = k[i];
+    memcpy(k, v, m * sizeof *k);
+    free(v);
+    free(at);
+}
+
+/* k by (name, dur) as kev_cmp_name orders it: a counting sort by interned name (ids
+ * are small and dense), then each name's durations sorted (base/sort.h). Kernels of
+ * one name and duration are alike for every use below. */
+static void sort_by_name(td_actx *a, kev *k, size_t m)
+{
+    size_t nn = td_strtab_count(a->set->strs) + 2;
+    for (size_t i = 0; i < m; i++)
+        if (k[i].name >= nn - 1) { /* not an id of the table: never so, but be safe */
+            qsort(k, m, sizeof *k, kev_cmp_name);
+            return;
+        }
+    size_t *at = td_xcalloc(nn + 1, sizeof *at);
+    for (size_t i = 0; i < m; i++)
+        at[k[i].name + 1]++;
+    for (size_t j = 0; j < nn; j++)
+        at[j + 1] += at[j];
+    /* (dur, device) pairs bucketed by name, each bucket then sorted by dur */
+    td_keyed *kv = td_xmalloc((m + 1) * sizeof *kv);
+    for (size_t i = 0; i < m; i++)
+        kv[at[k[i].name]++] = (td_keyed){k[i].dur, k[i].device};
+    for (size_t j = nn; j-- > 0;) /* at[j] is now the end of name j's bucket */
+        at[j + 1] = at[j];
+    at[0] = 0;
+    for (size_t id = 0; id < nn; id++) {
+        size_t lo = at[id], hi = at[id + 1];
+        if (lo == hi)
+            continue;
+        td_sort_keyed(kv + lo, hi - lo);
+        for (size_t q = lo; q < hi; q++)
+            k[q] = (kev){(td_str)id, (int32_t)kv[q].val, kv[q].key};
+    }
+    free(at);
+    free(kv);
 }
 
 /* Stats of a run of kev with equal name, already sorted by dur. */
@@ -81,7 +140,7 @@ void td_an_kernels(td_actx *a)
     td_table *tk = td_sum_table(s, "kernels", "Top kernels");
     td_rows_kernel_cols(tk);
     td_table *ns = td_rows_kern_sum_table(s);
-    qsort(k, m, sizeof *k, kev_cmp_name);
+    sort_by_name(a, k, m);
     for (size_t i = 0; i < m;) {
         size_t j = i;
         while (j < m && k[j].name == k[i].name)
@@ -101,7 +160,7 @@ void td_an_kernels(td_actx *a)
     td_table *td = td_sum_table(s, "kernels_by_device", "Top kernels by device");
     td_table_cols(td, "device:device:Device", NULL);
     td_rows_kernel_cols(td);
-    qsort(k, m, sizeof *k, kev_cmp_dev);
+    sort_by_device(k, m);
     krun *runs = td_xmalloc(m * sizeof *runs);
     for (size_t i = 0; i < m;) {
         size_t j = i, nr = 0;
