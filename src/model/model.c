@@ -38,6 +38,7 @@ static void trace_free(td_trace *t)
     free(t->devices);
     free(t->mem);
     free(t->shapes);
+    free(t->seqs);
     free(t->aiu);
     td_ipu_free(t->ipu);
 }

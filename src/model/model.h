@@ -127,6 +127,19 @@ typedef struct td_shape {
     td_str concrete;      /* "Concrete Inputs", 0 absent */
 } td_shape;
 
+/* A host event with a torch.profiler "Sequence number" (the autograd node id the op
+ * records): the `autograd::engine::evaluate_function:` events (eval 1) and the ops
+ * (eval 0), kept only for the numbers some evaluate_function event has (a trace with
+ * no backward pass keeps none). analyse/op_perf_bwd.c links a forward op to its
+ * backward function by them, as TraceLens does (doc/summary-json.md "op_perf_bwd"). */
+typedef struct td_seqrec {
+    int64_t ts;           /* the event's start, track and name (found again after the */
+    int64_t seq;          /* sort, as td_shape) */
+    uint32_t track;
+    td_str name;
+    uint32_t eval;        /* 1: an autograd::engine::evaluate_function: event */
+} td_seqrec;
+
 /* Device properties (Kineto deviceProperties, nsys TARGET_INFO_GPU). */
 typedef struct td_device {
     int32_t id;
@@ -241,6 +254,7 @@ typedef struct td_trace {
     td_device *devices; size_t ndevices, devices_cap;
     td_mem *mem; size_t nmem, mem_cap;          /* [memory] events (file order) */
     td_shape *shapes; size_t nshapes, shapes_cap; /* input shapes of modelled ops */
+    td_seqrec *seqs; size_t nseqs, seqs_cap;    /* sequence numbers (file order) */
     td_hlo_dump *hlo; size_t nhlo;  /* nsys-jax HLO dumps; array and bytes in set->arena */
     td_aiu_instr *aiu; size_t naiu, aiu_cap; /* AIU flex instructions (file order) */
     const struct td_samba *samba;   /* SambaTune stack-tracing data (read/samba.h), in

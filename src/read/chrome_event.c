@@ -64,6 +64,7 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
         return td_jscan_skip(&c->js, p, end);
     r->args = p;
     r->dims.n = r->itypes.n = r->concrete.n = 0;
+    r->seq = -1;
     TD_JSON_OBJ_LOOP(&c->js, p, end, k, {
         int ok = 0;
         switch (k.n) {
@@ -165,6 +166,10 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
                 if (ok == 1) r->have |= H_MALLOC;
             } else if (TD_JSON_KEY_IS(k, "Concrete Inputs")) {
                 p = raw_value(c, p, end, &r->concrete);
+            } else if (TD_JSON_KEY_IS(k, "Sequence number")) {
+                int64_t v = -1;
+                p = td_jscan_num(&c->js, p, end, 0, &v, &ok);
+                r->seq = ok == 1 && v >= 0 ? v : -1;
             } else
                 p = td_jscan_skip(&c->js, p, end);
             break;
@@ -181,6 +186,7 @@ const char *td_chrome_parse_event(cj *c, const char *p, const char *end, td_jraw
 {
     r->have = 0;
     r->dims.n = r->itypes.n = r->concrete.n = 0;
+    r->seq = -1;
     r->ph = 0;
     r->args = NULL;
     TD_JSON_OBJ_LOOP(&c->js, p, end, k, {
@@ -571,6 +577,15 @@ void td_chrome_commit(cj *c, td_jrawev *r)
         sh->types = r->have & H_ITYPES ? td_intern(c->set->strs, r->itypes.p, r->itypes.n) : 0;
         sh->concrete = r->concrete.n ? td_intern(c->set->strs, r->concrete.p, r->concrete.n) : 0;
     }
+    if (r->seq >= 0 && (r->have & H_NAME) && !td_kind_is_device(kind)) {
+        static const char EVAL[] = "autograd::engine::evaluate_function:";
+        td_seqrec *q = TD_PUSH(t->seqs, t->nseqs, t->seqs_cap);
+        q->ts = r->ts;
+        q->seq = r->seq;
+        q->track = track;
+        q->name = td_jscan_intern(&c->js, r->name);
+        q->eval = r->name.n >= sizeof EVAL - 1 && !memcmp(r->name.p, EVAL, sizeof EVAL - 1);
+    }
     td_event *ev = td_trace_push_event(t);
     ev->ts = r->ts;
     ev->dur = dur;
@@ -624,6 +639,38 @@ void td_chrome_commit(cj *c, td_jrawev *r)
 }
 
 /* ---------------------------------------------------------------- top level */
+static int i64_cmp(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Only the sequence numbers of backward functions are of use: drop the others' records
+ * (a forward-only trace keeps none). */
+static void keep_linked_seqs(td_trace *t)
+{
+    size_t ne = 0, n = 0;
+    for (size_t i = 0; i < t->nseqs; i++)
+        ne += t->seqs[i].eval;
+    int64_t *e = ne ? td_xmalloc(ne * sizeof *e) : NULL;
+    for (size_t i = 0, k = 0; i < t->nseqs; i++)
+        if (t->seqs[i].eval)
+            e[k++] = t->seqs[i].seq;
+    if (ne)
+        qsort(e, ne, sizeof *e, i64_cmp);
+    for (size_t i = 0; i < t->nseqs; i++)
+        if (ne && bsearch(&t->seqs[i].seq, e, ne, sizeof *e, i64_cmp))
+            t->seqs[n++] = t->seqs[i];
+    t->nseqs = n;
+    free(e);
+    if (!n) {
+        free(t->seqs);
+        t->seqs = NULL;
+        t->seqs_cap = 0;
+    }
+}
+
+/* ---------------------------------------------------------------- top level */
 void td_chrome_finish(cj *c)
 {
     td_trace *t = c->t;
@@ -655,6 +702,7 @@ void td_chrome_finish(cj *c)
         ev->dur = c->max_end > ev->ts ? c->max_end - ev->ts : 0;
         c->w_open_ab++;
     }
+    keep_linked_seqs(t);
     td_warnings *w = &c->set->warnings;
     const char *n = c->name;
     if (c->w_neg)
