@@ -121,8 +121,9 @@ static const td_seqrec *g_q; /* for seq_cmp */
 static int seq_cmp(const void *x, const void *y)
 {
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    if (g_q[a].seq != g_q[b].seq)
-        return g_q[a].seq < g_q[b].seq ? -1 : 1;
+    int64_t sa = g_q[a].seq2 >> 1, sb = g_q[b].seq2 >> 1;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
     return (a > b) - (a < b);
 }
 
@@ -148,13 +149,13 @@ size_t td_opp_bwd_pairs(const td_tctx *cx, const uint32_t *evs, size_t nc, uint8
     size_t nv = 0, cap = 0;
     for (size_t i = 0; i < t->nseqs;) {
         size_t j = i;
-        while (j < t->nseqs && t->seqs[ix[j]].seq == t->seqs[ix[i]].seq)
+        while (j < t->nseqs && t->seqs[ix[j]].seq2 >> 1 == t->seqs[ix[i]].seq2 >> 1)
             j++;
         /* the number's first evaluate_function, and the latest record on another thread
          * (the first of equal starts) */
         const td_seqrec *e = NULL, *leaf = NULL;
         for (size_t k = i; k < j && !e; k++)
-            if (t->seqs[ix[k]].eval)
+            if (t->seqs[ix[k]].seq2 & 1)
                 e = &t->seqs[ix[k]];
         for (size_t k = i; k < j && e; k++) {
             const td_seqrec *q = &t->seqs[ix[k]];

@@ -66,6 +66,13 @@ typedef struct {
     uint32_t ev, prev;
 } openasync;
 
+/* a modelled op whose backward pass op_perf_bwd times (td_shape_op_wanted 2): where a
+ * linked sequence number's leaf can lie (td_chrome_finish keeps only those) */
+typedef struct {
+    int64_t ts, end;   /* end INT64_MAX for a 'B' event */
+    uint32_t track;
+} bwdop;
+
 enum { T_START, T_OBJ_FIRST, T_OBJ_KEY, T_OBJ_AFTER, T_SKIP, T_EV_FIRST, T_EV_NEXT,
        T_EV_AFTER, T_DONE };
 
@@ -102,6 +109,8 @@ typedef struct {
     imap amap;            /* async key -> open record + 1 */
     openasync *oa;
     size_t noa, oa_cap;
+    bwdop *bo;
+    size_t nbo, bo_cap;
 
     int64_t max_end;
     int seen_events, no_events;
