@@ -1,8 +1,9 @@
 # Acceptance (issue 24 item 5, backward pass): the `op_perf_bwd` table against
 # TraceLens's own backward-pass sheets (../shared/oracles/analyses/<trace>/tracelens/
 # perf_*_bwdpass_raw.csv) on every shared Kineto trace that has them with Input Dims
-# (hta_a100_ws16_rank0, hta_sampled_rank0; hta_nccl_data's and hta_ns_resolution_rank0's
-# rows have no shapes, tl_h100_bert_small has no backward pass): calls, FLOPs and bytes of
+# (hta_a100_ws16_rank0, hta_sampled_rank0, the 8 param_dlrm_8ranks workers; hta_nccl_data's
+# and hta_ns_resolution_rank0's rows have no shapes, tl_h100_bert_small has no backward
+# pass, and neither has a table): calls, FLOPs and bytes of
 # a call exactly, device time and TFLOP/s within 1% where TraceLens found kernels (rules in
 # tests/op_perf_check.py --bwd). Then the link rules by hand on a small trace, the merge of
 # partial summaries, and the CSV, JSON and workbook.
@@ -11,22 +12,33 @@ need_traces
 O=$TRACES/../oracles/analyses
 [ -d "$O" ] || { echo "oracles missing"; exit 77; }
 fail=0 n=0
+check() { # TRACE TRACELENS_DIR NAME
+    "$TD" summary --format csv --table op_perf_bwd "$1" >"$WORK/$3.csv" 2>/dev/null || : >"$WORK/$3.csv"
+    if ! ls "$2"/perf_*_bwdpass_raw.csv >/dev/null 2>&1; then
+        # no backward-pass sheet: no table either
+        [ -s "$WORK/$3.csv" ] && { echo "$3: op_perf_bwd without a TraceLens bwdpass sheet"; fail=1; }
+        return 0
+    fi
+    out=$($PY "$ROOT/tests/op_perf_check.py" "$WORK/$3.csv" "$2" --bwd); rc=$?
+    case $rc in
+    0) n=$((n + 1)); echo "$3: $(echo "$out" | tail -1)" ;;
+    3) [ -s "$WORK/$3.csv" ] && { echo "$3: rows where TraceLens has no shapes"; fail=1; } ;;
+    *) echo "$3:"; echo "$out"; fail=1 ;;
+    esac
+}
 for tr in "$TRACES"/kineto/*.json.gz "$TRACES"/kineto-shapes/*.json.gz; do
     b=$(basename "$tr" .json.gz)
-    "$TD" summary --format csv --table op_perf_bwd "$tr" >"$WORK/$b.csv" 2>/dev/null || : >"$WORK/$b.csv"
-    if ! ls "$O/$b/tracelens"/perf_*_bwdpass_raw.csv >/dev/null 2>&1; then
-        # no backward-pass sheet: no table either
-        [ -s "$WORK/$b.csv" ] && { echo "$b: op_perf_bwd without a TraceLens bwdpass sheet"; fail=1; }
-        continue
-    fi
-    out=$($PY "$ROOT/tests/op_perf_check.py" "$WORK/$b.csv" "$O/$b/tracelens" --bwd); rc=$?
-    case $rc in
-    0) n=$((n + 1)); echo "$b: $(echo "$out" | tail -1)" ;;
-    3) [ -s "$WORK/$b.csv" ] && { echo "$b: rows where TraceLens has no shapes"; fail=1; } ;;
-    *) echo "$b:"; echo "$out"; fail=1 ;;
-    esac
+    check "$tr" "$O/$b/tracelens" "$b"
 done
-[ $n -ge 2 ] || die "only $n traces compared"
+# param_dlrm_8ranks: one TraceLens folder per worker (aten::sum of the loss, no kernel)
+mkdir -p "$WORK/dlrm" && tar xzf "$TRACES/kineto/param_dlrm_8ranks.tar.gz" -C "$WORK/dlrm" || die tar
+for d in "$O"/param_dlrm_8ranks/tracelens/worker*; do
+    w=$(basename "$d")
+    f=$(ls "$WORK"/dlrm/*/"$w"*.json 2>/dev/null | head -1)
+    [ -n "$f" ] || die "no trace for $w"
+    check "$f" "$d" "dlrm_$w"
+done
+[ $n -ge 10 ] || die "only $n traces compared"
 # hta_a100_ws16_rank0: the sheet's figures themselves (aten::mean [[4096], [], [], []]:
 # 40 calls, 172 us of backward kernels, 4096 FLOPs and 16388 bytes a call)
 grep -q '^0,"aten::mean \[\[4096\], \[\], \[\], \[\]\]",.*,"Reduce",.*,40,4096,16388,172000,' "$WORK/hta_a100_ws16_rank0.csv" ||
