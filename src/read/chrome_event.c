@@ -584,14 +584,6 @@ void td_chrome_commit(cj *c, td_jrawev *r)
         sh->types = r->have & H_ITYPES ? td_intern(c->set->strs, r->itypes.p, r->itypes.n) : 0;
         sh->concrete = r->concrete.n ? td_intern(c->set->strs, r->concrete.p, r->concrete.n) : 0;
     }
-    if (r->seq >= 0 && r->seq < INT64_MAX / 2 && (r->have & H_NAME) && !td_kind_is_device(kind)) {
-        static const char EVAL[] = "autograd::engine::evaluate_function:";
-        td_seqrec *q = TD_PUSH(t->seqs, t->nseqs, t->seqs_cap);
-        q->ts = r->ts;
-        q->seq2 = r->seq * 2 + (r->name.n >= sizeof EVAL - 1 && !memcmp(r->name.p, EVAL, sizeof EVAL - 1));
-        q->track = track;
-        q->name = td_jscan_intern(&c->js, r->name);
-    }
     td_event *ev = td_trace_push_event(t);
     ev->ts = r->ts;
     ev->dur = dur;
@@ -600,6 +592,14 @@ void td_chrome_commit(cj *c, td_jrawev *r)
     ev->cat = cat;
     ev->kind = kind;
     ev->ph = (uint8_t)ph;
+    if (r->seq >= 0 && r->seq < INT64_MAX / 2 && (r->have & H_NAME) && !td_kind_is_device(kind)) {
+        static const char EVAL[] = "autograd::engine::evaluate_function:";
+        td_seqrec *q = TD_PUSH(t->seqs, t->nseqs, t->seqs_cap);
+        q->ts = r->ts;
+        q->seq2 = r->seq * 2 + (r->name.n >= sizeof EVAL - 1 && !memcmp(r->name.p, EVAL, sizeof EVAL - 1));
+        q->track = track;
+        q->name = ev->name;
+    }
     if (r->have & H_CORR)
         ev->corr = r->corr;
     /* "External id" is on nearly every CPU op and runtime call: keeping it there would
