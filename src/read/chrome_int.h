@@ -124,5 +124,8 @@ const char *td_chrome_parse_event(cj *c, const char *p, const char *end, td_jraw
 void td_chrome_commit(cj *c, td_jrawev *r);
 /* At the end of the data: process names to threads, close open B/b, warnings. */
 void td_chrome_finish(cj *c);
+/* Of the sequence-number records keep per number the first evaluate_function event and
+ * its leaf, when the leaf lies in one of c->bo (read/chrome_seq.c); frees c->bo. */
+void td_chrome_keep_linked_seqs(cj *c);
 
 #endif
