@@ -3,8 +3,8 @@
 # perf_*_bwdpass_raw.csv) on every shared Kineto trace that has them with Input Dims
 # (hta_a100_ws16_rank0, hta_sampled_rank0, the 8 param_dlrm_8ranks workers; hta_nccl_data's
 # and hta_ns_resolution_rank0's rows have no shapes, tl_h100_bert_small has no backward
-# pass, and neither has a table): calls, FLOPs and bytes of
-# a call exactly, device time and TFLOP/s within 1% where TraceLens found kernels (rules in
+# pass, and neither has a table): calls, FLOPs, bytes of a call and device time exactly,
+# TFLOP/s within 1%, where TraceLens found kernels (rules in
 # tests/op_perf_check.py --bwd). Then the link rules by hand on a small trace, the merge of
 # partial summaries, and the CSV, JSON and workbook.
 . "$ROOT/tests/lib.sh"
