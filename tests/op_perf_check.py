@@ -16,6 +16,12 @@ Differences on purpose (doc/summary-json.md "op_perf"), not compared:
 A tracedoc row of a category whose TraceLens sheet exists but that TraceLens lacks is an
 error (TraceLens's elementwise and normalisation models need "Input Strides", so on traces
 without them it writes no sheet, and tracedoc's rows there are not compared).
+With --bwd: tracedoc's `op_perf_bwd` against TraceLens's backward-pass sheets
+(perf_Reduce_bwdpass_raw.csv, perf_SDPA_bwdpass_raw.csv, perf_CONV_bwdpass_raw.csv: per
+forward op the device time of the backward functions autograd links to it, with the op's
+backward FLOPs and bytes), the same rules; for SDPA and convolution only the calls and the
+time (tracedoc's SDPA backward counts the recomputed QK^T, and it does not model a
+convolution's backward from its forward op); the device time there exactly (to the ns).
 Prints each difference; exit 1 on any, or when nothing was compared."""
 import ast, csv, os, sys
 from collections import defaultdict
@@ -35,11 +41,16 @@ def pick(key, types):
     want = {SHORT.get(t.lower(), t) for t in ast.literal_eval(types)} if types else set()
     rows = [r for r in rows if r["dtype"] in want]
     return rows[0] if len(rows) == 1 else None
+BWD = "--bwd" in sys.argv[3:]
+TABLE = "op_perf_bwd" if BWD else "op_perf"
 SHEETS = {"perf_GEMM_raw.csv": ("GEMM",), "perf_SDPA_fwdpass_raw.csv": ("SDPA_fwd",),
           "perf_UnaryElementwise_raw.csv": ("UnaryElementwise",),
           "perf_BinaryElementwise_raw.csv": ("BinaryElementwise",),
           "perf_Normalization_raw.csv": ("NORM_fwd", "NORM_bwd"),
           "perf_Reduce_fwdpass_raw.csv": ("Reduce",)}
+if BWD:
+    SHEETS = {"perf_Reduce_bwdpass_raw.csv": ("Reduce",), "perf_SDPA_bwdpass_raw.csv": ("SDPA_fwd",),
+              "perf_CONV_bwdpass_raw.csv": ("CONV_fwd",)}
 groups = defaultdict(list)
 two_byte = ("c10::bfloat16", "c10::half")
 cats = set()
@@ -70,7 +81,7 @@ bad = n = 0
 for (name, dims, types, sheet), rows in sorted(groups.items()):
     m = pick((name, dims), types)
     if m is None:
-        print("%s %s: not in tracedoc's op_perf" % (name, dims))
+        print("%s %s: not in tracedoc's %s" % (name, dims, TABLE))
         bad = 1
         continue
     n += 1
@@ -80,24 +91,26 @@ for (name, dims, types, sheet), rows in sorted(groups.items()):
     tf = sum(float(r["GFLOPS"]) for r in rows) * 1e9 / kt / 1e3 if kt > 0 else None
     if int(m["calls"]) != len(rows):
         print("%s %s: calls %s, TraceLens %d" % (name, dims, m["calls"], len(rows))); bad = 1
-    if flops != {int(m["flops"])}:
+    model = not BWD or "Reduce" in sheet
+    if model and flops != {int(m["flops"])}:
         print("%s %s: FLOPs %s, TraceLens %s" % (name, dims, m["flops"], flops)); bad = 1
     first = ast.literal_eval(types)[0].lower() if types else ""
-    cmp_bytes = "SDPA" not in sheet or first in two_byte
+    cmp_bytes = model and ("SDPA" not in sheet or first in two_byte)
     if "Reduce" in sheet and reduce_has_dim(name, rows[0]["Concrete Inputs"]):
         cmp_bytes = False
         print("%s %s: bytes %s, TraceLens %s (it ignores the dim argument)" % (name, dims, m["bytes"], byts))
     if cmp_bytes and byts != {int(m["bytes"]) if m["bytes"] else None}:
         print("%s %s: bytes %s, TraceLens %s" % (name, dims, m["bytes"], byts)); bad = 1
     if kt > 0:
-        if abs(int(m["kernel_ns"]) - kt) > 0.01 * kt:
+        # --bwd: the time exactly (to the ns; TraceLens keeps float microseconds)
+        if abs(int(m["kernel_ns"]) - kt) > (max(0.5, 1e-9 * kt) if BWD else 0.01 * kt):
             print("%s %s: kernel_ns %s, TraceLens %.0f" % (name, dims, m["kernel_ns"], kt)); bad = 1
-        if abs(float(m["tflops"]) - tf) > max(0.01 * tf, 1e-6):  # the CSV keeps 6 decimals
+        if model and abs(float(m["tflops"]) - tf) > max(0.01 * tf, 1e-6):  # the CSV keeps 6 decimals
             print("%s %s: TFLOP/s %s, TraceLens %.6f" % (name, dims, m["tflops"], tf)); bad = 1
 seen = {(k[0], k[1]) for k in groups}
 for k, rs in mine.items():
     if rs[0]["category"] in cats and k not in seen and groups:
-        print("%s %s: in tracedoc's op_perf, not in TraceLens's output" % k)
+        print("%s %s: in tracedoc's %s, not in TraceLens's output" % (k + (TABLE,)))
         bad = 1
 print("%d (op, shapes) rows checked (%d TraceLens rows without Input Dims skipped)" % (n, skipped))
 sys.exit(1 if bad or not n else 0)

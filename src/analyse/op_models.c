@@ -607,6 +607,34 @@ int td_opm_model(const char *name, const td_opm_dims *d, const char *types, cons
     return 0;
 }
 
+int td_opm_model_bwd(const char *name, const td_opm_dims *d, const char *types, const char *concrete,
+                     td_opm *o)
+{
+    char b[16];
+    if (!td_opm_model(name, d, types, concrete, o))
+        return 0;
+    /* Reduce: the gradient written per input element, read per output element
+     * (perf_model.py Reduce.flops_bwd/bytes_bwd): the forward's own figures */
+    if (!strcmp(o->cat, "Reduce"))
+        return 1;
+    if (!strcmp(o->cat, "SDPA_fwd")) { /* the backward formulas on the forward's q, k, v */
+        int fa = !strcmp(name, "flash_attn::_flash_attn_forward");
+        int causal = is_true(nth_str(concrete, fa ? 5 : strstr(name, "flash") ? 4 : 6, b, sizeof b));
+        memset(o, 0, sizeof *o);
+        o->bytes = -1;
+        if (!sdpa(d, 0, fa, causal, 1, types, 0, o))
+            return 0;
+        o->cat = "SDPA_fwd";
+        return 1;
+    }
+    if (!strcmp(o->cat, "CONV_fwd")) { /* timed, not modelled */
+        o->flops = -1;
+        o->bytes = -1;
+        return 1;
+    }
+    return 0;
+}
+
 int td_opm_matrix(const char *c)
 {
     return c && (!strcmp(c, "GEMM") || !strncmp(c, "SDPA", 4) || !strncmp(c, "CONV", 4));

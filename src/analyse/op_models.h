@@ -36,6 +36,14 @@ int td_opm_parse_dims(const char *p, td_opm_dims *o);
 int td_opm_model(const char *name, const td_opm_dims *d, const char *types, const char *concrete,
                  td_opm *o);
 
+/* The backward pass of a forward op as TraceLens's *_bwdpass sheets model it (its
+ * flops_bwd and bytes_bwd on the forward op's arguments), for the categories those
+ * sheets have: Reduce (the forward's figures), SDPA_fwd (the SDPA_bwd formulas on the
+ * forward's q, k, v), CONV_fwd (flops and bytes -1: timed, not modelled). o->cat is the
+ * forward's category. 0 for the other ops. */
+int td_opm_model_bwd(const char *name, const td_opm_dims *d, const char *types, const char *concrete,
+                     td_opm *o);
+
 /* 1 for the categories of matrix math (GEMM, SDPA, CONV), whose TFLOP/s the findings
  * and the roofline labels compare with the compute peak. */
 int td_opm_matrix(const char *category);

@@ -8,10 +8,14 @@
  * from the op's subtree (tree_perf.py:395-404). One row per (rank, op, shapes, types):
  * calls, FLOPs and bytes of one call, kernel_ns summed over the calls, TFLOP/s and TB/s
  * over that time, intensity, and the roofline (tree_perf.py:482-505) against the device's
- * peaks (analyse/peaks.c) or --peak. */
+ * peaks (analyse/peaks.c) or --peak.
+ * `op_perf_bwd`, the same columns: TraceLens's *_bwdpass sheets, the time of the backward
+ * functions autograd links to a Reduce, SDPA or convolution forward op (the link and the
+ * times in analyse/op_perf_bwd.c), with the backward model of the forward op. */
 #include "analyse/internal.h"
 #include "base/hash.h"
 #include "analyse/op_models.h"
+#include "analyse/op_perf_bwd.h"
 #include <math.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -140,25 +144,6 @@ static int model_memo(td_actx *a, memo_t *mt, const td_shape *sh, call_t *c)
     return e->ok;
 }
 
-typedef struct {
-    uint32_t call;
-    int64_t s, e;
-} civ;
-
-static int civ_cmp(const void *x, const void *y)
-{
-    const civ *a = x, *b = y;
-    if (a->call != b->call)
-        return a->call < b->call ? -1 : 1;
-    return (a->s > b->s) - (a->s < b->s);
-}
-
-static int u64_cmp(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* The event of a shape record: the CPU op with its start, track and name (events are
  * sorted by start, longer first), -1 none. */
 static int32_t find_op(const td_trace *t, const td_shape *sh)
@@ -178,65 +163,25 @@ static int32_t find_op(const td_trace *t, const td_shape *sh)
     return -1;
 }
 
+static int u64_cmp(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
 /* Each call's kernel time: the union of the device work launched under it. */
 static void kernel_times(const td_tctx *cx, call_t *calls, size_t nc)
 {
-    const td_trace *t = cx->t;
-    /* the calls' op events, sorted, each with its call */
-    uint64_t *evs = td_xmalloc((nc + 1) * sizeof *evs);
+    uint64_t *pairs = td_xmalloc(nc * sizeof *pairs);
+    int64_t *ns = td_xcalloc(nc, sizeof *ns);
     for (size_t i = 0; i < nc; i++)
-        evs[i] = (uint64_t)calls[i].ev << 32 | (uint32_t)i;
-    qsort(evs, nc, sizeof *evs, u64_cmp);
-    /* one bit per event: is it a call's op (most ancestors are not: no search for them) */
-    uint8_t *iscall = td_xcalloc(t->nev / 8 + 1, 1);
+        pairs[i] = (uint64_t)calls[i].ev << 32 | (uint32_t)i;
+    qsort(pairs, nc, sizeof *pairs, u64_cmp);
+    td_opp_union(cx, pairs, nc, ns);
     for (size_t i = 0; i < nc; i++)
-        iscall[calls[i].ev >> 3] |= (uint8_t)(1u << (calls[i].ev & 7));
-    civ *v = NULL;
-    size_t nv = 0, cap = 0;
-    for (size_t i = 0, k = 0; i < t->nev; i++) {
-        const td_event *ev = &t->ev[i];
-        if (!td_kind_is_device(ev->kind))
-            continue;
-        int32_t r = cx->launch[k++];
-        for (int32_t p = r >= 0 ? cx->parent[r] : -1; p >= 0; p = cx->parent[p]) {
-            if (!(iscall[p >> 3] & (1u << (p & 7))))
-                continue;
-            size_t lo = 0, hi = nc;
-            while (lo < hi) {
-                size_t m = lo + (hi - lo) / 2;
-                if ((evs[m] >> 32) < (uint64_t)p)
-                    lo = m + 1;
-                else
-                    hi = m;
-            }
-            if (lo < nc && (evs[lo] >> 32) == (uint64_t)p) {
-                civ *x = TD_PUSH(v, nv, cap);
-                x->call = (uint32_t)evs[lo];
-                x->s = ev->ts;
-                x->e = ev->ts + ev->dur;
-            }
-        }
-    }
-    if (nv) /* v is NULL without device work under any call */
-        qsort(v, nv, sizeof *v, civ_cmp);
-    for (size_t i = 0; i < nv;) {
-        size_t j = i;
-        int64_t tot = 0, s = v[i].s, e = v[i].e;
-        for (j = i + 1; j < nv && v[j].call == v[i].call; j++) {
-            if (v[j].s > e) {
-                tot += e - s;
-                s = v[j].s;
-                e = v[j].e;
-            } else if (v[j].e > e)
-                e = v[j].e;
-        }
-        tot += e - s;
-        calls[v[i].call].kernel_ns = tot;
-        i = j;
-    }
-    free(v);
-    free(evs);
-    free(iscall);
+        calls[i].kernel_ns = ns[i];
+    free(ns);
+    free(pairs);
 }
 
 /* rows are grouped by (op name, dims, types) and ordered by kernel time, largest first */
@@ -270,9 +215,12 @@ static int group_cmp(const void *x, const void *y)
     return (a->first > b->first) - (a->first < b->first);
 }
 
-static td_table *table(td_summary *s)
+/* The one writer of the columns of `op_perf` and `op_perf_bwd` (the merge copies the
+ * partial summaries' rows into the same schema). */
+static td_table *table(td_summary *s, int bwd)
 {
-    td_table *tb = td_sum_table(s, "op_perf", "Op performance model");
+    td_table *tb = bwd ? td_sum_table(s, "op_perf_bwd", "Op performance model, backward pass")
+                       : td_sum_table(s, "op_perf", "Op performance model");
     td_table_cols(tb, "rank:int:Rank", "name:text:Op and input shapes", "op:text:Op", "category:text:Category",
                   "shape:text:Input shapes", "dtype:text:Type", "calls:int:Calls",
                   "flops:int:FLOPs (one call)", "bytes:bytes:Bytes (one call)",
@@ -291,7 +239,7 @@ void td_diag_nodoc(td_table *t)
 {
     static const char *const op[] = {"op", "shape", "category", "flops", "bytes", "intensity",
                                      "peak_tflops", "peak_tbps", "roofline_ns"};
-    if (t && !strcmp(t->name, "op_perf"))
+    if (t && (!strcmp(t->name, "op_perf") || !strcmp(t->name, "op_perf_bwd")))
         for (size_t i = 0; i < sizeof op / sizeof op[0]; i++)
             td_table_nodoc(t, op[i]);
     if (t && !strcmp(t->name, "memory"))
@@ -306,7 +254,135 @@ static const char *device_name(const td_actx *a, const td_trace *t)
     return NULL;
 }
 
-static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table **roofp,
+typedef struct {
+    struct { const char *dtype; double pf, pb; } r[16];
+    size_t n;
+    const td_peak *pk;
+} roofs_t;
+
+/* One row per (op, shapes, types) of calls[nc] (sorted by call_key_cmp), largest device
+ * time first, into *tbp (made on the first row). */
+static void write_rows(td_actx *a, const td_trace *t, td_table **tbp, int bwd, call_t *calls,
+                       size_t nc, roofs_t *rf)
+{
+    td_summary *s = a->s;
+    group_t *g = td_xcalloc(nc + 1, sizeof *g);
+    size_t ng = 0;
+    for (size_t i = 0; i < nc; i++) {
+        const td_shape *sh = &t->shapes[calls[i].sh];
+        td_str nm = sh->name;
+        if (!ng || g[ng - 1].name != nm || g[ng - 1].dims != calls[i].shape ||
+            g[ng - 1].types != calls[i].types) {
+            g[ng].name = nm;
+            g[ng].dims = calls[i].shape;
+            g[ng].types = calls[i].types;
+            g[ng].first = i;
+            ng++;
+        }
+        g[ng - 1].n++;
+        g[ng - 1].kernel_ns += calls[i].kernel_ns;
+        g[ng - 1].with_kernel += calls[i].kernel_ns > 0;
+    }
+    qsort(g, ng, sizeof *g, group_cmp);
+    const td_peak *pk = rf->pk;
+    for (size_t k = 0; k < ng; k++) {
+        const call_t *c = &calls[g[k].first];
+        td_table *tb = *tbp ? *tbp : (*tbp = table(s, bwd));
+        size_t r = td_table_add_row(tb);
+        td_row_int(s, tb, r, "rank", t->rank);
+        td_row_str(s, tb, r, "op", td_name(a, g[k].name));
+        td_row_str(s, tb, r, "category", c->cat);
+        td_row_str(s, tb, r, "shape", td_name(a, g[k].dims));
+        td_row_str(s, tb, r, "name", td_arena_printf(s->a, "%s %s", td_name(a, g[k].name),
+                                                     td_name(a, g[k].dims)));
+        td_row_str(s, tb, r, "dtype", c->dtype);
+        td_row_int(s, tb, r, "calls", (int64_t)g[k].n);
+        td_row_int(s, tb, r, "flops", c->flops >= 0 ? llround(c->flops) : TD_NA);
+        td_row_int(s, tb, r, "bytes", c->bytes >= 0 ? c->bytes : TD_NA);
+        if (!g[k].with_kernel)
+            continue; /* CPU-only calls: no device time, nothing measured */
+        int64_t kns = g[k].kernel_ns;
+        td_row_int(s, tb, r, "kernel_ns", kns);
+        if (c->flops < 0)
+            continue; /* timed, not modelled */
+        /* the rates over the calls' summed time, each call's FLOPs and bytes counted */
+        double fl = c->flops * (double)g[k].n, by = c->bytes >= 0 ? (double)c->bytes * (double)g[k].n : -1;
+        td_row_f64(s, tb, r, "tflops", fl / (double)kns / 1e3);
+        if (by >= 0) {
+            td_row_f64(s, tb, r, "tbps", by / (double)kns / 1e3);
+            if (by > 0)
+                td_row_f64(s, tb, r, "intensity", c->flops / (double)c->bytes);
+        }
+        double pf = a->o->peak_tflops > 0 ? a->o->peak_tflops : td_peak_tflops(pk, c->dtype);
+        double pb = a->o->peak_tflops > 0 ? a->o->peak_tbps : pk ? pk->tbps : 0;
+        if (pf > 0 && pb > 0 && by >= 0) {
+            double tc = fl / (pf * 1e3), tm = by / (pb * 1e3); /* ns */
+            double rt = tc > tm ? tc : tm;
+            td_row_f64(s, tb, r, "peak_tflops", pf);
+            td_row_f64(s, tb, r, "peak_tbps", pb);
+            td_row_int(s, tb, r, "roofline_ns", llround(rt));
+            td_row_f64(s, tb, r, "roofline_share", rt / (double)kns);
+            td_row_str(s, tb, r, "bound", tc >= tm ? "compute" : "memory");
+            size_t k2 = 0;
+            while (k2 < rf->n && strcmp(rf->r[k2].dtype, c->dtype))
+                k2++;
+            if (k2 == rf->n && rf->n < 16) {
+                rf->r[rf->n].dtype = c->dtype;
+                rf->r[rf->n].pf = pf;
+                rf->r[rf->n++].pb = pb;
+            }
+        }
+    }
+    free(g);
+}
+
+/* The backward pass of the calls of the categories TraceLens writes *_bwdpass sheets
+ * for: the device time of the backward functions linked to each call's subtree, for the
+ * calls linked themselves (TraceLens leaves out the others), with the backward model of
+ * the forward op (op_models.h td_opm_model_bwd). */
+static void bwd_rows(td_actx *a, const td_tctx *cx, const call_t *calls, size_t nc, td_table **tbp,
+                     roofs_t *rf)
+{
+    const td_trace *t = cx->t;
+    if (!t->nseqs)
+        return;
+    uint32_t *evs = td_xmalloc(nc * sizeof *evs);
+    uint8_t *own = td_xcalloc(nc, 1);
+    for (size_t i = 0; i < nc; i++)
+        evs[i] = calls[i].ev;
+    uint64_t *pairs = NULL;
+    size_t np = td_opp_bwd_pairs(cx, evs, nc, own, &pairs);
+    int64_t *ns = td_xcalloc(nc, sizeof *ns);
+    td_opp_union(cx, pairs, np, ns);
+    call_t *b = td_xcalloc(nc + 1, sizeof *b);
+    size_t nb = 0;
+    for (size_t i = 0; i < nc; i++) {
+        const call_t *c = &calls[i];
+        if (!own[i] || (strcmp(c->cat, "Reduce") && strcmp(c->cat, "SDPA_fwd") && strcmp(c->cat, "CONV_fwd")))
+            continue;
+        const td_shape *sh = &t->shapes[c->sh];
+        td_opm_dims d;
+        td_opm m;
+        if (!td_opm_parse_dims(td_name(a, sh->dims), &d) ||
+            !td_opm_model_bwd(td_name(a, sh->name), &d, sh->types ? td_name(a, sh->types) : NULL,
+                              sh->concrete ? td_name(a, sh->concrete) : NULL, &m))
+            continue;
+        b[nb] = *c;
+        b[nb].flops = m.flops;
+        b[nb].bytes = m.bytes >= 0 ? (int64_t)m.bytes : -1;
+        b[nb].kernel_ns = ns[i];
+        nb++;
+    }
+    if (nb) /* calls[] is sorted by key: so is b[] */
+        write_rows(a, t, tbp, 1, b, nb, rf);
+    free(b);
+    free(ns);
+    free(pairs);
+    free(own);
+    free(evs);
+}
+
+static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table **bwdp, td_table **roofp,
                        const td_peak **used)
 {
     const td_trace *t = cx->t;
@@ -332,77 +408,15 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table *
         kernel_times(cx, calls, nc);
     g_t = t;
     qsort(calls, nc, sizeof *calls, call_key_cmp);
-    group_t *g = td_xcalloc(nc + 1, sizeof *g);
-    size_t ng = 0;
-    for (size_t i = 0; i < nc; i++) {
-        const td_shape *sh = &t->shapes[calls[i].sh];
-        td_str nm = sh->name;
-        if (!ng || g[ng - 1].name != nm || g[ng - 1].dims != calls[i].shape ||
-            g[ng - 1].types != calls[i].types) {
-            g[ng].name = nm;
-            g[ng].dims = calls[i].shape;
-            g[ng].types = calls[i].types;
-            g[ng].first = i;
-            ng++;
-        }
-        g[ng - 1].n++;
-        g[ng - 1].kernel_ns += calls[i].kernel_ns;
-        g[ng - 1].with_kernel += calls[i].kernel_ns > 0;
-    }
-    qsort(g, ng, sizeof *g, group_cmp);
     /* the roofs of the rows' types (table `roofline`, the PDF's roofline chart) */
-    struct { const char *dtype; double pf, pb; } roof[16];
-    size_t nroof = 0;
-    const td_peak *pk = a->o->peak_tflops > 0 ? NULL : td_peak_for(device_name(a, t));
-    if (pk)
-        *used = pk;
-    for (size_t k = 0; k < ng; k++) {
-        const call_t *c = &calls[g[k].first];
-        td_table *tb = *tbp ? *tbp : (*tbp = table(s));
-        size_t r = td_table_add_row(tb);
-        td_row_int(s, tb, r, "rank", t->rank);
-        td_row_str(s, tb, r, "op", td_name(a, g[k].name));
-        td_row_str(s, tb, r, "category", c->cat);
-        td_row_str(s, tb, r, "shape", td_name(a, g[k].dims));
-        td_row_str(s, tb, r, "name", td_arena_printf(s->a, "%s %s", td_name(a, g[k].name),
-                                                     td_name(a, g[k].dims)));
-        td_row_str(s, tb, r, "dtype", c->dtype);
-        td_row_int(s, tb, r, "calls", (int64_t)g[k].n);
-        td_row_int(s, tb, r, "flops", llround(c->flops));
-        td_row_int(s, tb, r, "bytes", c->bytes >= 0 ? c->bytes : TD_NA);
-        if (!g[k].with_kernel)
-            continue; /* CPU-only calls: no device time, nothing measured */
-        int64_t kns = g[k].kernel_ns;
-        /* the rates over the calls' summed time, each call's FLOPs and bytes counted */
-        double fl = c->flops * (double)g[k].n, by = c->bytes >= 0 ? (double)c->bytes * (double)g[k].n : -1;
-        td_row_int(s, tb, r, "kernel_ns", kns);
-        td_row_f64(s, tb, r, "tflops", fl / (double)kns / 1e3);
-        if (by >= 0) {
-            td_row_f64(s, tb, r, "tbps", by / (double)kns / 1e3);
-            if (by > 0)
-                td_row_f64(s, tb, r, "intensity", c->flops / (double)c->bytes);
-        }
-        double pf = a->o->peak_tflops > 0 ? a->o->peak_tflops : td_peak_tflops(pk, c->dtype);
-        double pb = a->o->peak_tflops > 0 ? a->o->peak_tbps : pk ? pk->tbps : 0;
-        if (pf > 0 && pb > 0 && by >= 0) {
-            double tc = fl / (pf * 1e3), tm = by / (pb * 1e3); /* ns */
-            double rt = tc > tm ? tc : tm;
-            td_row_f64(s, tb, r, "peak_tflops", pf);
-            td_row_f64(s, tb, r, "peak_tbps", pb);
-            td_row_int(s, tb, r, "roofline_ns", llround(rt));
-            td_row_f64(s, tb, r, "roofline_share", rt / (double)kns);
-            td_row_str(s, tb, r, "bound", tc >= tm ? "compute" : "memory");
-            size_t k2 = 0;
-            while (k2 < nroof && strcmp(roof[k2].dtype, c->dtype))
-                k2++;
-            if (k2 == nroof && nroof < 16) {
-                roof[nroof].dtype = c->dtype;
-                roof[nroof].pf = pf;
-                roof[nroof++].pb = pb;
-            }
-        }
-    }
-    for (size_t k = 0; k < nroof; k++) {
+    roofs_t rf = {.n = 0};
+    rf.pk = a->o->peak_tflops > 0 ? NULL : td_peak_for(device_name(a, t));
+    if (rf.pk)
+        *used = rf.pk;
+    write_rows(a, t, tbp, 0, calls, nc, &rf);
+    if (cx->ndev)
+        bwd_rows(a, cx, calls, nc, bwdp, &rf);
+    for (size_t k = 0; k < rf.n; k++) {
         if (!*roofp) {
             *roofp = td_sum_table(s, "op_perf_roofs", "Roofline");
             td_table_cols(*roofp, "rank:int:Rank", "dtype:text:Type", "peak_tflops:f64:Peak TFLOP/s",
@@ -410,23 +424,22 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table *
         }
         size_t r = td_table_add_row(*roofp);
         td_row_int(s, *roofp, r, "rank", t->rank);
-        td_row_str(s, *roofp, r, "dtype", roof[k].dtype);
-        td_row_f64(s, *roofp, r, "peak_tflops", roof[k].pf);
-        td_row_f64(s, *roofp, r, "peak_tbps", roof[k].pb);
-        td_row_f64(s, *roofp, r, "ridge", roof[k].pf / roof[k].pb);
+        td_row_str(s, *roofp, r, "dtype", rf.r[k].dtype);
+        td_row_f64(s, *roofp, r, "peak_tflops", rf.r[k].pf);
+        td_row_f64(s, *roofp, r, "peak_tbps", rf.r[k].pb);
+        td_row_f64(s, *roofp, r, "ridge", rf.r[k].pf / rf.r[k].pb);
     }
-    free(g);
     free(calls);
 }
 
 /* The table only when some trace has modelled ops with shapes. */
 void td_an_op_perf(td_actx *a)
 {
-    td_table *tb = NULL, *roof = NULL;
+    td_table *tb = NULL, *bwd = NULL, *roof = NULL;
     const td_peak *used = NULL;
     for (size_t i = 0; i < a->n; i++)
         if (a->tc[i].t->nshapes)
-            perf_trace(a, &a->tc[i], &tb, &roof, &used);
+            perf_trace(a, &a->tc[i], &tb, &bwd, &roof, &used);
     if (!tb)
         return;
     if (a->o->peak_tflops > 0)

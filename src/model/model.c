@@ -38,6 +38,7 @@ static void trace_free(td_trace *t)
     free(t->devices);
     free(t->mem);
     free(t->shapes);
+    free(t->seqs);
     free(t->aiu);
     td_ipu_free(t->ipu);
 }
@@ -200,10 +201,32 @@ int td_shape_op_wanted(const char *name, size_t len)
         "aten::std", "aten::var", "aten::logsumexp", "aten::cumsum", "aten::cumprod",
         "aten::amin", "aten::amax",
     };
+    /* the forward ops TraceLens writes *_bwdpass sheets for (op_models.c td_opm_model_bwd) */
+    static const char *const BWD[] = {
+        "aten::_scaled_dot_product_flash_attention", "aten::_scaled_dot_product_efficient_attention",
+        "aten::_scaled_dot_product_cudnn_attention", "flash_attn::_flash_attn_forward",
+        "aten::convolution", "aten::sum", "aten::mean", "aten::max", "aten::min", "aten::norm",
+        "aten::linalg_norm", "aten::std", "aten::var", "aten::logsumexp", "aten::cumsum",
+        "aten::cumprod", "aten::amin", "aten::amax",
+    };
     if (len < 8 || (memcmp(name, "aten::", 6) && (len < 12 || memcmp(name, "flash_attn::", 12))))
         return 0;
     for (size_t i = 0; i < sizeof N / sizeof N[0]; i++)
-        if (strlen(N[i]) == len && !memcmp(N[i], name, len))
+        if (strlen(N[i]) == len && !memcmp(N[i], name, len)) {
+            for (size_t k = 0; k < sizeof BWD / sizeof BWD[0]; k++)
+                if (!strcmp(BWD[k], N[i]))
+                    return 2;
             return 1;
+        }
+    return 0;
+    for (size_t i = 0; i < sizeof N / sizeof N[0]; i++)
+        if (strlen(N[i]) == len && !memcmp(N[i], name, len)) {
+            if (i >= sizeof N / sizeof N[0] - 15) /* the reductions, last in N */
+                return 2;
+            for (size_t k = 0; k < sizeof BWD / sizeof BWD[0]; k++)
+                if (BWD[k] == N[i] || !strcmp(BWD[k], N[i]))
+                    return 2;
+            return 1;
+        }
     return 0;
 }

@@ -127,6 +127,20 @@ typedef struct td_shape {
     td_str concrete;      /* "Concrete Inputs", 0 absent */
 } td_shape;
 
+/* A host event with a torch.profiler "Sequence number" (the autograd node id the op
+ * records), for analyse/op_perf_bwd.c, which links a forward op to its backward function
+ * by them as TraceLens does (doc/summary-json.md "op_perf_bwd"). The reader keeps, per
+ * number, only the first `autograd::engine::evaluate_function:` event with it and the
+ * latest event with it on another thread (the leaf), and only when the leaf lies in an op
+ * whose backward pass op_perf_bwd times (td_shape_op_wanted 2): none on a forward-only
+ * trace. */
+typedef struct td_seqrec {
+    int64_t ts;           /* the event's start, track and name (found again after the */
+    int64_t seq2;         /* sort, as td_shape); the number x 2, + 1 for the function */
+    uint32_t track;
+    td_str name;
+} td_seqrec;
+
 /* Device properties (Kineto deviceProperties, nsys TARGET_INFO_GPU). */
 typedef struct td_device {
     int32_t id;
@@ -241,6 +255,7 @@ typedef struct td_trace {
     td_device *devices; size_t ndevices, devices_cap;
     td_mem *mem; size_t nmem, mem_cap;          /* [memory] events (file order) */
     td_shape *shapes; size_t nshapes, shapes_cap; /* input shapes of modelled ops */
+    td_seqrec *seqs; size_t nseqs, seqs_cap;    /* sequence numbers (file order) */
     td_hlo_dump *hlo; size_t nhlo;  /* nsys-jax HLO dumps; array and bytes in set->arena */
     td_aiu_instr *aiu; size_t naiu, aiu_cap; /* AIU flex instructions (file order) */
     const struct td_samba *samba;   /* SambaTune stack-tracing data (read/samba.h), in
@@ -285,7 +300,9 @@ uint32_t td_trace_push_aux(td_trace *t, td_aux **out);             /* returns 1-
 td_device *td_trace_device(td_trace *t, int32_t id);               /* find or add */
 
 /* 1 for the op names whose input shapes the reader keeps (analyse/op_perf.c models them:
- * GEMM and scaled-dot-product / flash attention). */
+ * GEMM, attention, convolution, elementwise, normalisation, reductions), 2 for those whose
+ * backward pass it also times (reductions, attention and convolution forward ops: the
+ * sequence numbers of their subtrees are kept, td_seqrec). */
 int td_shape_op_wanted(const char *name, size_t len);
 
 /* Classify a category string (Kineto, legacy capitalised, other accelerators). */

@@ -42,7 +42,7 @@ static int per_rank_table(const char *name)
            !strcmp(name, "gpu_timeline") || !strcmp(name, "idle_breakdown") ||
            !strcmp(name, "launches") || !strcmp(name, "queue_length") ||
            !strcmp(name, "comm_overlap") || !strcmp(name, "memory") ||
-           !strcmp(name, "op_perf") || !strcmp(name, "op_perf_roofs") ||
+           !strcmp(name, "op_perf") || !strcmp(name, "op_perf_roofs") || !strcmp(name, "op_perf_bwd") ||
            !strcmp(name, "memory_timeline") ||
            (!strncmp(name, "critical_path", 13) && strcmp(name, "critical_path_collectives"));
 }

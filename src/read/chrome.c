@@ -407,6 +407,7 @@ td_status td_read_chrome_ex(td_traceset *set, td_trace *t, td_in *in, int *no_ev
     free(c->pi);
     free(c->amap.e);
     free(c->oa);
+    free(c->bo);
     td_jscan_free(&c->js);
     free(c);
     return st;

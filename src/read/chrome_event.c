@@ -64,6 +64,7 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
         return td_jscan_skip(&c->js, p, end);
     r->args = p;
     r->dims.n = r->itypes.n = r->concrete.n = 0;
+    r->seq = -1;
     TD_JSON_OBJ_LOOP(&c->js, p, end, k, {
         int ok = 0;
         switch (k.n) {
@@ -165,6 +166,10 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
                 if (ok == 1) r->have |= H_MALLOC;
             } else if (TD_JSON_KEY_IS(k, "Concrete Inputs")) {
                 p = raw_value(c, p, end, &r->concrete);
+            } else if (TD_JSON_KEY_IS(k, "Sequence number")) {
+                int64_t v = -1;
+                p = td_jscan_num(&c->js, p, end, 0, &v, &ok);
+                r->seq = ok == 1 && v >= 0 ? v : -1;
             } else
                 p = td_jscan_skip(&c->js, p, end);
             break;
@@ -181,6 +186,7 @@ const char *td_chrome_parse_event(cj *c, const char *p, const char *end, td_jraw
 {
     r->have = 0;
     r->dims.n = r->itypes.n = r->concrete.n = 0;
+    r->seq = -1;
     r->ph = 0;
     r->args = NULL;
     TD_JSON_OBJ_LOOP(&c->js, p, end, k, {
@@ -561,8 +567,15 @@ void td_chrome_commit(cj *c, td_jrawev *r)
         m->device = r->have & H_MDEV && r->m_dev >= -1 && r->m_dev < INT32_MAX ? (int32_t)r->m_dev : -1;
         m->track = track;
     }
+    int wanted;
     if (kind == TD_K_CPU_OP && (r->have & H_DIMS) && (r->have & H_NAME) &&
-        td_shape_op_wanted(r->name.p, r->name.n)) {
+        (wanted = td_shape_op_wanted(r->name.p, r->name.n))) {
+        if (wanted == 2) {
+            bwdop *b = TD_PUSH(c->bo, c->nbo, c->bo_cap);
+            b->ts = r->ts;
+            b->end = ph == 'X' ? r->ts + dur : INT64_MAX;
+            b->track = track;
+        }
         td_shape *sh = TD_PUSH(t->shapes, t->nshapes, t->shapes_cap);
         sh->ts = r->ts;
         sh->track = track;
@@ -579,6 +592,14 @@ void td_chrome_commit(cj *c, td_jrawev *r)
     ev->cat = cat;
     ev->kind = kind;
     ev->ph = (uint8_t)ph;
+    if (r->seq >= 0 && r->seq < INT64_MAX / 2 && (r->have & H_NAME) && !td_kind_is_device(kind)) {
+        static const char EVAL[] = "autograd::engine::evaluate_function:";
+        td_seqrec *q = TD_PUSH(t->seqs, t->nseqs, t->seqs_cap);
+        q->ts = r->ts;
+        q->seq2 = r->seq * 2 + (r->name.n >= sizeof EVAL - 1 && !memcmp(r->name.p, EVAL, sizeof EVAL - 1));
+        q->track = track;
+        q->name = ev->name;
+    }
     if (r->have & H_CORR)
         ev->corr = r->corr;
     /* "External id" is on nearly every CPU op and runtime call: keeping it there would
@@ -655,6 +676,7 @@ void td_chrome_finish(cj *c)
         ev->dur = c->max_end > ev->ts ? c->max_end - ev->ts : 0;
         c->w_open_ab++;
     }
+    td_chrome_keep_linked_seqs(c);
     td_warnings *w = &c->set->warnings;
     const char *n = c->name;
     if (c->w_neg)

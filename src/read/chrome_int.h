@@ -38,6 +38,7 @@ typedef struct {
     int64_t corr, ext, dev, stream, bytes, in_nel, out_nel, group, sort;
     int32_t grid[3], block[3];
     int64_t m_alloc, m_res, m_dev, m_dtype, m_bytes; /* [memory] event args */
+    int64_t seq;                      /* "Sequence number", -1 absent */
     td_jslice dims, itypes, concrete; /* raw JSON text of "Input Dims", "Input type",
                                          "Concrete Inputs" (n = 0 absent) */
     const char *args, *args_end;
@@ -64,6 +65,13 @@ typedef struct {
     uint64_t key;
     uint32_t ev, prev;
 } openasync;
+
+/* a modelled op whose backward pass op_perf_bwd times (td_shape_op_wanted 2): where a
+ * linked sequence number's leaf can lie (td_chrome_finish keeps only those) */
+typedef struct {
+    int64_t ts, end;   /* end INT64_MAX for a 'B' event */
+    uint32_t track;
+} bwdop;
 
 enum { T_START, T_OBJ_FIRST, T_OBJ_KEY, T_OBJ_AFTER, T_SKIP, T_EV_FIRST, T_EV_NEXT,
        T_EV_AFTER, T_DONE };
@@ -101,6 +109,8 @@ typedef struct {
     imap amap;            /* async key -> open record + 1 */
     openasync *oa;
     size_t noa, oa_cap;
+    bwdop *bo;
+    size_t nbo, bo_cap;
 
     int64_t max_end;
     int seen_events, no_events;
@@ -114,5 +124,8 @@ const char *td_chrome_parse_event(cj *c, const char *p, const char *end, td_jraw
 void td_chrome_commit(cj *c, td_jrawev *r);
 /* At the end of the data: process names to threads, close open B/b, warnings. */
 void td_chrome_finish(cj *c);
+/* Of the sequence-number records keep per number the first evaluate_function event and
+ * its leaf, when the leaf lies in one of c->bo (read/chrome_seq.c); frees c->bo. */
+void td_chrome_keep_linked_seqs(cj *c);
 
 #endif

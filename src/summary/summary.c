@@ -167,7 +167,7 @@ const char *const td_table_names[] = {
     "cuda_api_sum", "cuda_gpu_mem_time_sum", "cuda_gpu_mem_size_sum", "nvtx_sum", "osrt_sum",
     "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
     "ipu_timeline", "lwp_blocks", "memcpy", "idle_breakdown", "launches", "queue_length",
-    "comm_overlap", "memory", "op_perf", "op_perf_roofs", "memory_timeline", "critical_path",
+    "comm_overlap", "memory", "op_perf", "op_perf_roofs", "op_perf_bwd", "memory_timeline", "critical_path",
     "critical_path_segments", "critical_path_collectives", "critical_path_arrivals", NULL};
 
 /* Every flamegraph kind a pass can write (`section flame KIND`, `--stacks KIND`). A pass
