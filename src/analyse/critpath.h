@@ -28,7 +28,7 @@ typedef struct td_cp_result {
  * and queue lengths; analyse/critpath.c keeps its window maps in it). */
 typedef struct td_cptrace {
     const td_tctx *c;
-    int32_t *devix;        /* k-th device event -> trace event */
+    const int32_t *devix;  /* k-th device event -> trace event (the td_tctx's own) */
     int32_t *qrt, *qdev;   /* k-th device event: queue after its launch, after its start */
     int32_t *wloc;         /* CPU trace event wlo + j -> local event, -1 (the window's) */
     size_t wlo, wn;
@@ -54,7 +54,7 @@ static inline int32_t td_cp_loc_cpu(const td_cptrace *p, int32_t i)
 
 /* Per-trace state (queue lengths, launch order) for td_cp_step; NULL-safe free
  * (analyse/critpath_trace.c). */
-void *td_cp_trace_new(const td_tctx *c);
+void *td_cp_trace_new(const td_tctx *c); /* after td_dev_order(c) */
 void td_cp_trace_free(void *state);
 /* The path over the window [s0, s1] of trace c: 1 when there is one. */
 int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1,

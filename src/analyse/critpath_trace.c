@@ -23,22 +23,16 @@ static void cp_trace_init(td_cptrace *p, const td_tctx *c)
     const td_trace *t = c->t;
     memset(p, 0, sizeof *p);
     p->c = c;
-    p->devix = td_xmalloc((c->ndev + 1) * sizeof *p->devix);
+    p->devix = c->devix; /* td_dev_order, made by the caller */
     p->qrt = td_xmalloc((c->ndev + 1) * sizeof *p->qrt);
     p->qdev = td_xmalloc((c->ndev + 1) * sizeof *p->qdev);
     p->dloc = td_xmalloc((c->ndev + 1) * sizeof *p->dloc);
     p->bylaunch = td_xmalloc((c->ndev + 1) * sizeof *p->bylaunch);
-    for (size_t k = 0; k < c->ndev; k++)
+    for (size_t k = 0; k < c->ndev; k++) {
         p->dloc[k] = -1;
-    for (size_t i = 0, k = 0; i < t->nev; i++) {
-        const td_event *ev = &t->ev[i];
-        if (!td_kind_is_device(ev->kind))
-            continue;
-        p->devix[k] = (int32_t)i;
         p->qrt[k] = p->qdev[k] = -1;
         if (c->launch[k] >= 0)
             p->bylaunch[p->nbyl++] = (int32_t)k;
-        k++;
     }
     /* one queue entry per launching call and stream: a CUDA graph's first kernel on a
      * stream (the call starts it; the graph's next kernels follow it on the device) */
@@ -129,7 +123,6 @@ static void cp_trace_init(td_cptrace *p, const td_tctx *c)
 
 static void cp_trace_free(td_cptrace *p)
 {
-    free(p->devix);
     free(p->qrt);
     free(p->qdev);
     free(p->dloc);
