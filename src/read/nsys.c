@@ -67,6 +67,7 @@ static td_status read_all(rd *r)
         (s = td_nsys_read_osrt(r)) != TD_OK ||
         (s = td_nsys_read_nvtx(r)) != TD_OK || (s = td_nsys_project_ranges(r)) != TD_OK)
         return s;
+    td_nsys_runtime_finish(r);
     td_nsys_range_events(r);
     /* devices seen in the work but absent from TARGET_INFO_GPU */
     for (size_t i = 0; i < r->t->ntracks; i++)
@@ -109,7 +110,9 @@ static td_status run(rd *r, td_status s)
     free(r->thr);
     free(r->proc);
     free(r->ops);
-    free(r->rt);
+    free(r->rh);
+    free(r->rth);
+    free(r->rth_h);
     free(r->nv);
     free(r->tk);
     return s;

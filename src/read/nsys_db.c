@@ -83,6 +83,27 @@ td_status td_nsys_select_cols(rd *r, const char *tab, const char *const *cols, i
 }
 
 
+/* max(rowid) is one descent of the table's b-tree (count(*) reads every page). Capped
+ * at one row per 16 bytes of the file, so a damaged rowid cannot make a huge array. */
+size_t td_nsys_rows_hint(rd *r, const char *tab)
+{
+    char sql[200];
+    int64_t v[3] = {0, 0, 0};
+    snprintf(sql, sizeof sql, "SELECT max(rowid) FROM \"%s\"", tab);
+    const char *q[3] = {sql, "PRAGMA page_count", "PRAGMA page_size"};
+    for (int i = 0; i < 3; i++) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(r->db, q[i], -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+            v[i] = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    if (v[0] <= 0 || v[1] <= 0 || v[2] <= 0)
+        return 0;
+    uint64_t cap = (uint64_t)v[1] * (uint64_t)v[2] / 16;
+    return (size_t)((uint64_t)v[0] < cap ? (uint64_t)v[0] : cap);
+}
+
 td_status td_nsys_bad_time(rd *r, sqlite3_stmt *st, const char *tab)
 {
     int c = bad_col(st);

@@ -5,8 +5,6 @@
 
 /* ---- device work ---- */
 
-/* ---- device work ---- */
-
 static uint32_t device_track(rd *r, int64_t pid, int64_t dev, int64_t stream)
 {
     /* Device tracks get a negative tid so they never meet a host thread's (pid, tid). */
@@ -158,22 +156,13 @@ static int cmp_memrow(const void *x, const void *y)
     return (a->row > b->row) - (a->row < b->row);
 }
 
-/* The host track of the kept runtime call with correlation id cid in process pid (r->rt
- * is sorted by (pid, cid) and deduplicated), else the first host track of the process;
- * -1 none. */
+/* The host track of the kept runtime call with correlation id cid in process pid (found
+ * through r->rh), else the first host track of the process; -1 none. */
 static int64_t memrow_track(rd *r, int64_t pid, int64_t cid)
 {
-    size_t lo = 0, hi = r->nrt;
-    while (cid && lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        const rtcall *x = &r->rt[m];
-        if (x->pid < pid || (x->pid == pid && x->cid < cid))
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    if (cid && lo < r->nrt && r->rt[lo].pid == pid && r->rt[lo].cid == cid)
-        return td_nsys_track_of(r, pid, r->rt[lo].tid);
+    const td_event *e = cid ? rh_find(r, make_corr(pid, cid)) : NULL;
+    if (e)
+        return e->track;
     for (size_t i = 0; i < r->t->ntracks; i++)
         if (r->t->tracks[i].pid == pid && r->t->tracks[i].device < 0)
             return (int64_t)i;

@@ -150,30 +150,22 @@ td_status td_nsys_project_ranges(rd *r)
     sort(r->ops, r->nops, sizeof *r->ops, cmp_devop);
     launch *L = NULL;
     size_t nl = 0, lcap = 0;
-    for (size_t i = 0; i < r->nrt; i++) {
-        rtcall *x = &r->rt[i];
-        if (!x->corr)
-            continue;
-        size_t lo = 0, hi = r->nops;
-        while (lo < hi) {
-            size_t m = lo + (hi - lo) / 2;
-            if (r->ops[m].corr < x->corr)
-                lo = m + 1;
-            else
-                hi = m;
-        }
-        if (lo >= r->nops || r->ops[lo].corr != x->corr)
+    /* ops are in (process, correlation id) order, as the kept runtime calls were */
+    for (size_t lo = 0, hi; lo < r->nops; lo = hi) {
+        for (hi = lo + 1; hi < r->nops && r->ops[hi].corr == r->ops[lo].corr; hi++)
+            ;
+        const td_event *x = rh_find(r, r->ops[lo].corr);
+        if (!x)
             continue;
         launch *l = TD_PUSH(L, nl, lcap);
-        l->track = td_nsys_track_of(r, x->pid, x->tid);
-        l->start = x->start;
-        l->end = x->end;
+        l->track = x->track;
+        l->start = x->ts;
+        l->end = x->ts + x->dur;   /* the call's end as read: dur not clamped yet */
         l->gmin = INT64_MAX;
         l->gmax = INT64_MIN;
-        l->nops = 0;
+        l->nops = (int32_t)(hi - lo);
         l->device = r->ops[lo].device;   /* ops sorted by start within a corr */
-        for (size_t j = lo; j < r->nops && r->ops[j].corr == x->corr; j++) {
-            l->nops++;
+        for (size_t j = lo; j < hi; j++) {
             if (r->ops[j].start < l->gmin)
                 l->gmin = r->ops[j].start;
             if (r->ops[j].end > l->gmax)
