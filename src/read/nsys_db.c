@@ -309,6 +309,16 @@ uint32_t td_nsys_track_of(rd *r, int64_t pid, int64_t tid)
     return id;
 }
 
+void td_nsys_tracks_truncate(rd *r, size_t n)
+{
+    if (n >= r->t->ntracks)
+        return;
+    r->t->ntracks = n;
+    free(r->tk);   /* rebuilt by the next td_nsys_track_of */
+    r->tk = NULL;
+    r->tk_cap = 0;
+}
+
 void td_nsys_name_tracks(rd *r)
 {
     r->nthr = names_index(r->thr, r->nthr);

@@ -249,6 +249,8 @@ td_status td_nsys_read_names(rd *r);
 td_status td_nsys_read_devices(rd *r);
 /* Track of (pid, tid), appended to r->t when new. */
 uint32_t td_nsys_track_of(rd *r, int64_t pid, int64_t tid);
+/* Drop the tracks made after the first n (a pass read again). */
+void td_nsys_tracks_truncate(rd *r, size_t n);
 /* Sort r->thr and r->proc and give the tracks their thread and process names. */
 void td_nsys_name_tracks(rd *r);
 
