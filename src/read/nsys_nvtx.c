@@ -34,6 +34,9 @@ static td_status nvtx_rows(rd *r, const char *tail, uint16_t cat, int *again)
     td_status s = td_nsys_select_cols(r, "NVTX_EVENTS", nvtx_cols, NV_NCOLS, 1 | 4, tail, &st);
     if (s != TD_OK || !st)
         return s;
+    size_t hint = td_nsys_rows_hint(r, "NVTX_EVENTS");
+    td_grow((void **)&r->nv, &r->nv_cap, r->nnv + hint, sizeof *r->nv);
+    td_nsys_hugepages(r->nv, r->nv_cap * sizeof *r->nv);
     td_strtab *S = r->set->strs;
     size_t nev0 = r->t->nev, nnv0 = r->nnv, nthr0 = r->nthr, ntracks0 = r->t->ntracks;
     uint64_t nevents0 = r->t->nevents, clamped0 = r->clamped, unended0 = r->unended;
@@ -214,6 +217,8 @@ td_status td_nsys_project_ranges(rd *r)
     }
     sort(L, nl, sizeof *L, cmp_launch);
 
+    td_grow((void **)&t->ranges, &t->ranges_cap, t->nranges + r->nnv, sizeof *t->ranges);
+    td_nsys_hugepages(t->ranges, t->ranges_cap * sizeof *t->ranges);
     for (size_t i = 0; i < r->nnv; i++) {
         nvrange *v = &r->nv[i];
         td_range *g = TD_PUSH(t->ranges, t->nranges, t->ranges_cap);
@@ -313,16 +318,12 @@ td_status td_nsys_project_ranges(rd *r)
 void td_nsys_range_events(rd *r)
 {
     uint16_t cat = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "nvtx"));
+    ev_reserve_big(r, r->nnv);
     for (size_t i = 0; i < r->nnv; i++) {
         if (r->nv[i].type != NVTX_PUSHPOP)
             continue;
-        td_event *ev = td_trace_push_event(r->t);
-        ev->ts = r->nv[i].start;
-        ev->dur = r->nv[i].end - r->nv[i].start;
-        ev->name = r->nv[i].name;
-        ev->track = r->nv[i].track;
-        ev->cat = cat;
-        ev->kind = TD_K_RANGE;
-        ev->ph = 'X';
+        *ev_push(r) = (td_event){.ts = r->nv[i].start, .dur = r->nv[i].end - r->nv[i].start,
+                                 .name = r->nv[i].name, .track = r->nv[i].track, .cat = cat,
+                                 .kind = TD_K_RANGE, .ph = 'X'};
     }
 }
