@@ -68,7 +68,8 @@ static td_status read_all(rd *r)
         (s = td_nsys_read_nvtx(r)) != TD_OK || (s = td_nsys_project_ranges(r)) != TD_OK)
         return s;
     td_nsys_runtime_finish(r);
-    td_nsys_range_events(r);
+    /* every export's trace has the nvtx category, NVTX_EVENTS or not */
+    td_trace_cat(r->t, td_intern_cstr(r->set->strs, "nvtx"));
     /* devices seen in the work but absent from TARGET_INFO_GPU */
     for (size_t i = 0; i < r->t->ntracks; i++)
         if (r->t->tracks[i].device >= 0)
@@ -113,7 +114,6 @@ static td_status run(rd *r, td_status s)
     free(r->rh);
     free(r->rth);
     free(r->rth_h);
-    free(r->nv);
     free(r->tk);
     return s;
 }

@@ -34,11 +34,12 @@ static td_status nvtx_rows(rd *r, const char *tail, uint16_t cat, int *again)
     td_status s = td_nsys_select_cols(r, "NVTX_EVENTS", nvtx_cols, NV_NCOLS, 1 | 4, tail, &st);
     if (s != TD_OK || !st)
         return s;
+    td_trace *t = r->t;
     size_t hint = td_nsys_rows_hint(r, "NVTX_EVENTS");
-    td_grow((void **)&r->nv, &r->nv_cap, r->nnv + hint, sizeof *r->nv);
-    td_nsys_hugepages(r->nv, r->nv_cap * sizeof *r->nv);
+    td_grow((void **)&t->ranges, &t->ranges_cap, t->nranges + hint, sizeof *t->ranges);
+    td_nsys_hugepages(t->ranges, t->ranges_cap * sizeof *t->ranges);
     td_strtab *S = r->set->strs;
-    size_t nev0 = r->t->nev, nnv0 = r->nnv, nthr0 = r->nthr, ntracks0 = r->t->ntracks;
+    size_t nev0 = r->t->nev, nranges0 = t->nranges, nthr0 = r->nthr, ntracks0 = r->t->ntracks;
     uint64_t nevents0 = r->t->nevents, clamped0 = r->clamped, unended0 = r->unended;
     int64_t last = INT64_MIN;
     int check = tail == NULL;
@@ -57,7 +58,7 @@ static td_status nvtx_rows(rd *r, const char *tail, uint16_t cat, int *again)
         if (check && start < last) {
             /* not in time order: undo and read again sorted */
             r->t->nev = nev0;
-            r->nnv = nnv0;
+            t->nranges = nranges0;
             r->nthr = nthr0;
             td_nsys_tracks_truncate(r, ntracks0);
             r->t->nevents = nevents0;
@@ -106,12 +107,8 @@ static td_status nvtx_rows(rd *r, const char *tail, uint16_t cat, int *again)
             r->unended++;
             continue;
         }
-        nvrange *x = TD_PUSH(r->nv, r->nnv, r->nv_cap);
-        x->start = start;
-        x->end = start + clamp_dur(r, start, end);
-        x->name = name;
-        x->track = track;
-        x->type = (int)type;
+        *TD_PUSH(t->ranges, t->nranges, t->ranges_cap) = (td_range){.start = start, .end = start + clamp_dur(r, start, end), .name = name,
+                        .track = track, .level = (int32_t)type};
     }
     td_buf_free(&b);
     return td_nsys_done(r, st, rc, "NVTX_EVENTS");
@@ -135,9 +132,11 @@ td_status td_nsys_read_nvtx(rd *r)
         return s;
     uint16_t cat = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "nvtx"));
     int again = 0;
-    if ((s = nvtx_rows(r, NULL, cat, &again)) != TD_OK || !again)
-        return s;
-    return nvtx_rows(r, "ORDER BY \"start\"", cat, &again);
+    r->nv_first = r->t->nranges;
+    if ((s = nvtx_rows(r, NULL, cat, &again)) == TD_OK && again)
+        s = nvtx_rows(r, "ORDER BY \"start\"", cat, &again);
+    r->nnv = r->t->nranges - r->nv_first;
+    return s;
 }
 
 /* ---- GPU projection and nesting of NVTX ranges ---- */
@@ -217,17 +216,22 @@ td_status td_nsys_project_ranges(rd *r)
     }
     sort(L, nl, sizeof *L, cmp_launch);
 
-    td_grow((void **)&t->ranges, &t->ranges_cap, t->nranges + r->nnv, sizeof *t->ranges);
-    td_nsys_hugepages(t->ranges, t->ranges_cap * sizeof *t->ranges);
+    /* Push/pop ranges also become TD_K_RANGE events (CPU flamegraph, time span), in the
+     * order read. */
+    uint16_t cat = td_trace_cat(t, td_intern_cstr(r->set->strs, "nvtx"));
+    td_range *R = t->ranges + r->nv_first;
+    size_t npp = 0;
+    for (size_t i = 0; i < r->nnv; i++)
+        npp += R[i].level == NVTX_PUSHPOP;
+    ev_reserve_big(r, npp);
+    for (size_t i = 0; i < r->nnv; i++)
+        if (R[i].level == NVTX_PUSHPOP)
+            *ev_push(r) = (td_event){.ts = R[i].start, .dur = R[i].end - R[i].start,
+                                     .name = R[i].name, .track = R[i].track, .cat = cat,
+                                     .kind = TD_K_RANGE, .ph = 'X'};
     for (size_t i = 0; i < r->nnv; i++) {
-        nvrange *v = &r->nv[i];
-        td_range *g = TD_PUSH(t->ranges, t->nranges, t->ranges_cap);
-        memset(g, 0, sizeof *g);
-        g->start = v->start;
-        g->end = v->end;
-        g->name = v->name;
-        g->track = v->track;
-        g->level = v->type;   /* temporarily, for sorting and nesting below */
+        td_range *g = &R[i];
+        /* level holds the type until the nesting below */
         g->gpu_start = -1;
         g->gpu_end = -1;
         g->device = -1;
@@ -235,14 +239,14 @@ td_status td_nsys_project_ranges(rd *r)
         size_t lo = 0, hi = nl;
         while (lo < hi) {
             size_t m = lo + (hi - lo) / 2;
-            if (L[m].track < v->track || (L[m].track == v->track && L[m].start < v->start))
+            if (L[m].track < g->track || (L[m].track == g->track && L[m].start < g->start))
                 lo = m + 1;
             else
                 hi = m;
         }
         int64_t gmin = INT64_MAX, gmax = INT64_MIN;
-        for (size_t j = lo; j < nl && L[j].track == v->track && L[j].start <= v->end; j++) {
-            if (L[j].end > v->end)
+        for (size_t j = lo; j < nl && L[j].track == g->track && L[j].start <= g->end; j++) {
+            if (L[j].end > g->end)
                 continue;   /* only calls fully inside the range count */
             if (L[j].gmin < gmin) {
                 gmin = L[j].gmin;
@@ -312,18 +316,4 @@ td_status td_nsys_project_ranges(rd *r)
     free(pp);
     free(idx);
     return TD_OK;
-}
-
-/* Push/pop ranges also become TD_K_RANGE events (CPU flamegraph, time span). */
-void td_nsys_range_events(rd *r)
-{
-    uint16_t cat = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "nvtx"));
-    ev_reserve_big(r, r->nnv);
-    for (size_t i = 0; i < r->nnv; i++) {
-        if (r->nv[i].type != NVTX_PUSHPOP)
-            continue;
-        *ev_push(r) = (td_event){.ts = r->nv[i].start, .dur = r->nv[i].end - r->nv[i].start,
-                                 .name = r->nv[i].name, .track = r->nv[i].track, .cat = cat,
-                                 .kind = TD_K_RANGE, .ph = 'X'};
-    }
 }
