@@ -87,11 +87,22 @@ td_status td_nsys_select_cols(rd *r, const char *tab, const char *const *cols, i
 
 
 /* max(rowid) is one descent of the table's b-tree (count(*) reads every page). Capped
- * at one row per 16 bytes of the file, so a damaged rowid cannot make a huge array. */
+ * at one row per 16 bytes of the file, so a damaged rowid cannot make a huge array; 0
+ * for an absent table or anything but an ordinary table. */
 size_t td_nsys_rows_hint(rd *r, const char *tab)
 {
     char sql[200];
     int64_t v[3] = {0, 0, 0};
+    uint32_t mask;
+    int present;
+    /* only an ordinary table: a view of that name could be costly to evaluate; a failure
+     * here is left for the reading itself to report */
+    td_err quiet = {0}, *e = r->e;
+    r->e = &quiet;
+    td_status s = table_cols(r, tab, NULL, 0, &mask, &present);
+    r->e = e;
+    if (s != TD_OK || !present)
+        return 0;
     snprintf(sql, sizeof sql, "SELECT max(rowid) FROM \"%s\"", tab);
     const char *q[3] = {sql, "PRAGMA page_count", "PRAGMA page_size"};
     for (int i = 0; i < 3; i++) {

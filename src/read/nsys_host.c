@@ -136,6 +136,9 @@ td_status td_nsys_read_runtime(rd *r)
     uint16_t cdrv = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "cuda_driver"));
     td_event *ev = r->t->ev;
     uint64_t rows = 0;
+    int64_t lg = 0;   /* the last row's globalTid and its thread: rows come in runs */
+    uint32_t lth = 0;
+    int have = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t start = sqlite3_column_int64(st, 0), end = start;
@@ -157,6 +160,11 @@ td_status td_nsys_read_runtime(rd *r)
                 name = x->rt;
                 kind = x->rt_kind;
             }
+        }
+        if (!have || g != lg) {
+            lth = rt_thread(r, pid, tid);
+            lg = g;
+            have = 1;
         }
         td_event *e = NULL;
         size_t j = 0, mask = r->rh_cap - 1;
@@ -185,7 +193,7 @@ td_status td_nsys_read_runtime(rd *r)
             }
         }
         *e = (td_event){.ts = start, .dur = end - start, .corr = corr, .name = name,
-                        .track = rt_thread(r, pid, tid),
+                        .track = lth,
                         .cat = kind == TD_K_DRIVER ? cdrv : crt, .kind = kind, .ph = 'X'};
     }
     r->t->nevents += rows;

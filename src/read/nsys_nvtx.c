@@ -44,6 +44,12 @@ static td_status nvtx_rows(rd *r, const char *tail, uint16_t cat, int *again)
     int64_t last = INT64_MIN;
     int check = tail == NULL;
     td_buf b = {0};
+    /* "Domain:text" names made before (rows repeat them), direct-mapped by the pair */
+    struct { td_str dn, text, name; } dcache[256];
+    memset(dcache, 0, sizeof dcache);
+    int64_t lg = 0;   /* the last row's globalTid and its track: rows come in runs */
+    uint32_t ltrack = 0;
+    int have = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t start = sqlite3_column_int64(st, NV_START), end = 0;
@@ -93,11 +99,23 @@ static td_status nvtx_rows(rd *r, const char *tail, uint16_t cat, int *again)
         int64_t dom = sqlite3_column_int64(st, NV_DOMAIN);
         td_str dn = dom ? td_nsys_name_get(r->dom, r->ndom, dom, 0) : 0;
         if (dn) {
-            b.n = 0;
-            td_buf_printf(&b, "%s:%s", td_strget(S, dn), td_strget(S, name));
-            name = td_intern(S, b.p, b.n);
+            size_t k = ((size_t)dn * 31u + (size_t)name) & 255u;
+            if (dcache[k].name && dcache[k].dn == dn && dcache[k].text == name) {
+                name = dcache[k].name;
+            } else {
+                b.n = 0;
+                td_buf_printf(&b, "%s:%s", td_strget(S, dn), td_strget(S, name));
+                dcache[k].dn = dn;
+                dcache[k].text = name;
+                name = dcache[k].name = td_intern(S, b.p, b.n);
+            }
         }
-        uint32_t track = td_nsys_track_of(r, PID_OF(g), TID_OF(g));
+        if (!have || g != lg) {
+            ltrack = td_nsys_track_of(r, PID_OF(g), TID_OF(g));
+            lg = g;
+            have = 1;
+        }
+        uint32_t track = ltrack;
         if (type == NVTX_MARK) {
             *ev_push(r) = (td_event){.ts = start, .name = name, .track = track, .cat = cat,
                                      .kind = TD_K_INSTANT, .ph = 'i'};
