@@ -2,7 +2,10 @@
  * chosen from what the file's schema reports, row-loop endings, StringIds, thread and
  * process names (ThreadNames, PROCESSES), devices and session start (TARGET_INFO_GPU,
  * TARGET_INFO_SESSION_START_TIME), and the (pid, tid) -> track table. */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "read/nsys_int.h"
+#include <sys/mman.h>
+#include <unistd.h>
 
 td_status td_nsys_sqlfail(rd *r, const char *what)
 {
@@ -82,6 +85,54 @@ td_status td_nsys_select_cols(rd *r, const char *tab, const char *const *cols, i
     return TD_OK;
 }
 
+
+/* max(rowid) is one descent of the table's b-tree (count(*) reads every page). Capped
+ * at one row per 16 bytes of the file, so a damaged rowid cannot make a huge array; 0
+ * for an absent table or anything but an ordinary table. */
+size_t td_nsys_rows_hint(rd *r, const char *tab)
+{
+    char sql[200];
+    int64_t v[3] = {0, 0, 0};
+    uint32_t mask;
+    int present;
+    /* only an ordinary table: a view of that name could be costly to evaluate; a failure
+     * here is left for the reading itself to report */
+    td_err quiet = {0}, *e = r->e;
+    r->e = &quiet;
+    td_status s = table_cols(r, tab, NULL, 0, &mask, &present);
+    r->e = e;
+    if (s != TD_OK || !present)
+        return 0;
+    snprintf(sql, sizeof sql, "SELECT max(rowid) FROM \"%s\"", tab);
+    const char *q[3] = {sql, "PRAGMA page_count", "PRAGMA page_size"};
+    for (int i = 0; i < 3; i++) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(r->db, q[i], -1, &st, NULL) == SQLITE_OK &&
+            sqlite3_step(st) == SQLITE_ROW)
+            v[i] = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    if (v[0] <= 0 || v[1] <= 0 || v[2] <= 0)
+        return 0;
+    uint64_t cap = (uint64_t)v[1] * (uint64_t)v[2] / 16;
+    return (size_t)((uint64_t)v[0] < cap ? (uint64_t)v[0] : cap);
+}
+
+void td_nsys_hugepages(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (!p || bytes < 2 * huge)
+        return;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (a < b)
+        (void)madvise((void *)a, b - a, MADV_HUGEPAGE);   /* advice: failure is harmless */
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
 
 td_status td_nsys_bad_time(rd *r, sqlite3_stmt *st, const char *tab)
 {
@@ -286,6 +337,16 @@ uint32_t td_nsys_track_of(rd *r, int64_t pid, int64_t tid)
     uint32_t id = td_trace_track(t, pid, tid);   /* not present: appends */
     r->tk[j] = id + 1;
     return id;
+}
+
+void td_nsys_tracks_truncate(rd *r, size_t n)
+{
+    if (n >= r->t->ntracks)
+        return;
+    r->t->ntracks = n;
+    free(r->tk);   /* rebuilt by the next td_nsys_track_of */
+    r->tk = NULL;
+    r->tk_cap = 0;
 }
 
 void td_nsys_name_tracks(rd *r)

@@ -5,8 +5,6 @@
 
 /* ---- device work ---- */
 
-/* ---- device work ---- */
-
 static uint32_t device_track(rd *r, int64_t pid, int64_t dev, int64_t stream)
 {
     /* Device tracks get a negative tid so they never meet a host thread's (pid, tid). */
@@ -85,24 +83,36 @@ td_status td_nsys_read_device_table(rd *r, int which)
     uint16_t cat = td_trace_cat(r->t, td_intern_cstr(S, catname[which]));
     td_str memset_name = td_intern_cstr(S, "[CUDA memset]");
     td_str copy_names[11] = {0};
+    size_t hint = td_nsys_rows_hint(r, tab);
+    ev_reserve_big(r, hint);
+    td_grow((void **)&r->t->aux, &r->t->aux_cap, r->t->naux + hint, sizeof *r->t->aux);
+    td_nsys_hugepages(r->t->aux, r->t->aux_cap * sizeof *r->t->aux);
+    td_grow((void **)&r->ops, &r->ops_cap, r->nops + hint, sizeof *r->ops);
+    td_nsys_hugepages(r->ops, r->ops_cap * sizeof *r->ops);
+    /* the last (device, stream, process) and its track: rows come in runs */
+    int64_t ldev = -1, lstream = -1, lpid = -1;
+    uint32_t ltrack = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!times_ok(st))
+        int64_t start = sqlite3_column_int64(st, 0), end = start;
+        if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+            end = sqlite3_column_int64(st, 1);
+        if (start < -TIME_LIMIT || start > TIME_LIMIT || end < -TIME_LIMIT ||
+            end > TIME_LIMIT)
             return td_nsys_bad_time(r, st, tab);
         r->t->nevents++;
-        int64_t start = col_i64(st, 0, 0), end = col_i64(st, 1, start);
         int64_t dev = col_i64(st, 2, 0), stream = col_i64(st, 3, 0);
         int64_t pid = PID_OF(col_i64(st, 5, 0));
-        td_event *ev = td_trace_push_event(r->t);
-        ev->ts = start;
-        ev->dur = clamp_dur(r, start, end);
-        ev->corr = make_corr(pid, col_i64(st, 4, 0));
-        ev->track = device_track(r, pid, dev, stream);
-        ev->cat = cat;
-        ev->kind = kinds[which];
-        ev->ph = 'X';
+        if (dev != ldev || stream != lstream || pid != lpid) {
+            ltrack = device_track(r, pid, dev, stream);
+            ldev = dev, lstream = stream, lpid = pid;
+        }
         td_aux *a;
-        ev->aux = td_trace_push_aux(r->t, &a);
+        uint32_t aux = td_trace_push_aux(r->t, &a);
+        td_event *ev = ev_push(r);
+        *ev = (td_event){.ts = start, .dur = clamp_dur(r, start, end),
+                         .corr = make_corr(pid, col_i64(st, 4, 0)), .track = ltrack,
+                         .aux = aux, .cat = cat, .kind = kinds[which], .ph = 'X'};
         if (which == K_KERNEL) {
             /* nsys's kernel reports name kernels by their demangled name */
             ev->name = sid_str(r, st, 6);
@@ -158,22 +168,13 @@ static int cmp_memrow(const void *x, const void *y)
     return (a->row > b->row) - (a->row < b->row);
 }
 
-/* The host track of the kept runtime call with correlation id cid in process pid (r->rt
- * is sorted by (pid, cid) and deduplicated), else the first host track of the process;
- * -1 none. */
+/* The host track of the kept runtime call with correlation id cid in process pid (found
+ * through r->rh), else the first host track of the process; -1 none. */
 static int64_t memrow_track(rd *r, int64_t pid, int64_t cid)
 {
-    size_t lo = 0, hi = r->nrt;
-    while (cid && lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        const rtcall *x = &r->rt[m];
-        if (x->pid < pid || (x->pid == pid && x->cid < cid))
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    if (cid && lo < r->nrt && r->rt[lo].pid == pid && r->rt[lo].cid == cid)
-        return td_nsys_track_of(r, pid, r->rt[lo].tid);
+    const td_event *e = cid ? rh_find(r, make_corr(pid, cid)) : NULL;
+    if (e)
+        return e->track;
     for (size_t i = 0; i < r->t->ntracks; i++)
         if (r->t->tracks[i].pid == pid && r->t->tracks[i].device < 0)
             return (int64_t)i;

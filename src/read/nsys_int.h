@@ -18,12 +18,13 @@
 
 
 /* StringIds row: id -> interned value; rt is the value without a "_vNNNN" suffix
- * (runtime API names), computed on first use. */
+ * (runtime API names) and rt_kind its kind (TD_K_DRIVER for cu* names, else
+ * TD_K_RUNTIME), computed on first use. */
 typedef struct {
     int64_t id;
     td_str s;
     td_str rt;
-    uint8_t rt_done;
+    uint8_t rt_done, rt_kind;
 } strid;
 
 /* Per-thread or per-process name from ThreadNames / PROCESSES / NVTX. */
@@ -39,12 +40,15 @@ typedef struct {
     int32_t device;
 } devop;
 
-/* A kept runtime call (deduplicated) before it becomes an event. */
+/* A host thread seen in CUPTI_ACTIVITY_KIND_RUNTIME (nsys_host.c): runtime events
+ * carry its index in td_event.track until the thread's trace track is made. */
 typedef struct {
-    int64_t start, end, pid, tid, corr, cid;
-    td_str name;
-    uint8_t kind;
-} rtcall;
+    int64_t pid, tid;
+    int64_t kcid, kstart, kdur;   /* its least kept row in (correlationId, start, longest)
+                                     order: tracks are made in that order */
+    uint32_t track;
+    uint8_t has;                  /* 1: k* hold a kept row */
+} rthread;
 
 /* A runtime call that launched device work: its track and the work's extent. */
 typedef struct {
@@ -52,14 +56,6 @@ typedef struct {
     int64_t start, end, gmin, gmax;
     int32_t nops, device;
 } launch;
-
-/* An NVTX range before nesting. */
-typedef struct {
-    int64_t start, end;
-    td_str name;
-    uint32_t track;
-    int type;   /* 59 push/pop, 60 start/end */
-} nvrange;
 
 typedef struct {
     td_traceset *set;
@@ -77,10 +73,18 @@ typedef struct {
     size_t nproc, proc_cap;
     devop *ops;
     size_t nops, ops_cap;
-    rtcall *rt;
-    size_t nrt, rt_cap;
-    nvrange *nv;
-    size_t nnv, nv_cap;
+    /* kept runtime calls: t->ev[rt_first .. rt_end); durations stay end - start (may be
+     * negative) until td_nsys_runtime_finish */
+    size_t rt_first, rt_end;
+    uint32_t *rh;       /* corr -> runtime event index + 1, open addressing; 0 = empty */
+    size_t rh_cap, rh_n;
+    rthread *rth;       /* host threads of the runtime rows */
+    size_t nrth, rth_cap;
+    uint32_t *rth_h;    /* (pid, tid) -> rth index + 1 */
+    size_t rth_hcap;
+    size_t nnv;         /* NVTX ranges read: t->ranges[nv_first ..], level = their type
+                           (59 push/pop, 60 start/end) until td_nsys_project_ranges */
+    size_t nv_first;
     uint32_t *tk;       /* (pid, tid) -> track + 1, open addressing; 0 = empty slot */
     size_t tk_cap;
     uint64_t clamped;   /* rows with end < start */
@@ -95,15 +99,25 @@ enum { K_KERNEL, K_MEMCPY, K_MEMSET };
 
 /* ---- per-row helpers ---- */
 
-/* qsort without the undefined behaviour of a NULL base for empty arrays */
+/* qsort without the undefined behaviour of a NULL base for empty arrays. Arrays already
+ * in order (rows as nsys writes them usually are) are left as they are, which is what
+ * glibc's stable merge sort gives, after one pass instead of a sort. */
 static inline void sort(void *p, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
-    if (n > 1)
+    const char *a = p;
+    size_t i = 1;
+    while (i < n && cmp(a + (i - 1) * size, a + i * size) <= 0)
+        i++;
+    if (i < n)
         qsort(p, n, size, cmp);
 }
 
+/* Column i as an integer, def when NULL. sqlite3_column_int64 gives 0 for NULL, so a
+ * default of 0 (a constant at nearly every call) needs no sqlite3_column_type call. */
 static inline int64_t col_i64(sqlite3_stmt *st, int i, int64_t def)
 {
+    if (def == 0)
+        return sqlite3_column_int64(st, i);
     return sqlite3_column_type(st, i) == SQLITE_NULL ? def : sqlite3_column_int64(st, i);
 }
 
@@ -168,6 +182,54 @@ static inline int64_t make_corr(int64_t pid, int64_t cid)
     return cid ? (int64_t)((uint64_t)pid << 32 | (uint32_t)cid) : 0;
 }
 
+/* The kept runtime call with correlation key corr (make_corr), or NULL. */
+static inline size_t rh_slot(int64_t corr, size_t mask)
+{
+    /* consecutive correlation ids (the usual case) fill consecutive slots, 64 at a time,
+     * so the table is walked nearly in order; blocks of 64 are spread by a
+     * multiplicative hash */
+    uint64_t c = (uint64_t)corr;
+    return (size_t)(((c >> 6) * 0x9e3779b97f4a7c15u >> 26 << 6 | (c & 63)) & mask);
+}
+
+static inline td_event *rh_find(rd *r, int64_t corr)
+{
+    if (!corr || !r->rh_cap)
+        return NULL;
+    size_t mask = r->rh_cap - 1;
+    for (size_t j = rh_slot(corr, mask); r->rh[j]; j = (j + 1) & mask)
+        if (r->t->ev[r->rh[j] - 1].corr == corr)
+            return &r->t->ev[r->rh[j] - 1];
+    return NULL;
+}
+
+/* Room for n more events in r->t->ev, then events are appended with ev_push. */
+static inline void ev_reserve(rd *r, size_t n)
+{
+    td_grow((void **)&r->t->ev, &r->t->ev_cap, r->t->nev + n, sizeof *r->t->ev);
+}
+
+/* Ask for 2 MiB pages for the large array p of `bytes` (THP in madvise mode): a 1 GB
+ * export's arrays otherwise take hundreds of thousands of 4 KiB page faults (nsys_db.c). */
+void td_nsys_hugepages(void *p, size_t bytes);
+
+/* ev_reserve for many rows, in huge pages */
+static inline void ev_reserve_big(rd *r, size_t n)
+{
+    size_t cap = r->t->ev_cap;
+    ev_reserve(r, n);
+    if (r->t->ev_cap != cap)
+        td_nsys_hugepages(r->t->ev, r->t->ev_cap * sizeof *r->t->ev);
+}
+
+static inline td_event *ev_push(rd *r)
+{
+    td_trace *t = r->t;
+    if (t->nev == t->ev_cap)
+        ev_reserve(r, 1);
+    return &t->ev[t->nev++];
+}
+
 static inline int64_t clamp_dur(rd *r, int64_t start, int64_t end)
 {
     if (end < start) {
@@ -199,13 +261,22 @@ td_status td_nsys_read_names(rd *r);
 td_status td_nsys_read_devices(rd *r);
 /* Track of (pid, tid), appended to r->t when new. */
 uint32_t td_nsys_track_of(rd *r, int64_t pid, int64_t tid);
+/* Drop the tracks made after the first n (a pass read again). */
+void td_nsys_tracks_truncate(rd *r, size_t n);
 /* Sort r->thr and r->proc and give the tracks their thread and process names. */
 void td_nsys_name_tracks(rd *r);
+
+/* An upper bound on the rows of table tab (its largest rowid, capped by the file's
+ * size), 0 when unknown; for sizing arrays before reading. */
+size_t td_nsys_rows_hint(rd *r, const char *tab);
 
 /* ---- nsys_gpu.c, nsys_host.c: CUPTI activity and OS runtime rows ---- */
 
 td_status td_nsys_read_device_table(rd *r, int which);
 td_status td_nsys_read_runtime(rd *r);
+/* Clamp the kept runtime calls' negative durations to 0 (counted in r->clamped); after
+ * the last use of their end (td_nsys_project_ranges). */
+void td_nsys_runtime_finish(rd *r);
 td_status td_nsys_read_osrt(rd *r);
 /* CUDA_GPU_MEMORY_USAGE_EVENTS -> t->mem; after td_nsys_read_runtime (nsys_gpu.c) */
 td_status td_nsys_read_memory(rd *r);
@@ -214,7 +285,6 @@ td_status td_nsys_read_memory(rd *r);
 
 td_status td_nsys_read_nvtx(rd *r);
 td_status td_nsys_project_ranges(rd *r);
-void td_nsys_range_events(rd *r);
 
 /* ---- nsys_split.c ---- */
 

@@ -9,46 +9,79 @@
 enum { NVTX_MARK = 34, NVTX_THREAD_NAME = 39, NVTX_PUSHPOP = 59, NVTX_STARTEND = 60,
        NVTX_DOMAIN_CREATE = 75 };
 
+/* The columns read, in this order */
+static const char *const nvtx_cols[] = {"start", "end", "eventType", "text", "globalTid",
+                                        "textId", "domainId"};
+enum { NV_START, NV_END, NV_TYPE, NV_TEXT, NV_GTID, NV_TEXTID, NV_DOMAIN, NV_NCOLS };
+
 static td_str nvtx_text(rd *r, sqlite3_stmt *st)
 {
-    td_str s = intern_col(r, st, 4);
+    td_str s = intern_col(r, st, NV_TEXT);
     if (!s)
-        s = sid_str(r, st, 7);
+        s = sid_str(r, st, NV_TEXTID);
     return s;
 }
 
-td_status td_nsys_read_nvtx(rd *r)
+/* The rows in time order: ranges, marks and thread names are taken in that order (it
+ * decides which of two names of a thread wins, and the order of equal ranges). Nsight
+ * Systems writes them in that order already, so they are read as stored and SQLite's
+ * ORDER BY (a sort of every row: 0.28 s per 456 K rows) is used only when a row turns
+ * out to start before the one read before it: then what was taken is dropped and the
+ * rows are read again sorted (*again = 1). */
+static td_status nvtx_rows(rd *r, const char *tail, uint16_t cat, int *again)
 {
-    static const char *const c[] = {"start", "end", "eventType", "rangeId", "text",
-        "globalTid", "endGlobalTid", "textId", "domainId"};
     sqlite3_stmt *st;
-    td_status s = td_nsys_select_cols(r, "NVTX_EVENTS", c, 9, 1 | 4, "ORDER BY start", &st);
+    td_status s = td_nsys_select_cols(r, "NVTX_EVENTS", nvtx_cols, NV_NCOLS, 1 | 4, tail, &st);
     if (s != TD_OK || !st)
         return s;
+    td_trace *t = r->t;
+    size_t hint = td_nsys_rows_hint(r, "NVTX_EVENTS");
+    td_grow((void **)&t->ranges, &t->ranges_cap, t->nranges + hint, sizeof *t->ranges);
+    td_nsys_hugepages(t->ranges, t->ranges_cap * sizeof *t->ranges);
     td_strtab *S = r->set->strs;
-    uint16_t cat = td_trace_cat(r->t, td_intern_cstr(S, "nvtx"));
-    int rc;
-    /* Domains are created before use (nsys records nvtxDomainCreate as an event), but
-     * collect them first anyway so the order of rows does not matter. */
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (col_i64(st, 2, 0) == NVTX_DOMAIN_CREATE)
-            td_nsys_name_set(&r->dom, &r->ndom, &r->dom_cap, col_i64(st, 8, 0), 0,
-                             nvtx_text(r, st));
-    }
-    if (rc != SQLITE_DONE)
-        return td_nsys_done(r, st, rc, "NVTX_EVENTS");
-    sqlite3_reset(st);
+    size_t nev0 = r->t->nev, nranges0 = t->nranges, nthr0 = r->nthr, ntracks0 = r->t->ntracks;
+    uint64_t nevents0 = r->t->nevents, clamped0 = r->clamped, unended0 = r->unended;
+    int64_t last = INT64_MIN;
+    int check = tail == NULL;
     td_buf b = {0};
+    /* "Domain:text" names made before (rows repeat them), direct-mapped by the pair */
+    struct { td_str dn, text, name; } dcache[256];
+    memset(dcache, 0, sizeof dcache);
+    int64_t lg = 0;   /* the last row's globalTid and its track: rows come in runs */
+    uint32_t ltrack = 0;
+    int have = 0;
+    int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t type = col_i64(st, 2, 0), g = col_i64(st, 5, 0);
-        if (!times_ok(st)) {
+        int64_t start = sqlite3_column_int64(st, NV_START), end = 0;
+        int ended = sqlite3_column_type(st, NV_END) != SQLITE_NULL;
+        if (ended)
+            end = sqlite3_column_int64(st, NV_END);
+        if (start < -TIME_LIMIT || start > TIME_LIMIT || end < -TIME_LIMIT ||
+            end > TIME_LIMIT) {
             td_buf_free(&b);
             return td_nsys_bad_time(r, st, "NVTX_EVENTS");
         }
+        if (check && start < last) {
+            /* not in time order: undo and read again sorted */
+            r->t->nev = nev0;
+            t->nranges = nranges0;
+            r->nthr = nthr0;
+            td_nsys_tracks_truncate(r, ntracks0);
+            r->t->nevents = nevents0;
+            r->clamped = clamped0;
+            r->unended = unended0;
+            *again = 1;
+            td_buf_free(&b);
+            sqlite3_finalize(st);
+            return TD_OK;
+        }
+        last = start;
         r->t->nevents++;
+        int64_t type = sqlite3_column_int64(st, NV_TYPE);
         if (type != NVTX_MARK && type != NVTX_THREAD_NAME && type != NVTX_PUSHPOP &&
             type != NVTX_STARTEND)
             continue;
+        int64_t g = sqlite3_column_int64(st, NV_GTID);
         td_str name = nvtx_text(r, st);
         if (type == NVTX_THREAD_NAME) {
             if (name) {
@@ -63,38 +96,65 @@ td_status td_nsys_read_nvtx(rd *r)
         }
         /* Ranges in a named domain read "Domain:text", as nsys reports write them
          * (e.g. TSL:XlaModule:#...#). */
-        int64_t dom = col_i64(st, 8, 0);
+        int64_t dom = sqlite3_column_int64(st, NV_DOMAIN);
         td_str dn = dom ? td_nsys_name_get(r->dom, r->ndom, dom, 0) : 0;
         if (dn) {
-            b.n = 0;
-            td_buf_printf(&b, "%s:%s", td_strget(S, dn), td_strget(S, name));
-            name = td_intern(S, b.p, b.n);
+            size_t k = ((size_t)dn * 31u + (size_t)name) & 255u;
+            if (dcache[k].name && dcache[k].dn == dn && dcache[k].text == name) {
+                name = dcache[k].name;
+            } else {
+                b.n = 0;
+                td_buf_printf(&b, "%s:%s", td_strget(S, dn), td_strget(S, name));
+                dcache[k].dn = dn;
+                dcache[k].text = name;
+                name = dcache[k].name = td_intern(S, b.p, b.n);
+            }
         }
-        int64_t start = col_i64(st, 0, 0);
-        uint32_t track = td_nsys_track_of(r, PID_OF(g), TID_OF(g));
+        if (!have || g != lg) {
+            ltrack = td_nsys_track_of(r, PID_OF(g), TID_OF(g));
+            lg = g;
+            have = 1;
+        }
+        uint32_t track = ltrack;
         if (type == NVTX_MARK) {
-            td_event *ev = td_trace_push_event(r->t);
-            ev->ts = start;
-            ev->name = name;
-            ev->track = track;
-            ev->cat = cat;
-            ev->kind = TD_K_INSTANT;
-            ev->ph = 'i';
+            *ev_push(r) = (td_event){.ts = start, .name = name, .track = track, .cat = cat,
+                                     .kind = TD_K_INSTANT, .ph = 'i'};
             continue;
         }
-        if (col_null(st, 1)) {
+        if (!ended) {
             r->unended++;
             continue;
         }
-        nvrange *x = TD_PUSH(r->nv, r->nnv, r->nv_cap);
-        x->start = start;
-        x->end = start + clamp_dur(r, start, col_i64(st, 1, start));
-        x->name = name;
-        x->track = track;
-        x->type = (int)type;
+        *TD_PUSH(t->ranges, t->nranges, t->ranges_cap) = (td_range){.start = start, .end = start + clamp_dur(r, start, end), .name = name,
+                        .track = track, .level = (int32_t)type};
     }
     td_buf_free(&b);
     return td_nsys_done(r, st, rc, "NVTX_EVENTS");
+}
+
+td_status td_nsys_read_nvtx(rd *r)
+{
+    sqlite3_stmt *st;
+    /* Domains are created before use (nsys records nvtxDomainCreate as an event), but
+     * collect them first anyway so the order of rows does not matter; for one domain id
+     * created twice the later one wins. */
+    td_status s = td_nsys_select_cols(r, "NVTX_EVENTS", nvtx_cols, NV_NCOLS, 1 | 4,
+                                      "WHERE \"eventType\" = 75 ORDER BY \"start\"", &st);
+    if (s != TD_OK || !st)
+        return s;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        td_nsys_name_set(&r->dom, &r->ndom, &r->dom_cap, col_i64(st, NV_DOMAIN, 0), 0,
+                         nvtx_text(r, st));
+    if ((s = td_nsys_done(r, st, rc, "NVTX_EVENTS")) != TD_OK)
+        return s;
+    uint16_t cat = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "nvtx"));
+    int again = 0;
+    r->nv_first = r->t->nranges;
+    if ((s = nvtx_rows(r, NULL, cat, &again)) == TD_OK && again)
+        s = nvtx_rows(r, "ORDER BY \"start\"", cat, &again);
+    r->nnv = r->t->nranges - r->nv_first;
+    return s;
 }
 
 /* ---- GPU projection and nesting of NVTX ranges ---- */
@@ -150,30 +210,22 @@ td_status td_nsys_project_ranges(rd *r)
     sort(r->ops, r->nops, sizeof *r->ops, cmp_devop);
     launch *L = NULL;
     size_t nl = 0, lcap = 0;
-    for (size_t i = 0; i < r->nrt; i++) {
-        rtcall *x = &r->rt[i];
-        if (!x->corr)
-            continue;
-        size_t lo = 0, hi = r->nops;
-        while (lo < hi) {
-            size_t m = lo + (hi - lo) / 2;
-            if (r->ops[m].corr < x->corr)
-                lo = m + 1;
-            else
-                hi = m;
-        }
-        if (lo >= r->nops || r->ops[lo].corr != x->corr)
+    /* ops are in (process, correlation id) order, as the kept runtime calls were */
+    for (size_t lo = 0, hi; lo < r->nops; lo = hi) {
+        for (hi = lo + 1; hi < r->nops && r->ops[hi].corr == r->ops[lo].corr; hi++)
+            ;
+        const td_event *x = rh_find(r, r->ops[lo].corr);
+        if (!x)
             continue;
         launch *l = TD_PUSH(L, nl, lcap);
-        l->track = td_nsys_track_of(r, x->pid, x->tid);
-        l->start = x->start;
-        l->end = x->end;
+        l->track = x->track;
+        l->start = x->ts;
+        l->end = x->ts + x->dur;   /* the call's end as read: dur not clamped yet */
         l->gmin = INT64_MAX;
         l->gmax = INT64_MIN;
-        l->nops = 0;
+        l->nops = (int32_t)(hi - lo);
         l->device = r->ops[lo].device;   /* ops sorted by start within a corr */
-        for (size_t j = lo; j < r->nops && r->ops[j].corr == x->corr; j++) {
-            l->nops++;
+        for (size_t j = lo; j < hi; j++) {
             if (r->ops[j].start < l->gmin)
                 l->gmin = r->ops[j].start;
             if (r->ops[j].end > l->gmax)
@@ -182,15 +234,22 @@ td_status td_nsys_project_ranges(rd *r)
     }
     sort(L, nl, sizeof *L, cmp_launch);
 
+    /* Push/pop ranges also become TD_K_RANGE events (CPU flamegraph, time span), in the
+     * order read. */
+    uint16_t cat = td_trace_cat(t, td_intern_cstr(r->set->strs, "nvtx"));
+    td_range *R = t->ranges + r->nv_first;
+    size_t npp = 0;
+    for (size_t i = 0; i < r->nnv; i++)
+        npp += R[i].level == NVTX_PUSHPOP;
+    ev_reserve_big(r, npp);
+    for (size_t i = 0; i < r->nnv; i++)
+        if (R[i].level == NVTX_PUSHPOP)
+            *ev_push(r) = (td_event){.ts = R[i].start, .dur = R[i].end - R[i].start,
+                                     .name = R[i].name, .track = R[i].track, .cat = cat,
+                                     .kind = TD_K_RANGE, .ph = 'X'};
     for (size_t i = 0; i < r->nnv; i++) {
-        nvrange *v = &r->nv[i];
-        td_range *g = TD_PUSH(t->ranges, t->nranges, t->ranges_cap);
-        memset(g, 0, sizeof *g);
-        g->start = v->start;
-        g->end = v->end;
-        g->name = v->name;
-        g->track = v->track;
-        g->level = v->type;   /* temporarily, for sorting and nesting below */
+        td_range *g = &R[i];
+        /* level holds the type until the nesting below */
         g->gpu_start = -1;
         g->gpu_end = -1;
         g->device = -1;
@@ -198,14 +257,14 @@ td_status td_nsys_project_ranges(rd *r)
         size_t lo = 0, hi = nl;
         while (lo < hi) {
             size_t m = lo + (hi - lo) / 2;
-            if (L[m].track < v->track || (L[m].track == v->track && L[m].start < v->start))
+            if (L[m].track < g->track || (L[m].track == g->track && L[m].start < g->start))
                 lo = m + 1;
             else
                 hi = m;
         }
         int64_t gmin = INT64_MAX, gmax = INT64_MIN;
-        for (size_t j = lo; j < nl && L[j].track == v->track && L[j].start <= v->end; j++) {
-            if (L[j].end > v->end)
+        for (size_t j = lo; j < nl && L[j].track == g->track && L[j].start <= g->end; j++) {
+            if (L[j].end > g->end)
                 continue;   /* only calls fully inside the range count */
             if (L[j].gmin < gmin) {
                 gmin = L[j].gmin;
@@ -275,22 +334,4 @@ td_status td_nsys_project_ranges(rd *r)
     free(pp);
     free(idx);
     return TD_OK;
-}
-
-/* Push/pop ranges also become TD_K_RANGE events (CPU flamegraph, time span). */
-void td_nsys_range_events(rd *r)
-{
-    uint16_t cat = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "nvtx"));
-    for (size_t i = 0; i < r->nnv; i++) {
-        if (r->nv[i].type != NVTX_PUSHPOP)
-            continue;
-        td_event *ev = td_trace_push_event(r->t);
-        ev->ts = r->nv[i].start;
-        ev->dur = r->nv[i].end - r->nv[i].start;
-        ev->name = r->nv[i].name;
-        ev->track = r->nv[i].track;
-        ev->cat = cat;
-        ev->kind = TD_K_RANGE;
-        ev->ph = 'X';
-    }
 }

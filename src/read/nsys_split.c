@@ -41,7 +41,17 @@ void td_nsys_split_processes(rd *r)
     td_trace *t = r->t;
     proc *P = NULL;
     size_t np = 0, pcap = 0;
-    for (size_t i = 0; i < t->nev; i++) {
+    /* one process on every track (the usual case): it is the one process with CUDA or
+     * NVTX activity if any event is not an OS runtime call; no walk over every event */
+    int one = 1;
+    for (size_t i = 1; i < t->ntracks && one; i++)
+        one = t->tracks[i].pid == t->tracks[0].pid;
+    for (size_t i = 0; one && i < t->nev; i++)
+        if (t->ev[i].kind != TD_K_OTHER) {
+            *TD_PUSH(P, np, pcap) = (proc){t->tracks[t->ev[i].track].pid, 0};
+            break;
+        }
+    for (size_t i = 0; !one && i < t->nev; i++) {
         if (t->ev[i].kind == TD_K_OTHER)
             continue;
         int64_t pid = t->tracks[t->ev[i].track].pid;

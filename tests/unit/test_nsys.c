@@ -244,6 +244,111 @@ static void synthetic(void)
     sqlite3_free(db);
 }
 
+/* Runtime rows sharing a correlation id, in an order unlike (correlationId, start): the
+ * kept row of each id is the earliest start, then the longest, then the lowest thread
+ * id, and host threads get their tracks in the order of their first kept row by
+ * (correlationId, start), whatever order the rows were stored in. Expectations by hand
+ * from the rows below. */
+static void runtime_dedup(void)
+{
+    char sql[4096];
+    long long t3 = G(5, 3), t7 = G(5, 7), t9 = G(5, 9);
+    snprintf(sql, sizeof sql,
+        "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO StringIds VALUES(1,'cudaLaunchKernel_v7000'),(2,'cudaLaunchKernel'),"
+        " (3,'cuMemAlloc');"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, eventClass INTEGER,"
+        " globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
+        " (500,600,0,%lld,20,2),"   /* cid 20: the only row */
+        " (100,200,0,%lld,10,1),"   /* cid 10: loses to the next row, which starts earlier */
+        " (90,210,0,%lld,10,2),"
+        " (700,650,0,%lld,30,2),"   /* cid 30: ends before it starts, loses to the longer */
+        " (700,800,0,%lld,30,2),"
+        " (900,950,0,%lld,40,1),"   /* cid 40: same start and length; thread 3 beats 7 */
+        " (900,950,0,%lld,40,2),"
+        " (1000,990,0,%lld,50,3),"  /* cid 50: kept, ends before it starts: duration 0 */
+        " (1100,1200,0,%lld,0,2),(1100,1200,0,%lld,0,2);",   /* no id: both kept */
+        t9, t3, t7, t3, t7, t7, t3, t9, t3, t3);
+    size_t n;
+    unsigned char *db = make_db(sql, &n);
+    td_traceset *set = td_traceset_new();
+    td_trace *t = td_traceset_add(set, "dedup.sqlite");
+    td_err e = {0};
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "dedup.sqlite", db, n, &e), TD_OK);
+    CHECK_EQ_INT(t->nevents, 10);   /* rows read */
+    CHECK_EQ_INT(t->nev, 7);
+    /* tracks: thread 3 (the rows without an id come first), 7 (cid 10), 9 (cid 20) */
+    CHECK_EQ_INT(t->ntracks, 3);
+    static const int64_t want_tid[3] = {3, 7, 9};
+    for (size_t i = 0; i < t->ntracks && i < 3; i++)
+        CHECK_EQ_INT(t->tracks[i].tid, want_tid[i]);
+    /* kept: ts -> (tid, dur, name) */
+    static const struct { int64_t ts, tid, dur; const char *name; uint8_t kind; } want[] = {
+        {90, 7, 120, "cudaLaunchKernel", TD_K_RUNTIME},
+        {500, 9, 100, "cudaLaunchKernel", TD_K_RUNTIME},
+        {700, 7, 100, "cudaLaunchKernel", TD_K_RUNTIME},
+        {900, 3, 50, "cudaLaunchKernel", TD_K_RUNTIME},
+        {1000, 9, 0, "cuMemAlloc", TD_K_DRIVER},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        int found = 0;
+        for (size_t i = 0; i < t->nev; i++) {
+            const td_event *ev = &t->ev[i];
+            if (ev->ts != want[k].ts)
+                continue;
+            found++;
+            CHECK_EQ_INT(t->tracks[ev->track].tid, want[k].tid);
+            CHECK_EQ_INT(ev->dur, want[k].dur);
+            CHECK_EQ_STR(S(set, ev->name), want[k].name);
+            CHECK_EQ_INT(ev->kind, want[k].kind);
+        }
+        CHECK_EQ_INT(found, 1);
+    }
+    /* only the kept row that ends before it starts is counted */
+    int warned = 0;
+    for (size_t i = 0; i < set->warnings.n; i++)
+        warned += strstr(set->warnings.msg[i], ": 1 rows end before they start") != NULL;
+    CHECK_EQ_INT(warned, 1);
+    td_traceset_free(set);
+    sqlite3_free(db);
+}
+
+/* NVTX rows stored out of time order are taken in time order (the reader reads them as
+ * stored, finds the disorder and reads again sorted): nothing from the first reading
+ * stays, tracks come in time order (thread 2 at 10 ns before thread 1 at 50 ns), and of
+ * a thread's two NVTX names the later one in time wins. By hand from the rows below. */
+static void nvtx_unsorted(void)
+{
+    char sql[2048];
+    long long a = G(5, 1), b = G(5, 2);
+    snprintf(sql, sizeof sql,
+        "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE NVTX_EVENTS(start INTEGER, end INTEGER, eventType INTEGER, text TEXT,"
+        " globalTid INTEGER);"
+        "INSERT INTO NVTX_EVENTS VALUES(50,60,59,'late',%lld),(10,40,59,'early',%lld),"
+        " (30,NULL,34,'mark',%lld),(8,NULL,39,'second name',%lld),"
+        " (5,NULL,39,'first name',%lld);",
+        a, b, b, b, b);
+    size_t n;
+    unsigned char *db = make_db(sql, &n);
+    td_traceset *set = td_traceset_new();
+    td_trace *t = td_traceset_add(set, "unsorted.sqlite");
+    td_err e = {0};
+    CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "unsorted.sqlite", db, n, &e), TD_OK);
+    CHECK_EQ_INT(t->nevents, 5);
+    CHECK_EQ_INT(t->nev, 3);        /* two range events, one mark */
+    CHECK_EQ_INT(t->nranges, 2);
+    CHECK_EQ_INT(t->ntracks, 2);
+    if (t->ntracks == 2) {
+        CHECK_EQ_INT(t->tracks[0].tid, 2);
+        CHECK_EQ_INT(t->tracks[1].tid, 1);
+        CHECK_EQ_STR(S(set, t->tracks[0].thread_name), "second name");
+    }
+    td_traceset_free(set);
+    sqlite3_free(db);
+}
+
 /* Several processes in one report: one trace per process with CUDA/NVTX activity. */
 static void multi_process(int with_mpi_names)
 {
@@ -627,6 +732,8 @@ static void sample(const char *path)
 int main(void)
 {
     synthetic();
+    runtime_dedup();
+    nvtx_unsorted();
     multi_process(1);
     multi_process(0);
     xla_compile();
