@@ -164,6 +164,33 @@ int td_is_comm_name(const char *n)
             return 1;
     return 0;
 }
+void td_sort_name_dur(const td_actx *a, td_str *name, td_keyed *kv, size_t n)
+{
+    size_t nn = td_strtab_count(a->set->strs) + 1;
+    for (size_t i = 0; i < n; i++)
+        if (name[i] >= nn)
+            nn = (size_t)name[i] + 1;
+    size_t *at = td_xcalloc(nn + 1, sizeof *at);
+    for (size_t i = 0; i < n; i++)
+        at[name[i] + 1]++;
+    for (size_t j = 0; j < nn; j++)
+        at[j + 1] += at[j];
+    td_keyed *v = td_xmalloc((n + 1) * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[at[name[i]]++] = kv[i];
+    /* at[j] is now the end of name j's bucket */
+    for (size_t j = 0, lo = 0; j < nn; lo = at[j++]) {
+        if (lo == at[j])
+            continue;
+        td_sort_keyed(v + lo, at[j] - lo);
+        for (size_t q = lo; q < at[j]; q++)
+            name[q] = (td_str)j;
+    }
+    memcpy(kv, v, n * sizeof *kv);
+    free(v);
+    free(at);
+}
+
 int td_is_comm_id(td_actx *a, td_str id)
 {
     if (!a->commname) {

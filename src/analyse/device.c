@@ -5,7 +5,6 @@
  * StdDev the sample standard deviation, sorted by total time). */
 #include "analyse/internal.h"
 #include "partial/partial.h"
-#include "base/sort.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,39 +54,21 @@ static void sort_by_device(kev *k, size_t m)
     free(at);
 }
 
-/* k by (name, dur) as kev_cmp_name orders it: a counting sort by interned name (ids
- * are small and dense), then each name's durations sorted (base/sort.h). Kernels of
- * one name and duration are alike for every use below. */
+/* k by (name, dur) as kev_cmp_name orders it (td_sort_name_dur). Kernels of one name
+ * and duration are alike for every use below. */
 static void sort_by_name(td_actx *a, kev *k, size_t m)
 {
-    size_t nn = td_strtab_count(a->set->strs) + 2;
-    for (size_t i = 0; i < m; i++)
-        if (k[i].name >= nn - 1) { /* not an id of the table: never so, but be safe */
-            qsort(k, m, sizeof *k, kev_cmp_name);
-            return;
-        }
-    size_t *at = td_xcalloc(nn + 1, sizeof *at);
-    for (size_t i = 0; i < m; i++)
-        at[k[i].name + 1]++;
-    for (size_t j = 0; j < nn; j++)
-        at[j + 1] += at[j];
-    /* (dur, device) pairs bucketed by name, each bucket then sorted by dur */
+    td_str *nm = td_xmalloc((m + 1) * sizeof *nm);
     td_keyed *kv = td_xmalloc((m + 1) * sizeof *kv);
-    for (size_t i = 0; i < m; i++)
-        kv[at[k[i].name]++] = (td_keyed){k[i].dur, k[i].device};
-    for (size_t j = nn; j-- > 0;) /* at[j] is now the end of name j's bucket */
-        at[j + 1] = at[j];
-    at[0] = 0;
-    for (size_t id = 0; id < nn; id++) {
-        size_t lo = at[id], hi = at[id + 1];
-        if (lo == hi)
-            continue;
-        td_sort_keyed(kv + lo, hi - lo);
-        for (size_t q = lo; q < hi; q++)
-            k[q] = (kev){(td_str)id, (int32_t)kv[q].val, kv[q].key};
+    for (size_t i = 0; i < m; i++) {
+        nm[i] = k[i].name;
+        kv[i] = (td_keyed){k[i].dur, k[i].device};
     }
-    free(at);
+    td_sort_name_dur(a, nm, kv, m);
+    for (size_t i = 0; i < m; i++)
+        k[i] = (kev){nm[i], (int32_t)kv[i].val, kv[i].key};
     free(kv);
+    free(nm);
 }
 
 /* Stats of a run of kev with equal name, already sorted by dur. */

@@ -7,6 +7,7 @@
 #define TD_ANALYSE_INT_H
 #include "analyse/analyse.h"
 #include "analyse/rows.h"
+#include "base/sort.h"
 #include <regex.h>
 
 /* Only the passes that record into a partial summary include partial/partial.h. */
@@ -166,6 +167,10 @@ int td_is_comm_name(const char *name);           /* contains nccl/rccl (any case
 /* td_is_comm_name of an interned name, remembered per name for the run (a trace has
  * hundreds of thousands of kernels and a few thousand names). */
 int td_is_comm_id(td_actx *a, td_str id);
+/* Records (name[i], kv[i] = {duration, payload}) sorted by (name id, duration), ties
+ * in input order: a counting sort by interned name, then each name's run by duration
+ * (base/sort.h). The per-kernel statistics' order, without qsort. */
+void td_sort_name_dur(const td_actx *a, td_str *name, td_keyed *kv, size_t n);
 /* Fills c->devix and c->bystream once (analyse/devorder.c): the stream passes (idle
  * causes, queue lengths) share one ordering of the device work instead of a sort each. */
 void td_dev_order(td_tctx *c);

@@ -11,18 +11,6 @@ typedef struct oprow {
     int64_t calls, self, total, dself, dtotal;
 } oprow;
 
-/* Device time owned by an op (td_owner), in op order. */
-typedef struct odur {
-    int32_t op;
-    int64_t dur;
-} odur;
-
-static int odur_cmp(const void *x, const void *y)
-{
-    const odur *a = x, *b = y;
-    return (a->op > b->op) - (a->op < b->op);
-}
-
 typedef struct frame {
     int32_t op;
     int64_t tot;    /* device time of the op and of its finished descendants */
@@ -48,20 +36,21 @@ static void pop(fstack *s, oprow *rows, const int32_t *slot, const td_trace *t)
 static void device_times(const td_tctx *c, oprow *rows, const int32_t *slot)
 {
     const td_trace *t = c->t;
-    odur *od = td_xmalloc((c->ndev + 1) * sizeof *od);
+    /* device time owned by an op (td_owner): key the op, val the time; in op order */
+    td_keyed *od = td_xmalloc((c->ndev + 1) * sizeof *od);
     size_t nod = 0;
     for (size_t i = 0, k = 0; i < t->nev; i++) {
         if (!td_kind_is_device(t->ev[i].kind))
             continue;
         int32_t o = td_owner(c, c->launch[k++]);
         if (o >= 0)
-            od[nod++] = (odur){o, t->ev[i].dur};
+            od[nod++] = (td_keyed){o, t->ev[i].dur};
     }
     if (!nod) {
         free(od);
         return;
     }
-    qsort(od, nod, sizeof *od, odur_cmp);
+    td_sort_keyed(od, nod);
     fstack *st = td_xcalloc(t->ntracks + 1, sizeof *st);
     size_t p = 0;
     for (size_t i = 0; i < t->nev && p < nod; i++) {
@@ -73,8 +62,8 @@ static void device_times(const td_tctx *c, oprow *rows, const int32_t *slot)
         while (s->n && s->v[s->n - 1].op != c->parent[i])
             pop(s, rows, slot, t);
         int64_t self = 0;
-        while (p < nod && od[p].op == (int32_t)i)
-            self += od[p++].dur;
+        while (p < nod && od[p].key == (int64_t)i)
+            self += od[p++].val;
         rows[slot[t->ev[i].name]].dself += self;
         *TD_PUSH(s->v, s->n, s->cap) = (frame){(int32_t)i, self};
     }

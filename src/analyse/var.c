@@ -13,14 +13,6 @@ typedef struct kd {
     int64_t dur;
 } kd;
 
-static int kd_cmp(const void *x, const void *y)
-{
-    const kd *a = x, *b = y;
-    if (a->name != b->name)
-        return a->name < b->name ? -1 : 1;
-    return (a->dur > b->dur) - (a->dur < b->dur);
-}
-
 static void kernel_cov(td_actx *a)
 {
     size_t n = 0;
@@ -38,7 +30,21 @@ static void kernel_cov(td_actx *a)
             if (t->ev[i].kind == TD_K_KERNEL || t->ev[i].kind == TD_K_DEVICE_OTHER)
                 k[m++] = (kd){t->ev[i].name, t->ev[i].dur};
     }
-    qsort(k, m, sizeof *k, kd_cmp);
+    { /* by (name, dur), as kd_cmp orders them */
+        td_str *nm = td_xmalloc((m + 1) * sizeof *nm);
+        td_keyed *kv = td_xmalloc((m + 1) * sizeof *kv);
+        for (size_t i = 0; i < m; i++) {
+            nm[i] = k[i].name;
+            kv[i] = (td_keyed){k[i].dur, 0};
+        }
+        td_sort_name_dur(a, nm, kv, m);
+        for (size_t i = 0; i < m; i++) {
+            k[i].name = nm[i];
+            k[i].dur = kv[i].key;
+        }
+        free(kv);
+        free(nm);
+    }
     td_summary *s = a->s;
     td_table *tb = NULL;
     int schema = a->part != NULL; /* summarize: the schema travels even without rows, since
