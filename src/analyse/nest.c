@@ -109,11 +109,27 @@ void td_an_nest(td_actx *a, td_tctx *c)
             k++;
         }
     td_sort_keyed(cx, m); /* by (corr, ordinal): stable */
+    /* the first entry with the call's id: ids grow with time, so the search starts at
+     * the last call's entry and gallops (the calls walk cx nearly in order) */
+    size_t hint = 0;
     for (size_t i = 0; i < n && m; i++) {
         const td_event *ev = &t->ev[i];
         if (!c->isop[i] || !is_launcher(ev->kind) || !ev->corr)
             continue;
         size_t lo = 0, hi = m;
+        if (hint < m && cx[hint].key < ev->corr) { /* after hint: gallop forward */
+            size_t d = 1;
+            while (hint + d < m && cx[hint + d].key < ev->corr)
+                d *= 2;
+            lo = hint + d / 2 + 1;
+            hi = hint + d < m ? hint + d : m; /* cx[hi].key >= corr, or hi == m */
+        } else if (hint < m) { /* at or before hint: gallop backward */
+            size_t d = 1;
+            while (d <= hint && cx[hint - d].key >= ev->corr)
+                d *= 2;
+            lo = d <= hint ? hint - d + 1 : 0;
+            hi = hint - d / 2; /* cx[hi].key >= corr */
+        }
         while (lo < hi) {
             size_t mid = lo + (hi - lo) / 2;
             if (cx[mid].key < ev->corr)
@@ -123,6 +139,7 @@ void td_an_nest(td_actx *a, td_tctx *c)
         }
         /* taken already by an earlier call with this id (all its device events are
          * set together) */
+        hint = lo;
         if (lo == m || cx[lo].key != ev->corr || c->launch[cx[lo].val] >= 0)
             continue;
         /* the owner (td_owner) is found from here when a pass needs it; with no op
