@@ -92,7 +92,7 @@ checked() {
             [[ "$abs" = /* ]] || abs=$PWD/$a
             if [ ! -e "$a" ]; then
                 printf 'word %s\n' "$a"
-            elif [ -n "${WORK:-}" ] && [[ "$abs" = "$WORK"/* ]]; then
+            elif [ -n "${WORK:-}" ] && [[ "$abs" = "$WORK" || "$abs" = "$WORK"/* ]]; then
                 if [ -d "$a" ]; then echo "dir"; dirs+=("$a"); else echo "file"; mine+=("$a"); fi
             else
                 # not written by this case (a trace, an oracle, a once result): fixed
