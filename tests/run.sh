@@ -124,11 +124,13 @@ print_ready() { # prints finished results in order, as far as they are contiguou
 
 # longest first, over every build (so that the last minutes are not one slow case
 # running alone): the seconds each took in a recent run are in tests/case-times.txt
-# ("SECONDS BUILD:NAME"; a case not listed counts 5 s); results still print in order
+# ("WALL BUILD:NAME CPU"; the CPU seconds order them when given: on a loaded machine the
+# wall time says more about the load than about the job; a job not listed counts 5 s);
+# results still print in order
 declare -A est=()
 if [ -f tests/case-times.txt ]; then
-    while read -r sec n _; do
-        [ -n "$n" ] && [ "${sec#\#}" = "$sec" ] && est[$n]=$sec
+    while read -r sec n cpu _; do
+        [ -n "$n" ] && [ "${sec#\#}" = "$sec" ] && est[$n]=${cpu:-$sec}
     done <tests/case-times.txt
 fi
 # a case that spends its time waiting (its first lines say "# tests/run.sh: waits", as
