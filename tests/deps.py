@@ -15,11 +15,19 @@ for root, _, fs in os.walk(objdir):
 objs = [o for o in objs
         if os.path.exists(os.path.join('src', os.path.relpath(o, objdir)[:-2] + '.c'))]
 defs, uses = {}, defaultdict(set)
-for o in sorted(objs):
-    name = os.path.relpath(o, objdir)[:-2] + '.c'
-    out = subprocess.run(['nm', '-P', o], capture_output=True, text=True, check=True).stdout
+objs.sort()
+names = {o: os.path.relpath(o, objdir)[:-2] + '.c' for o in objs}
+# one nm for many objects (-A: each line starts "OBJECT: "; an nm per object costs ~0.1 s
+# of CPU each, 20 s for the build); the objects in sorted order, as one nm each did
+for i in range(0, len(objs), 400):
+    out = subprocess.run(['nm', '-P', '-A', '--'] + objs[i:i + 400],
+                         capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
-        p = line.split()
+        o, _, rest = line.partition(': ')
+        name = names.get(o)
+        if name is None:
+            sys.exit('deps.py: nm printed a line of no object asked: %r' % line)
+        p = rest.split()
         if len(p) < 2: continue
         sym, t = p[0], p[1]
         if t == 'U': uses[name].add(sym)

@@ -64,3 +64,64 @@ same_as_release() {
     echo "$(basename "$1") differs from the release build's: the viewer check of the release build does not cover this build"
     return 1
 }
+# checked CMD [ARGS...]: runs a check - a program whose output and exit status depend only
+# on its words, the contents of the files and folders its arguments name, and (when its
+# second word is "-", as in `checked $PY - ARGS <<'EOF'`) the script on standard input -
+# and keeps what it printed when it passed: a later call in this tests/run.sh run with the
+# same words and the same bytes (another build's run of the case, whose outputs are
+# byte-identical to the release build's) prints that again and passes without running it.
+# The key is the SHA-256 of the words, of the bytes of each named file the case wrote (a
+# folder: its files' names and bytes; the path's own spelling does not count: every
+# build's run writes into its own WORK), of the name, size and time of each other file
+# (traces, oracles, once results: fixed during a run) and of the script. Only for checks
+# that read nothing else (no fixed file names, no globs of their own) and write nothing.
+checked() {
+    local base=${TD_ONCE_DIR:-} a key script="" rc
+    if [ "${2:-}" = - ]; then
+        script=$(mktemp) && cat >"$script" || return 1
+    fi
+    if [ -z "$base" ]; then # outside tests/run.sh: just run it
+        if [ -n "$script" ]; then "$@" <"$script"; rc=$?; rm -f "$script"; return $rc; fi
+        "$@"; return
+    fi
+    # few processes: a start costs ~10 ms here, and a check can be small
+    local abs fixed=() mine=() dirs=()
+    key=$(
+        for a in "$@"; do
+            abs=$a
+            [[ "$abs" = /* ]] || abs=$PWD/$a
+            if [ ! -e "$a" ]; then
+                printf 'word %s\n' "$a"
+            elif [ -n "${WORK:-}" ] && [[ "$abs" = "$WORK" || "$abs" = "$WORK"/* ]]; then
+                if [ -d "$a" ]; then echo "dir"; dirs+=("$a"); else echo "file"; mine+=("$a"); fi
+            else
+                # not written by this case (a trace, an oracle, a once result): fixed
+                # for the run, its name, size and time are enough
+                echo "fixed"; fixed+=("$abs")
+            fi
+        done
+        [ ${#fixed[@]} = 0 ] || find "${fixed[@]}" -printf '%p %s %T@\n'
+        # the bytes of what the case wrote, in the order named, not the names
+        [ ${#mine[@]} = 0 ] || sha256sum -- "${mine[@]}" | cut -c1-64
+        for a in "${dirs[@]}"; do (cd "$a" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum); done
+        if [ -n "$script" ]; then sha256sum <"$script"; fi
+    ) || return 1
+    key=checked-$(printf '%s' "$key" | sha256sum | cut -c1-64)
+    mkdir -p "$base" || return 1
+    # one at a time per key: a second build's run of the case waits for the first's result
+    (
+        flock 9 || exit 1
+        if [ -f "$base/$key.out" ]; then
+            cat "$base/$key.out"
+            exit 0
+        fi
+        if [ -n "$script" ]; then "$@" <"$script" >"$base/$key.tmp"; else "$@" >"$base/$key.tmp"; fi
+        rc=$?
+        cat "$base/$key.tmp"
+        if [ $rc = 0 ]; then mv "$base/$key.tmp" "$base/$key.out"; else rm -f "$base/$key.tmp"; fi
+        exit $rc
+    ) 9>"$base/$key.lock"
+    rc=$?
+    rm -f "$script"
+    return $rc
+}

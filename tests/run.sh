@@ -97,6 +97,11 @@ run_one() { # index: writes $tmp/$i.log, $tmp/$i.time (seconds) and $tmp/$i.rc
         rm -rf "$work" ;;
     esac
     awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' >"$tmp/$i.time"
+    # CPU seconds (user + system) of every process the job waited for: the second line
+    # of `times` in this subshell (which runs only this job; not in a pipe: that forks)
+    times >"$tmp/$i.times"
+    awk 'NR == 2 { s = 0; for (f = 1; f <= 2; f++) { split($f, p, /[ms]/); s += p[1] * 60 + p[2] }
+        printf "%.1f\n", s }' "$tmp/$i.times" >"$tmp/$i.cpu"
     echo $rc >"$tmp/$i.rc.part" && mv "$tmp/$i.rc.part" "$tmp/$i.rc"
 }
 
@@ -119,29 +124,43 @@ print_ready() { # prints finished results in order, as far as they are contiguou
 
 # longest first, over every build (so that the last minutes are not one slow case
 # running alone): the seconds each took in a recent run are in tests/case-times.txt
-# ("SECONDS BUILD:NAME"; a case not listed counts 5 s); results still print in order
+# ("WALL BUILD:NAME CPU"; the CPU seconds order them when given: on a loaded machine the
+# wall time says more about the load than about the job; a job not listed counts 5 s);
+# results still print in order
 declare -A est=()
 if [ -f tests/case-times.txt ]; then
-    while read -r sec n; do
-        [ -n "$n" ] && [ "${sec#\#}" = "$sec" ] && est[$n]=$sec
+    while read -r sec n cpu _; do
+        [ -n "$n" ] && [ "${sec#\#}" = "$sec" ] && est[$n]=${cpu:-$sec}
     done <tests/case-times.txt
 fi
+# a case that spends its time waiting (its first lines say "# tests/run.sh: waits", as
+# slurm.sh waits for Slurm's scheduler) runs beside the TD_JOBS others, not in a slot of
+# theirs, and starts first
+declare -A waits=()
+for i in "${!names[@]}"; do
+    [ "${kinds[$i]}" = case ] && head -20 "${cmds[$i]}" | grep -q '^# tests/run.sh: waits' &&
+        waits[$i]=1
+done
 order=$(for i in "${!names[@]}"; do
     n=${names[$i]}; k=$(basename "${n%%:*}"):${n#*:}
-    echo "${est[$k]:-5} $i"
+    if [ -n "${waits[$i]:-}" ]; then echo "1e9 $i"; else echo "${est[$k]:-5} $i"; fi
 done | sort -s -k1,1gr | cut -d' ' -f2)
 
-running=0
+busy() { # the running jobs that take a slot
+    local p n=0
+    for p in $(jobs -rp); do [ -n "${waiting_pid[$p]:-}" ] || n=$((n + 1)); done
+    echo $n
+}
+declare -A waiting_pid=()
 suite_t0=$EPOCHREALTIME
 for i in $order; do
     if [ "${kinds[$i]}" = unit ] && [ "$jobs" -le 1 ]; then
-        run_one "$i"
+        (run_one "$i")
     else
         run_one "$i" &
-        running=$((running + 1))
-        while [ $running -ge "$jobs" ]; do
+        [ -n "${waits[$i]:-}" ] && waiting_pid[$!]=1
+        while [ "$(busy)" -ge "$jobs" ]; do
             wait -n 2>/dev/null || true
-            running=$(jobs -rp | wc -l)
             print_ready
         done
     fi
@@ -153,9 +172,10 @@ while [ $printed -lt ${#names[@]} ]; do
 done
 wait
 if [ ${#names[@]} -gt 1 ]; then
-    echo "slowest (seconds of wall time each, ${jobs} at a time; the suite took $(awk -v a="$suite_t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s):"
-    for i in "${!names[@]}"; do echo "$(cat "$tmp/$i.time") ${names[$i]}"; done |
-        sort -rn | head -15 | awk '{ printf "  %6.1f  %s\n", $1, $2 }'
+    cpu_total=$(cat "$tmp"/*.cpu | awk '{ s += $1 } END { printf "%.0f", s }')
+    echo "slowest (seconds of wall time and of CPU each, ${jobs} at a time; the suite took $(awk -v a="$suite_t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s, $cpu_total s of CPU):"
+    for i in "${!names[@]}"; do echo "$(cat "$tmp/$i.time") $(cat "$tmp/$i.cpu") ${names[$i]}"; done |
+        sort -rn | head -15 | awk '{ printf "  %6.1f  %6.1f  %s\n", $1, $2, $3 }'
 fi
 # TD_TIMES_OUT=FILE: the seconds of every job, in the format of tests/case-times.txt
 if [ -n "${TD_TIMES_OUT:-}" ]; then
@@ -163,8 +183,9 @@ if [ -n "${TD_TIMES_OUT:-}" ]; then
         echo "# seconds each test job took in a run of tests/run.sh ($jobs at a time, $(nproc) cores,"
         echo "# load $(cut -d' ' -f1-3 /proc/loadavg) at the end), read by tests/run.sh to start the"
         echo "# longest first (a job not listed counts 5 s). Refresh: TD_TIMES_OUT=FILE tests/run.sh"
+        echo "# Columns: wall seconds, job, CPU seconds (user + system, every process it waited for)"
         for i in "${!names[@]}"; do
-            n=${names[$i]}; echo "$(cat "$tmp/$i.time") $(basename "${n%%:*}"):${n#*:}"
+            n=${names[$i]}; echo "$(cat "$tmp/$i.time") $(basename "${n%%:*}"):${n#*:} $(cat "$tmp/$i.cpu")"
         done | sort -k1,1gr
     } >"$TD_TIMES_OUT"
 fi

@@ -8,6 +8,8 @@
 # one unreadable trace gets its merge job CANCELLED (not PENDING forever); the tree recipe
 # gives the bytes of the flat merge. The daemons are stopped by pid. Skips (77) only when
 # Slurm or munge is missing or the daemons cannot start, saying why.
+# tests/run.sh: waits (for Slurm's scheduler: ~90 s of wall time, ~15 s of CPU; it runs
+# beside the other jobs, not in a slot of theirs)
 . "$ROOT/tests/lib.sh"
 need_traces
 for t in munged slurmctld slurmd sbatch squeue scontrol; do

@@ -12,7 +12,9 @@
 # with a minimal protobuf reader; calls, time, hidden, algbw/busbw, straggler wait
 # after clock alignment), each collective instance (fastest duration, bus bandwidth of
 # the fastest device, straggler wait) and the wait histogram, compute variability per
-# (program, instruction) with the notebook's detailed set, compile total.
+# (program, instruction) with the notebook's detailed set, compile total. The Python
+# computation is not redone for a build whose outputs are byte-identical to ones already
+# checked in this run (tests/lib.sh checked).
 . "$ROOT/tests/lib.sh"
 need_traces
 T=$(dirname "$TD")/tests/test_xla
@@ -27,7 +29,7 @@ done
 for k in opname source; do
     "$TD" fold --stacks $k "$Z/pax_fsdp4_4proc_proc0.zip" >"$WORK/p0.$k" 2>/dev/null || die "fold $k"
 done
-$PY - "$WORK" "$Z" <<'EOF' || exit 1
+checked $PY - "$WORK" "$Z" <<'EOF' || exit 1
 import csv, io, json, lzma, math, re, statistics, sys, zipfile
 work, zdir = sys.argv[1], sys.argv[2]
 COMM = ("all-reduce-start", "all-gather-start", "reduce-scatter", "all-to-all",
@@ -482,7 +484,7 @@ EOF
 # issue 21: the straggler finding gives a multiple only while it reads well (under 100x);
 # beyond, the fastest device's own time (the 4 ranks: 214076x, 13.152 us)
 "$TD" summary --format json "$Z"/pax_fsdp4_4proc_proc{0,1,2,3}.zip >"$WORK/sum4.json" 2>/dev/null || die "summary of 4"
-$PY - "$WORK/sum4.json" <<'EOF' || die "straggler finding"
+checked $PY - "$WORK/sum4.json" <<'EOF' || die "straggler finding"
 import json, sys
 d = json.load(open(sys.argv[1]))
 worst = max(d["collective_instances"], key=lambda c: c["wait_ns"])
