@@ -264,7 +264,10 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         td_an_overlap(&a);
         td_an_memory(&a);
         td_an_op_perf(&a);
-        td_an_critpath(&a);
+        /* TD_TEST_NO_CRITPATH (tests/cases/diag_critpath_cost.sh): the same run without
+         * this pass, to measure what it adds to the peak memory */
+        if (!getenv("TD_TEST_NO_CRITPATH"))
+            td_an_critpath(&a);
         trim();
         td_an_var(&a);
         td_an_flames(&a);

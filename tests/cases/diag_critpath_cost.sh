@@ -1,11 +1,13 @@
 # The critical path pass on an nsys export without steps (the whole trace is one window)
 # must not dominate memory: on a 45 MB export (bench/mknsys.sh, 8,000 copies of the shared
-# saxpy one: 496 K graph events) the peak RSS of `summary` stays within 1.25 times that of
-# the reader alone (tests/test_read_dump). Measured (bench/README.md): reader 119 MB; summary
-# 124 MB without the issue-24 passes, 165 MB with the first critical path pass (1.39x: it
-# built the whole-trace graph twice and sorted two 32-byte records per CPU event), 139 MB
-# now (1.17x). The critical path's output on that export is checked in diag_critpath.sh /
-# the nsys golden; here only its cost. Release build only (ASan's memory is not comparable).
+# saxpy one: 496 K graph events) the peak RSS of `summary` stays within 1.6 times that of
+# the same run without the pass (TD_TEST_NO_CRITPATH=1). Measured (bench/README.md):
+# 132.8 MB against 84.0 MB (1.58x); with the 24-byte edges of before, 140.7 MB (1.68x).
+# Until the nsys reader's second pass (fourth session) the reference was the reader's own
+# peak (1.25x its 119 MB); the reader now peaks at 65 MB, under the passes' own arrays,
+# so that ratio no longer measured the critical path. The critical path's output on that
+# export is checked in diag_critpath.sh / the nsys golden; here only its cost. Release
+# build only (ASan's memory is not comparable).
 . "$ROOT/tests/lib.sh"
 need_traces
 case "${BUILD_KIND:-}" in *asan*) echo "release build only"; exit 77 ;; esac
@@ -13,13 +15,13 @@ case "${BUILD_KIND:-}" in *asan*) echo "release build only"; exit 77 ;; esac
 command -v sqlite3 >/dev/null || { echo "needs the sqlite3 CLI"; exit 77; }
 NS=$TRACES/nsys/pipit_saxpy_mpi_cuda_a100.sqlite
 "$ROOT/bench/mknsys.sh" "$WORK/big.sqlite" 8000 "$NS" >/dev/null 2>&1 || die "mknsys"
-RD=$(dirname "$TD")/tests/test_read_dump
-[ -x "$RD" ] || die "$RD missing"
-/usr/bin/time -f %M -o "$WORK/r.rss" "$RD" "$WORK/big.sqlite" >/dev/null 2>&1 || die "read"
+/usr/bin/time -f %M -o "$WORK/n.rss" env TD_TEST_NO_CRITPATH=1 "$TD" summary --format json \
+    -o "$WORK/n.json" "$WORK/big.sqlite" >/dev/null 2>"$WORK/n.err" || die "summary without: $(cat "$WORK/n.err")"
 /usr/bin/time -f %M -o "$WORK/s.rss" "$TD" summary --format json -o "$WORK/s.json" "$WORK/big.sqlite" \
     >/dev/null 2>"$WORK/s.err" || die "summary: $(cat "$WORK/s.err")"
 grep -q '"critical_path"' "$WORK/s.json" || die "no critical_path table"
-r=$(tail -n 1 "$WORK/r.rss") s=$(tail -n 1 "$WORK/s.rss")
-echo "peak RSS: reader $r KiB, summary $s KiB"
-[ $((s * 100)) -le $((r * 125)) ] || die "summary takes $s KiB, over 1.25 x the reader's $r KiB"
+! grep -q '"critical_path"' "$WORK/n.json" || die "TD_TEST_NO_CRITPATH kept the pass"
+r=$(tail -n 1 "$WORK/n.rss") s=$(tail -n 1 "$WORK/s.rss")
+echo "peak RSS: summary without the critical path $r KiB, with it $s KiB"
+[ $((s * 100)) -le $((r * 160)) ] || die "summary takes $s KiB, over 1.6 x the $r KiB without the critical path"
 exit 0
