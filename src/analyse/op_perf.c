@@ -144,31 +144,6 @@ static int model_memo(td_actx *a, memo_t *mt, const td_shape *sh, call_t *c)
     return e->ok;
 }
 
-/* The event of a shape record: the CPU op with its start, track and name (events are
- * sorted by start, longer first), -1 none. */
-static int32_t find_op(const td_trace *t, const td_shape *sh)
-{
-    size_t lo = 0, hi = t->nev;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        if (t->ev[m].ts < sh->ts)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    for (size_t i = lo; i < t->nev && t->ev[i].ts == sh->ts; i++)
-        if (t->ev[i].track == sh->track && t->ev[i].name == sh->name &&
-            t->ev[i].kind == TD_K_CPU_OP && i <= INT32_MAX)
-            return (int32_t)i;
-    return -1;
-}
-
-static int u64_cmp(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* Each call's kernel time: the union of the device work launched under it. */
 static void kernel_times(const td_tctx *cx, call_t *calls, size_t nc)
 {
@@ -176,7 +151,7 @@ static void kernel_times(const td_tctx *cx, call_t *calls, size_t nc)
     int64_t *ns = td_xcalloc(nc, sizeof *ns);
     for (size_t i = 0; i < nc; i++)
         pairs[i] = (uint64_t)calls[i].ev << 32 | (uint32_t)i;
-    qsort(pairs, nc, sizeof *pairs, u64_cmp);
+    td_opp_sort_pairs(pairs, nc);
     td_opp_union(cx, pairs, nc, ns);
     for (size_t i = 0; i < nc; i++)
         calls[i].kernel_ns = ns[i];
@@ -393,7 +368,8 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table *
     for (size_t i = 0; i < t->nshapes; i++) {
         call_t *c = &calls[nc];
         c->sh = (uint32_t)i;
-        int32_t ev = find_op(t, &t->shapes[i]);
+        const td_shape *sh = &t->shapes[i];
+        int32_t ev = td_opp_host_event(t, sh->ts, sh->track, sh->name, 1);
         if (ev >= 0 && model_memo(a, &mt, &t->shapes[i], c)) {
             c->ev = (uint32_t)ev;
             nc++;

@@ -21,10 +21,10 @@ static int civ_cmp(const void *x, const void *y)
     return (a->s > b->s) - (a->s < b->s);
 }
 
-static int u64_cmp(const void *x, const void *y)
+void td_opp_sort_pairs(uint64_t *pairs, size_t n)
 {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
+    /* event indices are below 2^31: every pair is a non-negative int64 */
+    td_sort_i64((int64_t *)pairs, n);
 }
 
 /* the first pair of event p, np when none */
@@ -97,20 +97,19 @@ void td_opp_union(const td_tctx *cx, const uint64_t *pairs, size_t np, int64_t *
     free(is);
 }
 
-/* the host event of a sequence-number record (events are sorted by start), -1 none */
-static int32_t find_ev(const td_trace *t, const td_seqrec *q)
+int32_t td_opp_host_event(const td_trace *t, int64_t ts, uint32_t track, td_str name, int cpu_op)
 {
     size_t lo = 0, hi = t->nev;
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
-        if (t->ev[m].ts < q->ts)
+        if (t->ev[m].ts < ts)
             lo = m + 1;
         else
             hi = m;
     }
-    for (size_t i = lo; i < t->nev && t->ev[i].ts == q->ts; i++)
-        if (t->ev[i].track == q->track && t->ev[i].name == q->name &&
-            !td_kind_is_device(t->ev[i].kind) && i <= INT32_MAX)
+    for (size_t i = lo; i < t->nev && t->ev[i].ts == ts; i++)
+        if (t->ev[i].track == track && t->ev[i].name == name && i <= INT32_MAX &&
+            (cpu_op ? t->ev[i].kind == TD_K_CPU_OP : !td_kind_is_device(t->ev[i].kind)))
             return (int32_t)i;
     return -1;
 }
@@ -143,7 +142,7 @@ size_t td_opp_bwd_pairs(const td_tctx *cx, const uint32_t *evs, size_t nc, uint8
     uint64_t *cp = td_xmalloc(nc * sizeof *cp);
     for (size_t i = 0; i < nc; i++)
         cp[i] = (uint64_t)evs[i] << 32 | (uint32_t)i;
-    qsort(cp, nc, sizeof *cp, u64_cmp);
+    td_opp_sort_pairs(cp, nc);
     uint8_t *iscall = bits_of(t, cp, nc);
     uint64_t *v = NULL;
     size_t nv = 0, cap = 0;
@@ -163,7 +162,8 @@ size_t td_opp_bwd_pairs(const td_tctx *cx, const uint32_t *evs, size_t nc, uint8
                 leaf = q;
         }
         i = j;
-        int32_t fe = leaf ? find_ev(t, e) : -1, le = fe >= 0 ? find_ev(t, leaf) : -1;
+        int32_t fe = leaf ? td_opp_host_event(t, e->ts, e->track, e->name, 0) : -1;
+        int32_t le = fe >= 0 ? td_opp_host_event(t, leaf->ts, leaf->track, leaf->name, 0) : -1;
         if (le < 0)
             continue;
         /* the leaf and its enclosing ops: each call among them gets the function */
@@ -179,7 +179,7 @@ size_t td_opp_bwd_pairs(const td_tctx *cx, const uint32_t *evs, size_t nc, uint8
         }
     }
     if (nv)
-        qsort(v, nv, sizeof *v, u64_cmp);
+        td_opp_sort_pairs(v, nv);
     free(ix);
     free(cp);
     free(iscall);

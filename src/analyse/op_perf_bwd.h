@@ -5,6 +5,14 @@
 
 #include "analyse/internal.h"
 
+/* Pairs (event << 32 | call) in ascending order (a radix sort). */
+void td_opp_sort_pairs(uint64_t *pairs, size_t n);
+
+/* The host event with this start, track and name (events are sorted by start, longer
+ * first), a cpu_op when cpu_op is set, else any that is not device work; -1 none. The
+ * op of a shape record and the events of a sequence-number record are found so. */
+int32_t td_opp_host_event(const td_trace *t, int64_t ts, uint32_t track, td_str name, int cpu_op);
+
 /* pairs[np]: (event << 32 | call), sorted. out[call] = the union of the device intervals
  * (kernels, memcpy, memset) launched under the events paired with the call (an event's
  * own subtree); calls without any keep their value. */
