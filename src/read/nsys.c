@@ -67,7 +67,7 @@ static td_status read_all(rd *r)
     size_t hint = 0;
     for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++)
         hint += td_nsys_rows_hint(r, tabs[i]);
-    ev_reserve_big(r, hint);
+    ev_reserve(r, hint);
     if ((s = td_nsys_read_strings(r)) != TD_OK || (s = td_nsys_read_names(r)) != TD_OK ||
         (s = td_nsys_read_devices(r)) != TD_OK ||
         (s = td_nsys_read_device_table(r, K_KERNEL)) != TD_OK ||

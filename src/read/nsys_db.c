@@ -2,9 +2,7 @@
  * chosen from what the file's schema reports, row-loop endings, StringIds, thread and
  * process names (ThreadNames, PROCESSES), devices and session start (TARGET_INFO_GPU,
  * TARGET_INFO_SESSION_START_TIME), and the (pid, tid) -> track table. */
-#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "read/nsys_int.h"
-#include <sys/mman.h>
 #include <unistd.h>
 
 td_status td_nsys_sqlfail(rd *r, const char *what)
@@ -116,22 +114,6 @@ size_t td_nsys_rows_hint(rd *r, const char *tab)
         return 0;
     uint64_t cap = (uint64_t)v[1] * (uint64_t)v[2] / 16;
     return (size_t)((uint64_t)v[0] < cap ? (uint64_t)v[0] : cap);
-}
-
-void td_nsys_hugepages(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (!p || bytes < 2 * huge)
-        return;
-    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-    uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
-    if (a < b)
-        (void)madvise((void *)a, b - a, MADV_HUGEPAGE);   /* advice: failure is harmless */
-#else
-    (void)p;
-    (void)bytes;
-#endif
 }
 
 td_status td_nsys_bad_time(rd *r, sqlite3_stmt *st, const char *tab)

@@ -84,11 +84,9 @@ td_status td_nsys_read_device_table(rd *r, int which)
     td_str memset_name = td_intern_cstr(S, "[CUDA memset]");
     td_str copy_names[11] = {0};
     size_t hint = td_nsys_rows_hint(r, tab);
-    ev_reserve_big(r, hint);
+    ev_reserve(r, hint);
     td_grow((void **)&r->t->aux, &r->t->aux_cap, r->t->naux + hint, sizeof *r->t->aux);
-    td_nsys_hugepages(r->t->aux, r->t->aux_cap * sizeof *r->t->aux);
     td_grow((void **)&r->ops, &r->ops_cap, r->nops + hint, sizeof *r->ops);
-    td_nsys_hugepages(r->ops, r->ops_cap * sizeof *r->ops);
     /* the last (device, stream, process) and its track: rows come in runs */
     int64_t ldev = -1, lstream = -1, lpid = -1;
     uint32_t ltrack = 0;

@@ -87,7 +87,6 @@ static void rh_grow(rd *r, size_t need)
     free(r->rh);
     r->rh = td_xcalloc(cap, sizeof *r->rh);
     r->rh_cap = cap;
-    td_nsys_hugepages(r->rh, cap * sizeof *r->rh);
     for (size_t i = r->rt_first; i < r->t->nev; i++) {
         if (!r->t->ev[i].corr)
             continue;
@@ -131,7 +130,7 @@ td_status td_nsys_read_runtime(rd *r)
     if (s != TD_OK || !st)
         return s;
     size_t hint = td_nsys_rows_hint(r, tab);
-    ev_reserve_big(r, hint);
+    ev_reserve(r, hint);
     rh_grow(r, hint);
     uint16_t crt = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "cuda_runtime"));
     uint16_t cdrv = td_trace_cat(r->t, td_intern_cstr(r->set->strs, "cuda_driver"));

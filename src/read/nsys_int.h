@@ -209,19 +209,6 @@ static inline void ev_reserve(rd *r, size_t n)
     td_grow((void **)&r->t->ev, &r->t->ev_cap, r->t->nev + n, sizeof *r->t->ev);
 }
 
-/* Ask for 2 MiB pages for the large array p of `bytes` (THP in madvise mode): a 1 GB
- * export's arrays otherwise take hundreds of thousands of 4 KiB page faults (nsys_db.c). */
-void td_nsys_hugepages(void *p, size_t bytes);
-
-/* ev_reserve for many rows, in huge pages */
-static inline void ev_reserve_big(rd *r, size_t n)
-{
-    size_t cap = r->t->ev_cap;
-    ev_reserve(r, n);
-    if (r->t->ev_cap != cap)
-        td_nsys_hugepages(r->t->ev, r->t->ev_cap * sizeof *r->t->ev);
-}
-
 static inline td_event *ev_push(rd *r)
 {
     td_trace *t = r->t;

@@ -37,7 +37,6 @@ static td_status nvtx_rows(rd *r, const char *tail, uint16_t cat, int *again)
     td_trace *t = r->t;
     size_t hint = td_nsys_rows_hint(r, "NVTX_EVENTS");
     td_grow((void **)&t->ranges, &t->ranges_cap, t->nranges + hint, sizeof *t->ranges);
-    td_nsys_hugepages(t->ranges, t->ranges_cap * sizeof *t->ranges);
     td_strtab *S = r->set->strs;
     size_t nev0 = r->t->nev, nranges0 = t->nranges, nthr0 = r->nthr, ntracks0 = r->t->ntracks;
     uint64_t nevents0 = r->t->nevents, clamped0 = r->clamped, unended0 = r->unended;
@@ -241,7 +240,7 @@ td_status td_nsys_project_ranges(rd *r)
     size_t npp = 0;
     for (size_t i = 0; i < r->nnv; i++)
         npp += R[i].level == NVTX_PUSHPOP;
-    ev_reserve_big(r, npp);
+    ev_reserve(r, npp);
     for (size_t i = 0; i < r->nnv; i++)
         if (R[i].level == NVTX_PUSHPOP)
             *ev_push(r) = (td_event){.ts = R[i].start, .dur = R[i].end - R[i].start,
