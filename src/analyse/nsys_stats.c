@@ -27,12 +27,26 @@ typedef struct nv {
     int64_t v;
 } nv;
 
-static int nv_cmp(const void *x, const void *y)
+/* The pairs grouped by name, in name-id order (a counting sort: a qsort of the 18 M runtime
+ * calls of a 1 GB export was a tenth of its report). The values of a name stay in any
+ * order: td_stats_of sorts them. */
+static void by_name(const td_actx *a, nv *x, size_t n)
 {
-    const nv *a = x, *b = y;
-    if (a->name != b->name)
-        return a->name < b->name ? -1 : 1;
-    return (a->v > b->v) - (a->v < b->v);
+    size_t nn = td_strtab_count(a->set->strs) + 1;
+    for (size_t i = 0; i < n; i++)
+        if (x[i].name >= nn)
+            nn = (size_t)x[i].name + 1;
+    size_t *at = td_xcalloc(nn + 1, sizeof *at);
+    for (size_t i = 0; i < n; i++)
+        at[x[i].name + 1]++;
+    for (size_t j = 0; j < nn; j++)
+        at[j + 1] += at[j];
+    nv *y = td_xmalloc(n * sizeof *y);
+    for (size_t i = 0; i < n; i++)
+        y[at[x[i].name]++] = x[i];
+    memcpy(x, y, n * sizeof *x);
+    free(y);
+    free(at);
 }
 
 /* One report from (name, value) pairs. count: the count column's title; mb: values are
@@ -63,7 +77,7 @@ static void report(td_actx *a, const char *table, nv *x, size_t n, const char *c
         td_table_cols(t, "Style:text:Style", NULL);
     snprintf(c[1], sizeof c[1], "%s:text:%s", label, label);
     td_table_cols(t, c[1], NULL);
-    qsort(x, n, sizeof *x, nv_cmp);
+    by_name(a, x, n);
     int64_t sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += x[i].v;
