@@ -516,13 +516,14 @@ static size_t longest(const cgraph *g, int32_t **path)
         }
     }
     size_t np = 0;
-    if (qt == n && best >= 0) {
+    if (qt == n && best >= 0) { /* the path from its end back (one walk: on the graph of
+                                 * a whole export it is millions of cache misses), reversed */
+        int32_t *pv = q;         /* the queue is done with, and has room for n entries */
         for (int32_t v = best; pred[v] >= 0; v = g->ed[pred[v]].u)
-            np++;
+            pv[np++] = pred[v];
         *path = td_xmalloc((np + 1) * sizeof **path);
-        size_t k = np;
-        for (int32_t v = best; pred[v] >= 0; v = g->ed[pred[v]].u)
-            (*path)[--k] = pred[v];
+        for (size_t k = 0; k < np; k++)
+            (*path)[k] = pv[np - 1 - k];
     }
     free(indeg);
     free(off);
