@@ -2,19 +2,8 @@
  * read/chrome_event.c collects, td_chrome_finish keeps per number only what
  * analyse/op_perf_bwd.c links (doc/summary-json.md "op_perf_bwd"). */
 #include "read/chrome_int.h"
+#include "base/sort.h"
 #include <stdlib.h>
-
-static const td_seqrec *g_sq; /* for sq_cmp */
-
-/* records by sequence number, then in file order */
-static int sq_cmp(const void *x, const void *y)
-{
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    int64_t sa = g_sq[a].seq2 >> 1, sb = g_sq[b].seq2 >> 1;
-    if (sa != sb)
-        return sa < sb ? -1 : 1;
-    return (a > b) - (a < b);
-}
 
 static int bo_cmp(const void *x, const void *y)
 {
@@ -52,11 +41,15 @@ void td_chrome_keep_linked_seqs(cj *c)
         for (size_t i = 1; i < c->nbo; i++)
             if (c->bo[i].track == c->bo[i - 1].track && c->bo[i - 1].end > c->bo[i].end)
                 c->bo[i].end = c->bo[i - 1].end;
+        /* records by sequence number, then in file order (a stable sort) */
+        td_keyed *kv = td_xmalloc(nq * sizeof *kv);
+        for (size_t i = 0; i < nq; i++)
+            kv[i] = (td_keyed){t->seqs[i].seq2 >> 1, (int64_t)i};
+        td_sort_keyed(kv, nq);
         uint32_t *ix = td_xmalloc(nq * sizeof *ix);
         for (size_t i = 0; i < nq; i++)
-            ix[i] = (uint32_t)i;
-        g_sq = t->seqs;
-        qsort(ix, nq, sizeof *ix, sq_cmp);
+            ix[i] = (uint32_t)kv[i].val;
+        free(kv);
         const td_seqrec *q = t->seqs;
         uint32_t *keep = NULL; /* record indices kept: function, leaf, ... */
         size_t kcap = 0;
