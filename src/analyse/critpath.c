@@ -72,6 +72,23 @@ static const char *const BLOCKING_CALLS[] = {"cudaDeviceSynchronize", "cudaStrea
                                              "cudaEventQuery", "cudaEventSynchronize",
                                              "cudaMemcpy", "cudaMemcpyAsync", NULL};
 
+/* Whether a runtime or driver call of this name holds the runtime lock (bit 1) or blocks
+ * (bit 2), looked up once per name and trace (p->callmemo, bit 0: looked up). */
+static unsigned call_bits(td_actx *a, td_cptrace *p, td_str name)
+{
+    if (!p->callmemo) {
+        p->ncallmemo = td_strtab_count(a->set->strs) + 1;
+        p->callmemo = td_xcalloc(p->ncallmemo, 1);
+    }
+    if (name < p->ncallmemo && p->callmemo[name])
+        return p->callmemo[name];
+    const char *nm = td_name(a, name);
+    unsigned m = 1u | (is_name(nm, LOCK_CALLS) ? 2u : 0u) | (is_name(nm, BLOCKING_CALLS) ? 4u : 0u);
+    if (name < p->ncallmemo)
+        p->callmemo[name] = (uint8_t)m;
+    return m;
+}
+
 /* An edge's weight: the time from its source node to its destination (never negative),
  * 0 for dependency edges and those made with zero set. */
 static inline int64_t edge_w(const cgraph *g, const cedge *e)
@@ -342,46 +359,27 @@ static int is_stack_ev(const td_trace *t, const td_event *ev)
  * the depth-first walk of the tree it builds (children in start order), so no tree is
  * kept. Groups in ascending order, one after the other. */
 static void stack_edges(td_actx *a, cgraph *g, td_cptrace *p, const uint8_t *lock,
-                        const uint8_t *blk, size_t lo, size_t hi, int64_t s1)
+                        const uint8_t *blk, size_t lo, const int32_t *win, size_t ne)
 {
     const td_trace *t = p->c->t;
     int64_t fwd = word_track(a, p, lo, 0), bwd = word_track(a, p, lo, 1);
 #define GRP(ev) (fwd >= 0 && bwd >= 0 && (int64_t)(ev)->track == bwd ? (int32_t)fwd : (int32_t)(ev)->track)
-    size_t ne = 0;
+    /* win[ne]: the window's stack events (is_stack_ev) in event order */
     int one = 1;
-    int32_t g0 = -1;
-    for (size_t i = lo; i < hi && t->ev[i].ts <= s1; i++) {
-        const td_event *ev = &t->ev[i];
-        if (!is_stack_ev(t, ev))
-            continue;
-        if (!ne)
-            g0 = GRP(ev);
-        one &= GRP(ev) == g0;
-        ne++;
-    }
+    int32_t g0 = ne ? GRP(&t->ev[win[0]]) : -1;
+    for (size_t j = 1; j < ne && one; j++)
+        one = GRP(&t->ev[win[j]]) == g0;
     int32_t *sv = td_xmalloc((ne + 1) * sizeof *sv);
-    size_t *cnt = NULL;
-    if (one) {
-        size_t n = 0;
-        for (size_t i = lo; n < ne; i++)
-            if (is_stack_ev(t, &t->ev[i]))
-                sv[n++] = (int32_t)i;
-    } else { /* counting sort of the starts by group (groups are track numbers), stable */
-        cnt = td_xcalloc(t->ntracks + 2, sizeof *cnt);
-        size_t n = 0;
-        for (size_t i = lo; n < ne; i++)
-            if (is_stack_ev(t, &t->ev[i])) {
-                cnt[GRP(&t->ev[i]) + 1]++;
-                n++;
-            }
+    if (one)
+        memcpy(sv, win, ne * sizeof *sv);
+    else { /* counting sort of the starts by group (groups are track numbers), stable */
+        size_t *cnt = td_xcalloc(t->ntracks + 2, sizeof *cnt);
+        for (size_t j = 0; j < ne; j++)
+            cnt[GRP(&t->ev[win[j]]) + 1]++;
         for (size_t k = 0; k <= t->ntracks; k++)
             cnt[k + 1] += cnt[k];
-        n = 0;
-        for (size_t i = lo; n < ne; i++)
-            if (is_stack_ev(t, &t->ev[i])) {
-                sv[cnt[GRP(&t->ev[i])]++] = (int32_t)i;
-                n++;
-            }
+        for (size_t j = 0; j < ne; j++)
+            sv[cnt[GRP(&t->ev[win[j]])]++] = win[j];
         free(cnt);
     }
     cheap h = {0};
@@ -619,17 +617,29 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         else
             hi = mid;
     }
-    size_t whi = lo;
-    while (whi < t->nev && t->ev[whi].ts <= s1)
-        whi++;
+    size_t whi = lo, wend = t->nev; /* the first event after s1 */
+    while (whi < wend) {
+        size_t mid = whi + (wend - whi) / 2;
+        if (t->ev[mid].ts <= s1)
+            whi = mid + 1;
+        else
+            wend = mid;
+    }
     p->wlo = lo;
     p->wn = whi - lo;
     p->wloc = td_xmalloc((p->wn + 1) * sizeof *p->wloc);
     for (size_t j = 0; j < p->wn; j++)
         p->wloc[j] = -1;
-    for (size_t i = lo; i < whi; i++)
-        if (is_cpu_node(t, &t->ev[i]))
+    /* one scan of the window: its CPU nodes and its call-stack events (stack_edges) */
+    int32_t *win = td_xmalloc((p->wn + 1) * sizeof *win);
+    size_t nwin = 0;
+    for (size_t i = lo; i < whi; i++) {
+        const td_event *ev = &t->ev[i];
+        if (is_cpu_node(t, ev))
             local(&g, p, (int32_t)i, -1);
+        if (is_stack_ev(t, ev))
+            win[nwin++] = (int32_t)i;
+    }
     size_t ncpu = g.ne;
     /* device work launched by a call that starts in the window */
     size_t b0 = 0, b1 = p->nbyl;
@@ -665,9 +675,9 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         g.nd[2 * le] = (cnode){ev->ts, (int32_t)le, 1};
         g.nd[2 * le + 1] = (cnode){ev->ts + ev->dur, (int32_t)le, 0};
         if (ev->kind == TD_K_RUNTIME || ev->kind == TD_K_DRIVER) {
-            const char *nm = td_name(a, ev->name);
-            lock[le] = (uint8_t)is_name(nm, LOCK_CALLS);
-            blk[le] = (uint8_t)is_name(nm, BLOCKING_CALLS);
+            unsigned m = call_bits(a, p, ev->name);
+            lock[le] = (uint8_t)((m >> 1) & 1);
+            blk[le] = (uint8_t)((m >> 2) & 1);
         }
     }
     sort_nodes(&g);
@@ -676,7 +686,8 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     for (size_t j = 0; j < g.nn; j++)
         (g.nd[j].start ? g.sn : g.en)[g.nd[j].e] = (int32_t)j;
     lock_edges(&g, lock);
-    stack_edges(a, &g, p, lock, blk, lo, t->nev, s1);
+    stack_edges(a, &g, p, lock, blk, lo, win, nwin);
+    free(win);
     if (nd) { /* by (start, k): two stable sorts, the second key first */
         td_keyed *kv = td_xmalloc(nd * sizeof *kv);
         for (size_t j = 0; j < nd; j++)

@@ -43,6 +43,8 @@ typedef struct td_cptrace {
     int32_t *outer; /* trace event -> 2 + its outermost op below the step above it, 1 none,
                      * 0 not yet known (made on first use: linear however deep the nesting;
                      * calloc'd: only the pages of events looked up become resident) */
+    uint8_t *callmemo; /* name -> runtime call bits (critpath.c call_bits), made on first use */
+    size_t ncallmemo;
 } td_cptrace;
 
 /* The local event of CPU trace event i in the current window, -1 none. */

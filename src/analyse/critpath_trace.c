@@ -128,6 +128,7 @@ static void cp_trace_free(td_cptrace *p)
     free(p->dloc);
     free(p->bylaunch);
     free(p->outer);
+    free(p->callmemo);
 }
 
 void *td_cp_trace_new(const td_tctx *c)

@@ -19,7 +19,7 @@ void td_oom_set_handler(void (*fn)(size_t n));
 /* Blocks of TD_HUGE_MIN bytes or more get td_hugepages: each first touch of a 4 KiB page
  * is a fault, and on a paravirtualised machine a fault costs 7-13 us (bench/README.md);
  * a 2 MiB page is one fault. */
-#define TD_HUGE_MIN ((size_t)4 << 20)
+#define TD_HUGE_MIN ((size_t)2 << 20)
 /* Advise transparent huge pages for the whole 2 MiB pages inside [p, p + bytes) (no-op
  * below TD_HUGE_MIN, or where the system has none: it is advice). */
 void td_hugepages(void *p, size_t bytes);
