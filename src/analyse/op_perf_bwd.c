@@ -5,6 +5,7 @@
  * get_subtree_bwd_events; tree_perf.py compute_perf_metrics(bwd=True) at 171dd747;
  * doc/summary-json.md "op_perf_bwd"). */
 #include "analyse/op_perf_bwd.h"
+#include "base/sort.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,11 +61,21 @@ void td_opp_union(const td_tctx *cx, const uint64_t *pairs, size_t np, int64_t *
     uint8_t *is = bits_of(t, pairs, np);
     civ *v = NULL;
     size_t nv = 0, cap = 0;
-    for (size_t i = 0, k = 0; i < t->nev; i++) {
-        const td_event *ev = &t->ev[i];
-        if (!td_kind_is_device(ev->kind))
-            continue;
-        int32_t r = cx->launch[k++];
+    /* the device events in event order: through devix (td_dev_order) when the stream
+     * passes made it, else by a scan of the trace */
+    for (size_t k = 0, i = 0; k < cx->ndev; k++) {
+        size_t ix;
+        if (cx->devix)
+            ix = (size_t)cx->devix[k];
+        else {
+            while (i < t->nev && !td_kind_is_device(t->ev[i].kind))
+                i++;
+            if (i >= t->nev)
+                break;
+            ix = i++;
+        }
+        const td_event *ev = &t->ev[ix];
+        int32_t r = cx->launch[k];
         for (int32_t p = r >= 0 ? cx->parent[r] : -1; p >= 0; p = cx->parent[p]) {
             if (!(is[p >> 3] & (1u << (p & 7))))
                 continue;
@@ -76,8 +87,26 @@ void td_opp_union(const td_tctx *cx, const uint64_t *pairs, size_t np, int64_t *
             }
         }
     }
-    if (nv) /* v is NULL without device work under any event */
-        qsort(v, nv, sizeof *v, civ_cmp);
+    if (nv) { /* v is NULL without device work under any event */
+        /* by call, each call's intervals in start order: they were appended in start
+         * order (the device events' order), so a stable sort by call is enough */
+        td_keyed *kv = td_xmalloc(nv * sizeof *kv);
+        for (size_t j = 0; j < nv; j++)
+            kv[j] = (td_keyed){v[j].call, (int64_t)j};
+        td_sort_keyed(kv, nv);
+        civ *w = td_xmalloc(nv * sizeof *w);
+        for (size_t j = 0; j < nv; j++)
+            w[j] = v[kv[j].val];
+        free(kv);
+        free(v);
+        v = w;
+        /* a reader that does not sort its events by start: sort the calls' runs */
+        for (size_t j = 1; j < nv; j++)
+            if (v[j].call == v[j - 1].call && v[j].s < v[j - 1].s) {
+                qsort(v, nv, sizeof *v, civ_cmp);
+                break;
+            }
+    }
     for (size_t i = 0; i < nv;) {
         size_t j;
         int64_t tot = 0, s = v[i].s, e = v[i].e;
