@@ -61,20 +61,9 @@ void td_opp_union(const td_tctx *cx, const uint64_t *pairs, size_t np, int64_t *
     uint8_t *is = bits_of(t, pairs, np);
     civ *v = NULL;
     size_t nv = 0, cap = 0;
-    /* the device events in event order: through devix (td_dev_order) when the stream
-     * passes made it, else by a scan of the trace */
-    for (size_t k = 0, i = 0; k < cx->ndev; k++) {
-        size_t ix;
-        if (cx->devix)
-            ix = (size_t)cx->devix[k];
-        else {
-            while (i < t->nev && !td_kind_is_device(t->ev[i].kind))
-                i++;
-            if (i >= t->nev)
-                break;
-            ix = i++;
-        }
-        const td_event *ev = &t->ev[ix];
+    /* the device events in event order (devix: td_dev_order, made by the caller) */
+    for (size_t k = 0; k < cx->ndev; k++) {
+        const td_event *ev = &t->ev[cx->devix[k]];
         int32_t r = cx->launch[k];
         for (int32_t p = r >= 0 ? cx->parent[r] : -1; p >= 0; p = cx->parent[p]) {
             if (!(is[p >> 3] & (1u << (p & 7))))

@@ -18,8 +18,8 @@ static void overlap_trace(td_actx *a, const td_tctx *c, td_table **tbp)
     td_iv *comm = td_xmalloc((c->ndev + 1) * sizeof *comm);
     td_iv *comp = td_xmalloc((c->ndev + 1) * sizeof *comp);
     size_t nm = 0, np = 0;
-    for (size_t i = 0; i < t->nev; i++) {
-        const td_event *ev = &t->ev[i];
+    for (size_t k = 0; k < c->ndev; k++) { /* the device events (td_dev_order) */
+        const td_event *ev = &t->ev[c->devix[k]];
         if (ev->kind != TD_K_KERNEL && ev->kind != TD_K_DEVICE_OTHER)
             continue;
         td_iv iv = {ev->ts, ev->ts + ev->dur};
@@ -53,6 +53,8 @@ void td_an_overlap(td_actx *a)
 {
     td_table *tb = NULL;
     for (size_t i = 0; i < a->n; i++)
-        if (a->tc[i].ndev)
+        if (a->tc[i].ndev) {
+            td_dev_order(&a->tc[i]);
             overlap_trace(a, &a->tc[i], &tb);
+        }
 }
