@@ -47,11 +47,9 @@ static void launch_trace(td_actx *a, const td_tctx *c, td_table **tbp)
     int64_t *d = td_xmalloc((c->ndev + 1) * sizeof *d);
     size_t n = 0, nshort = 0, nrt = 0, ndel = 0;
     double cpu = 0, gpu = 0, dsum = 0;
-    for (size_t i = 0, k = 0; i < t->nev; i++) {
-        const td_event *ev = &t->ev[i];
-        if (!td_kind_is_device(ev->kind))
-            continue;
-        int32_t r = c->launch[k++];
+    for (size_t k = 0; k < c->ndev; k++) { /* the device events (td_dev_order) */
+        const td_event *ev = &t->ev[c->devix[k]];
+        int32_t r = c->launch[k];
         if (r < 0)
             continue;
         const td_event *call = &t->ev[r];
@@ -90,6 +88,8 @@ void td_an_launches(td_actx *a)
 {
     td_table *tb = NULL;
     for (size_t i = 0; i < a->n; i++)
-        if (a->tc[i].ndev)
+        if (a->tc[i].ndev) {
+            td_dev_order(&a->tc[i]);
             launch_trace(a, &a->tc[i], &tb);
+        }
 }
