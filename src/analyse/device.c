@@ -95,10 +95,12 @@ static int krun_cmp(const void *x, const void *y)
 void td_an_kernels(td_actx *a)
 {
     size_t n = 0;
-    for (size_t ti = 0; ti < a->n; ti++) {
-        td_trace *t = a->tc[ti].t;
-        for (size_t i = 0; i < t->nev; i++)
-            n += t->ev[i].kind == TD_K_KERNEL || t->ev[i].kind == TD_K_DEVICE_OTHER;
+    for (size_t ti = 0; ti < a->n; ti++) { /* the device events (td_dev_order) */
+        td_tctx *c = &a->tc[ti];
+        td_dev_order(c);
+        for (size_t k = 0; k < c->ndev; k++)
+            n += c->t->ev[c->devix[k]].kind == TD_K_KERNEL ||
+                 c->t->ev[c->devix[k]].kind == TD_K_DEVICE_OTHER;
     }
     if (!n)
         return;
@@ -107,9 +109,10 @@ void td_an_kernels(td_actx *a)
     size_t m = 0;
     int64_t sum = 0;
     for (size_t ti = 0; ti < a->n; ti++) {
-        td_trace *t = a->tc[ti].t;
-        for (size_t i = 0; i < t->nev; i++) {
-            const td_event *ev = &t->ev[i];
+        const td_tctx *c = &a->tc[ti];
+        td_trace *t = c->t;
+        for (size_t j = 0; j < c->ndev; j++) {
+            const td_event *ev = &t->ev[c->devix[j]];
             if (ev->kind != TD_K_KERNEL && ev->kind != TD_K_DEVICE_OTHER)
                 continue;
             int32_t dev = ev->track < t->ntracks ? t->tracks[ev->track].device : -1;

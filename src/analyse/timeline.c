@@ -232,6 +232,7 @@ void td_an_timeline(td_actx *a)
         td_trace *t = c->t;
         if (!c->ndev)
             continue;
+        td_dev_order(c);
         /* distinct device ids, sorted */
         int *ids = td_xmalloc((t->ntracks + 1) * sizeof *ids);
         size_t nids = 0;
@@ -253,9 +254,10 @@ void td_an_timeline(td_actx *a)
         }
         devlists *L = td_xcalloc(nids + 1, sizeof *L);
         devlists *all = &L[nids];
-        for (size_t i = 0; i < t->nev; i++) {
+        for (size_t k = 0; k < c->ndev; k++) { /* the device events (td_dev_order) */
+            size_t i = (size_t)c->devix[k];
             const td_event *ev = &t->ev[i];
-            if (!td_kind_is_device(ev->kind) || ev->track >= t->ntracks || tdev[ev->track] < 0)
+            if (ev->track >= t->ntracks || tdev[ev->track] < 0)
                 continue;
             /* communication first: a copy made inside an MPI/UCX/NCCL range
              * (analyse/nsys_stats.c) is communication, as NCCL kernels are */

@@ -16,19 +16,25 @@ typedef struct kd {
 static void kernel_cov(td_actx *a)
 {
     size_t n = 0;
-    for (size_t ti = 0; ti < a->n; ti++)
-        for (size_t i = 0; i < a->tc[ti].t->nev; i++)
-            n += a->tc[ti].t->ev[i].kind == TD_K_KERNEL || a->tc[ti].t->ev[i].kind == TD_K_DEVICE_OTHER;
+    for (size_t ti = 0; ti < a->n; ti++) { /* the device events (td_dev_order) */
+        td_tctx *c = &a->tc[ti];
+        td_dev_order(c);
+        for (size_t k = 0; k < c->ndev; k++)
+            n += c->t->ev[c->devix[k]].kind == TD_K_KERNEL ||
+                 c->t->ev[c->devix[k]].kind == TD_K_DEVICE_OTHER;
+    }
     if (!n || td_sum_find_table(a->s, "variability")) /* XLA: thunk variability */
         return;
     kd *k = td_xmalloc(n * sizeof *k);
     int64_t *v = td_xmalloc(n * sizeof *v);
     size_t m = 0;
     for (size_t ti = 0; ti < a->n; ti++) {
-        const td_trace *t = a->tc[ti].t;
-        for (size_t i = 0; i < t->nev; i++)
-            if (t->ev[i].kind == TD_K_KERNEL || t->ev[i].kind == TD_K_DEVICE_OTHER)
-                k[m++] = (kd){t->ev[i].name, t->ev[i].dur};
+        const td_tctx *c = &a->tc[ti];
+        for (size_t j = 0; j < c->ndev; j++) {
+            const td_event *ev = &c->t->ev[c->devix[j]];
+            if (ev->kind == TD_K_KERNEL || ev->kind == TD_K_DEVICE_OTHER)
+                k[m++] = (kd){ev->name, ev->dur};
+        }
     }
     { /* by (name, dur), as kd_cmp orders them */
         td_str *nm = td_xmalloc((m + 1) * sizeof *nm);
