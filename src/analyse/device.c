@@ -94,14 +94,7 @@ static int krun_cmp(const void *x, const void *y)
 
 void td_an_kernels(td_actx *a)
 {
-    size_t n = 0;
-    for (size_t ti = 0; ti < a->n; ti++) { /* the device events (td_dev_order) */
-        td_tctx *c = &a->tc[ti];
-        td_dev_order(c);
-        for (size_t k = 0; k < c->ndev; k++)
-            n += c->t->ev[c->devix[k]].kind == TD_K_KERNEL ||
-                 c->t->ev[c->devix[k]].kind == TD_K_DEVICE_OTHER;
-    }
+    size_t n = td_count_kernels(a);
     if (!n)
         return;
     kev *k = td_xmalloc(n * sizeof *k);

@@ -174,6 +174,9 @@ void td_sort_name_dur(const td_actx *a, td_str *name, td_keyed *kv, size_t n);
 /* Fills c->devix and c->bystream once (analyse/devorder.c): the stream passes (idle
  * causes, queue lengths) share one ordering of the device work instead of a sort each. */
 void td_dev_order(td_tctx *c);
+/* Kernels and other device work (TD_K_KERNEL, TD_K_DEVICE_OTHER) of every trace, counted
+ * through devix (td_dev_order made for each). */
+size_t td_count_kernels(td_actx *a);
 /* Trailing decimal number of a name ("ProfilerStep#12" -> 12), -1 if none. */
 int64_t td_trailing_num(const char *name);
 /* Name with a trailing "#N" / "_N" / digits removed, in the summary arena. */

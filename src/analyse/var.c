@@ -15,14 +15,7 @@ typedef struct kd {
 
 static void kernel_cov(td_actx *a)
 {
-    size_t n = 0;
-    for (size_t ti = 0; ti < a->n; ti++) { /* the device events (td_dev_order) */
-        td_tctx *c = &a->tc[ti];
-        td_dev_order(c);
-        for (size_t k = 0; k < c->ndev; k++)
-            n += c->t->ev[c->devix[k]].kind == TD_K_KERNEL ||
-                 c->t->ev[c->devix[k]].kind == TD_K_DEVICE_OTHER;
-    }
+    size_t n = td_count_kernels(a);
     if (!n || td_sum_find_table(a->s, "variability")) /* XLA: thunk variability */
         return;
     kd *k = td_xmalloc(n * sizeof *k);
