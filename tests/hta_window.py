@@ -8,6 +8,8 @@ device events (those with a "stream" arg) whose correlation id is one of those C
 events'. This writes that subset, so that tracedoc's figures on it can be compared
 with HTA's own output. Usage: hta_window.py IN(.json[.gz]|.tar.gz) OUTDIR
 (one OUTDIR/<name>.json per trace).
+With --three IN OUTDIR, the three cuts below from one read: OUTDIR/all, OUTDIR/launch and
+OUTDIR/queue, with what --only prints in OUTDIR/launch.txt and OUTDIR/queue.txt.
 With --only launch|queue, device events are also dropped unless the call that launched
 them is one HTA's launch statistics (cuda_kernel_analysis.py) or queue length
 (trace_symbol_table.py get_runtime_launch_events_mask) recognise: what HTA leaves out
@@ -110,11 +112,47 @@ def load(f, name):
 def main():
     args = sys.argv[1:]
     names = None
+    if args and args[0] == "--three":
+        return three(args[1], args[2])
     if args and args[0] == "--only":
         names = {"launch": LAUNCH, "queue": QUEUE}[args[1]]
         args = args[2:]
     src, out = args
     os.makedirs(out, exist_ok=True)
+    for name, doc in read(src):
+        base = re.sub(r"\.json(\.gz)?$", "", name)
+        with open(os.path.join(out, base + ".json"), "w") as f:
+            doc = cut(doc)
+            if names is not None:
+                doc = only(doc, names, base)
+            f.write(json.dumps(doc))  # dumps: the C encoder (dump goes chunk by chunk in Python)
+
+
+def three(src, out):
+    """The three cuts from one read of the trace: OUT/all, OUT/launch and OUT/queue, what
+    --only prints in OUT/launch.txt and OUT/queue.txt (diag_hta.sh)."""
+    for d in ("all", "launch", "queue"):
+        os.makedirs(os.path.join(out, d), exist_ok=True)
+    txt = {k: open(os.path.join(out, k + ".txt"), "w") for k in ("launch", "queue")}
+    for name, doc in read(src):
+        base = re.sub(r"\.json(\.gz)?$", "", name)
+        doc = cut(doc)
+        with open(os.path.join(out, "all", base + ".json"), "w") as f:
+            f.write(json.dumps(doc))  # dumps: the C encoder (dump goes chunk by chunk in Python)
+        for k, names in (("launch", LAUNCH), ("queue", QUEUE)):
+            stdout, sys.stdout = sys.stdout, txt[k]
+            try:
+                d = only(doc, names, base)
+            finally:
+                sys.stdout = stdout
+            with open(os.path.join(out, k, base + ".json"), "w") as f:
+                f.write(json.dumps(d))
+    for f in txt.values():
+        f.close()
+
+
+def read(src):
+    """(member name, document) of a trace file or of each trace in a tar archive."""
     docs = []
     if src.endswith(".tar.gz") or src.endswith(".tar"):
         with tarfile.open(src) as tf:
@@ -124,13 +162,7 @@ def main():
     else:
         with open(src, "rb") as f:
             docs.append((os.path.basename(src), load(f, src)))
-    for name, doc in docs:
-        base = re.sub(r"\.json(\.gz)?$", "", name)
-        with open(os.path.join(out, base + ".json"), "w") as f:
-            doc = cut(doc)
-            if names is not None:
-                doc = only(doc, names, base)
-            json.dump(doc, f)
+    return docs
 
 
 if __name__ == "__main__":

@@ -22,10 +22,8 @@ for tr in "$TRACES"/kineto/*.gz "$TRACES"/kineto-shapes/*.gz; do
     [ -d "$H" ] || continue
     W=$WORK/$n
     mkdir -p "$W"
-    cut_trace() {
-        $PY "$ROOT/tests/hta_window.py" "$tr" "$ONCE/all" >/dev/null &&
-        $PY "$ROOT/tests/hta_window.py" --only launch "$tr" "$ONCE/launch" >"$ONCE/launch.txt" &&
-        $PY "$ROOT/tests/hta_window.py" --only queue "$tr" "$ONCE/queue" >"$ONCE/queue.txt"
+    cut_trace() { # the three cuts from one read: all/, launch/ + launch.txt, queue/ + queue.txt
+        $PY "$ROOT/tests/hta_window.py" --three "$tr" "$ONCE"
     }
     once "hta_window-$n" cut_trace || die "hta_window $n"
     C=$ONCE
