@@ -14,14 +14,6 @@ typedef struct {
     int64_t s, e;
 } civ;
 
-static int civ_cmp(const void *x, const void *y)
-{
-    const civ *a = x, *b = y;
-    if (a->call != b->call)
-        return a->call < b->call ? -1 : 1;
-    return (a->s > b->s) - (a->s < b->s);
-}
-
 void td_opp_sort_pairs(uint64_t *pairs, size_t n)
 {
     /* event indices are below 2^31: every pair is a non-negative int64 */
@@ -78,7 +70,8 @@ void td_opp_union(const td_tctx *cx, const uint64_t *pairs, size_t np, int64_t *
     }
     if (nv) { /* v is NULL without device work under any event */
         /* by call, each call's intervals in start order: they were appended in start
-         * order (the device events' order), so a stable sort by call is enough */
+         * order (the device events', sorted by td_read_finish), so a stable sort by call
+         * is enough */
         td_keyed *kv = td_xmalloc(nv * sizeof *kv);
         for (size_t j = 0; j < nv; j++)
             kv[j] = (td_keyed){v[j].call, (int64_t)j};
@@ -89,12 +82,6 @@ void td_opp_union(const td_tctx *cx, const uint64_t *pairs, size_t np, int64_t *
         free(kv);
         free(v);
         v = w;
-        /* a reader that does not sort its events by start: sort the calls' runs */
-        for (size_t j = 1; j < nv; j++)
-            if (v[j].call == v[j - 1].call && v[j].s < v[j - 1].s) {
-                qsort(v, nv, sizeof *v, civ_cmp);
-                break;
-            }
     }
     for (size_t i = 0; i < nv;) {
         size_t j;
