@@ -230,6 +230,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
     qsort(a.tc, a.n, sizeof *a.tc, by_rank);
     for (size_t i = 0; i < a.n; i++) {
         td_an_nest(&a, &a.tc[i]);
+        td_dev_order(&a.tc[i]); /* devix and bystream, which the passes walk */
         if (a.tc[i].t->nranges || a.tc[i].t->ncompile)
             xla = 1;
     }

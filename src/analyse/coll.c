@@ -167,7 +167,6 @@ static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
 {
     td_trace *t = c->t;
     /* only device work can be communication (nest.c): walk it, not every event */
-    td_dev_order(c);
     size_t ncomm = 0, ncomp = 0;
     for (size_t k = 0; k < c->ndev; k++) {
         size_t i = (size_t)c->devix[k];

@@ -56,7 +56,7 @@ static inline int32_t td_cp_loc_cpu(const td_cptrace *p, int32_t i)
 
 /* Per-trace state (queue lengths, launch order) for td_cp_step; NULL-safe free
  * (analyse/critpath_trace.c). */
-void *td_cp_trace_new(const td_tctx *c); /* after td_dev_order(c) */
+void *td_cp_trace_new(const td_tctx *c);
 void td_cp_trace_free(void *state);
 /* The path over the window [s0, s1] of trace c: 1 when there is one. */
 int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1,

@@ -157,7 +157,6 @@ void td_an_critpath(td_actx *a)
         td_tctx *c = &a->tc[ti];
         if (!c->ndev)
             continue;
-        td_dev_order(c); /* the device events' indices, shared */
         void *st = td_cp_trace_new(c);
         if (!c->nsteps) {
             /* no step: the whole trace (as HTA without an annotation) */

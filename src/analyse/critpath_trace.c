@@ -23,7 +23,7 @@ static void cp_trace_init(td_cptrace *p, const td_tctx *c)
     const td_trace *t = c->t;
     memset(p, 0, sizeof *p);
     p->c = c;
-    p->devix = c->devix; /* td_dev_order, made by the caller */
+    p->devix = c->devix; /* td_dev_order (analyse.c) */
     p->qrt = td_xmalloc((c->ndev + 1) * sizeof *p->qrt);
     p->qdev = td_xmalloc((c->ndev + 1) * sizeof *p->qdev);
     p->dloc = td_xmalloc((c->ndev + 1) * sizeof *p->dloc);

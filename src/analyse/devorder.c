@@ -89,12 +89,11 @@ void td_dev_order(td_tctx *c)
     free(sid);
 }
 
-size_t td_count_kernels(td_actx *a)
+size_t td_count_kernels(const td_actx *a)
 {
     size_t n = 0;
     for (size_t ti = 0; ti < a->n; ti++) {
-        td_tctx *c = &a->tc[ti];
-        td_dev_order(c);
+        const td_tctx *c = &a->tc[ti];
         for (size_t k = 0; k < c->ndev; k++)
             n += c->t->ev[c->devix[k]].kind == TD_K_KERNEL ||
                  c->t->ev[c->devix[k]].kind == TD_K_DEVICE_OTHER;

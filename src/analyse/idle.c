@@ -20,7 +20,6 @@ static const char *const cat_name[IC__N] = {"host_wait", "kernel_wait", "other"}
 static void idle_trace(td_actx *a, td_tctx *c, td_table *tb)
 {
     const td_trace *t = c->t;
-    td_dev_order(c);
     const int32_t *v = c->bystream;
     size_t n = c->nbystream;
     for (size_t i = 0; i < n;) {

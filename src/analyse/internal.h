@@ -69,8 +69,8 @@ typedef struct td_tctx {
     int64_t t0, t1;     /* first event start, last event end */
     int64_t steady0;    /* start of the first kept step when some were dropped, else INT64_MIN */
     size_t ndev;        /* device events */
-    /* device work in the order the per-stream passes walk it (td_dev_order; NULL until
-       the first pass asks): devix[k] = the k-th device event's index in t->ev, and
+    /* device work in the order the passes walk it (td_dev_order, made for every trace
+       right after td_an_nest, analyse.c): devix[k] = the k-th device event's index in t->ev, and
        bystream[0..nbystream) = the device ordinals k whose track has a stream (>= 0),
        by (stream, start, k) */
     int32_t *devix, *bystream;
@@ -171,12 +171,14 @@ int td_is_comm_id(td_actx *a, td_str id);
  * in input order: a counting sort by interned name, then each name's run by duration
  * (base/sort.h). The per-kernel statistics' order, without qsort. */
 void td_sort_name_dur(const td_actx *a, td_str *name, td_keyed *kv, size_t n);
-/* Fills c->devix and c->bystream once (analyse/devorder.c): the stream passes (idle
- * causes, queue lengths) share one ordering of the device work instead of a sort each. */
+/* Fills c->devix and c->bystream once (analyse/devorder.c; analyse.c calls it for every
+ * trace after td_an_nest): the passes walk the device work through them instead of
+ * scanning every event, and the stream passes (idle causes, queue lengths) share one
+ * ordering of it instead of a sort each. */
 void td_dev_order(td_tctx *c);
 /* Kernels and other device work (TD_K_KERNEL, TD_K_DEVICE_OTHER) of every trace, counted
- * through devix (td_dev_order made for each). */
-size_t td_count_kernels(td_actx *a);
+ * through devix. */
+size_t td_count_kernels(const td_actx *a);
 /* Trailing decimal number of a name ("ProfilerStep#12" -> 12), -1 if none. */
 int64_t td_trailing_num(const char *name);
 /* Name with a trailing "#N" / "_N" / digits removed, in the summary arena. */

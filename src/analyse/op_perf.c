@@ -414,10 +414,8 @@ void td_an_op_perf(td_actx *a)
     td_table *tb = NULL, *bwd = NULL, *roof = NULL;
     const td_peak *used = NULL;
     for (size_t i = 0; i < a->n; i++)
-        if (a->tc[i].t->nshapes) {
-            td_dev_order(&a->tc[i]); /* td_opp_union walks the device events by devix */
+        if (a->tc[i].t->nshapes)
             perf_trace(a, &a->tc[i], &tb, &bwd, &roof, &used);
-        }
     if (!tb)
         return;
     if (a->o->peak_tflops > 0)

@@ -53,7 +53,7 @@ void td_opp_union(const td_tctx *cx, const uint64_t *pairs, size_t np, int64_t *
     uint8_t *is = bits_of(t, pairs, np);
     civ *v = NULL;
     size_t nv = 0, cap = 0;
-    /* the device events in event order (devix: td_dev_order, made by the caller) */
+    /* the device events in event order (devix) */
     for (size_t k = 0; k < cx->ndev; k++) {
         const td_event *ev = &t->ev[cx->devix[k]];
         int32_t r = cx->launch[k];

@@ -15,7 +15,7 @@ int32_t td_opp_host_event(const td_trace *t, int64_t ts, uint32_t track, td_str 
 
 /* pairs[np]: (event << 32 | call), sorted. out[call] = the union of the device intervals
  * (kernels, memcpy, memset) launched under the events paired with the call (an event's
- * own subtree); calls without any keep their value. After td_dev_order(cx). */
+ * own subtree); calls without any keep their value. */
 void td_opp_union(const td_tctx *cx, const uint64_t *pairs, size_t np, int64_t *out);
 
 /* The backward functions autograd links to the calls whose op events are evs[nc] (as

@@ -53,8 +53,6 @@ void td_an_overlap(td_actx *a)
 {
     td_table *tb = NULL;
     for (size_t i = 0; i < a->n; i++)
-        if (a->tc[i].ndev) {
-            td_dev_order(&a->tc[i]);
+        if (a->tc[i].ndev)
             overlap_trace(a, &a->tc[i], &tb);
-        }
 }

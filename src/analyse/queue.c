@@ -30,7 +30,6 @@ static td_table *table(td_summary *s)
 static void queue_trace(td_actx *a, td_tctx *c, td_table **tbp)
 {
     const td_trace *t = c->t;
-    td_dev_order(c);
     const int32_t *v = c->bystream;
     size_t n = c->nbystream;
     int64_t *lts = td_xmalloc((n + 1) * sizeof *lts), *sts = td_xmalloc((n + 1) * sizeof *sts);

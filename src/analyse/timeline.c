@@ -232,7 +232,6 @@ void td_an_timeline(td_actx *a)
         td_trace *t = c->t;
         if (!c->ndev)
             continue;
-        td_dev_order(c);
         /* distinct device ids, sorted */
         int *ids = td_xmalloc((t->ntracks + 1) * sizeof *ids);
         size_t nids = 0;
