@@ -25,16 +25,16 @@ _Noreturn void td_oom(size_t n)
     abort();
 }
 
+#define TD_HUGE_MIN ((size_t)2 << 20) /* see base/alloc.h */
+
 /* The advice covers the block's whole pages: glibc serves a large block as a mapping of
  * its own (the header before p, the block's end at the mapping's end), and advice over
  * only part of it would split the mapping, which realloc then can no longer grow in place
  * (mremap): it would copy, and fault, every time (measured: 20% more faults). */
-void td_hugepages(void *p, size_t bytes)
+static void hugepages(void *p, size_t bytes)
 {
 #if defined(MADV_HUGEPAGE) && defined(__GLIBC__)
     const uintptr_t page = 4096;
-    if (!p || bytes < TD_HUGE_MIN)
-        return;
     size_t have = malloc_usable_size(p);
     uintptr_t a = (uintptr_t)p & ~(page - 1);
     uintptr_t b = ((uintptr_t)p + (have > bytes ? have : bytes) + page - 1) & ~(page - 1);
@@ -51,7 +51,7 @@ void *td_xmalloc(size_t n)
     if (!p)
         td_oom(n);
     if (n >= TD_HUGE_MIN)
-        td_hugepages(p, n);
+        hugepages(p, n);
     return p;
 }
 
@@ -61,7 +61,7 @@ void *td_xcalloc(size_t n, size_t size)
     if (!p)
         td_oom(n * size);
     if (n * size >= TD_HUGE_MIN) /* calloc checked the product */
-        td_hugepages(p, n * size);
+        hugepages(p, n * size);
     return p;
 }
 
@@ -71,7 +71,7 @@ void *td_xrealloc(void *p, size_t n)
     if (!q)
         td_oom(n);
     if (n >= TD_HUGE_MIN) /* a grown mapping's new part has no advice yet */
-        td_hugepages(q, n);
+        hugepages(q, n);
     return q;
 }
 

@@ -16,13 +16,10 @@
 _Noreturn void td_oom(size_t n);
 /* Install the out-of-memory handler (it must not return). */
 void td_oom_set_handler(void (*fn)(size_t n));
-/* Blocks of TD_HUGE_MIN bytes or more get td_hugepages: each first touch of a 4 KiB page
- * is a fault, and on a paravirtualised machine a fault costs 7-13 us (bench/README.md);
- * a 2 MiB page is one fault. */
-#define TD_HUGE_MIN ((size_t)2 << 20)
-/* Advise transparent huge pages for the whole 2 MiB pages inside [p, p + bytes) (no-op
- * below TD_HUGE_MIN, or where the system has none: it is advice). */
-void td_hugepages(void *p, size_t bytes);
+/* Blocks of 2 MiB or more from td_xmalloc, td_xcalloc and td_xrealloc are advised
+ * transparent huge pages (madvise MADV_HUGEPAGE; a no-op where the system has none): each
+ * first touch of a 4 KiB page is a fault, and on a paravirtualised machine a fault costs
+ * 7-13 us (bench/README.md); a 2 MiB page is one fault. */
 void *td_xmalloc(size_t n);
 void *td_xcalloc(size_t n, size_t size);
 void *td_xrealloc(void *p, size_t n);
