@@ -18,6 +18,9 @@ DESTDIR ?=
 WERROR ?= -Werror
 PKGS = cairo pangocairo pangoft2 fontconfig xlsxwriter sqlite3 liblzma libarchive \
        libzstd zlib libisal libcrypto snappy jansson
+# the graphics libraries are compiled against but not linked: src/render/pdf/gfx.c loads
+# them (dlopen) when a PDF is first drawn, so that every other run starts without them
+GFX_PKGS = cairo pangocairo pangoft2 fontconfig
 CC ?= cc
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.1.0)
 WARN = -std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
@@ -40,7 +43,7 @@ TD_CPPFLAGS = -Isrc -D_FILE_OFFSET_BITS=64 -DTD_VERSION='"$(VERSION)"' -DTD_DATA
           $(shell pkg-config --cflags $(PKGS))
 TD_CFLAGS = $(WARN) $(OPT)
 ALL_CFLAGS = $(TD_CPPFLAGS) $(CPPFLAGS) $(TD_CFLAGS) $(CFLAGS)
-LDLIBS += $(shell pkg-config --libs $(PKGS)) -lcsv -lm -lpthread
+LDLIBS += $(shell pkg-config --libs $(filter-out $(GFX_PKGS),$(PKGS))) -lcsv -lm -lpthread -ldl
 
 # sources in a folder per stage (src/README.md); objects mirror the folders
 SRCS := $(sort $(shell find src -name '*.c'))

@@ -8,13 +8,13 @@
  *   table.c      the table drawer (pd_table), used by several sections
  *   chart.c      chart primitives: rules, legends, bars, axes, scatter, ticks
  *   page.c       colours, text, wrapping, the page cursor, headings, notes
+ *   gfx.c        loads cairo, pango and fontconfig when the first PDF is drawn (gfx.h)
  * All sizes are PDF points. */
 #ifndef TD_RENDER_PDF_INT_H
 #define TD_RENDER_PDF_INT_H
 #include "render/render.h"
 #include "summary/template.h"
-#include <cairo.h>
-#include <pango/pangocairo.h>
+#include "render/pdf/gfx.h"
 
 enum { PF_SANS, PF_BOLD, PF_MONO, PF_N };
 

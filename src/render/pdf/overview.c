@@ -55,7 +55,7 @@ int pd_header(pdoc *d, const td_template *t)
     td_buf tb = {0};
     for (const char *p = d->title; *p; p++) {
         const char *q = p;
-        while (q > d->title && g_ascii_isdigit(q[-1]))
+        while (q > d->title && q[-1] >= '0' && q[-1] <= '9')
             q--;
         if (*p == ' ' && q < p && (q == d->title || q[-1] == ' '))
             td_buf_printf(&tb, "\xc2\xa0");

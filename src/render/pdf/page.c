@@ -4,6 +4,7 @@
  * above them. See render/pdf/internal.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/pdf/internal.h"
+#include "base/text.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,7 +103,7 @@ double pd_text_h(pdoc *d, const char *text, int font, double size, double width)
 static int wrap_ok(const char *t, size_t p)
 {
     char a = t[p - 1], b = t[p];
-    if (a == '.' && g_ascii_isdigit(b))
+    if (a == '.' && b >= '0' && b <= '9')
         return 0; /* "57.576 ms" */
     if (a == ' ' || a == ',' || a == '/' || a == '.' || a == '_' || a == ';' || a == '|' ||
         a == '=' || a == '#')
@@ -169,15 +170,16 @@ char *pd_wrap(pdoc *d, const char *text, int font, double size, double width, in
                       before a capital that follows a small letter when one is on the
                       line ("XlaMemory" / "Scheduler", not "XlaMemoryS" / "cheduler") */
                 size_t lim = first ? first : n, lo = s, p = s, camel = 0;
+                uint32_t cp;
                 while (p < lim) {
-                    p = (size_t)(g_utf8_next_char(t + p) - t);
+                    p += td_utf8_next((const unsigned char *)t + p, &cp); /* t is valid UTF-8 */
                     if (p > lim || span_w(d, t, s, p, font, size) > width)
                         break;
                     lo = p;
-                    if (p < lim && g_ascii_islower(t[p - 1]) && g_ascii_isupper(t[p]))
+                    if (p < lim && t[p - 1] >= 'a' && t[p - 1] <= 'z' && t[p] >= 'A' && t[p] <= 'Z')
                         camel = p;
                 }
-                e = camel > s ? camel : lo > s ? lo : (size_t)(g_utf8_next_char(t + s) - t);
+                e = camel > s ? camel : lo > s ? lo : s + td_utf8_next((const unsigned char *)t + s, &cp);
             }
         }
         off[k] = s;

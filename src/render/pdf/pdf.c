@@ -18,11 +18,8 @@
  * the "D:" prefix ("(20231114221320Z)"); poppler and qpdf read it as is. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/pdf/internal.h"
-#include <cairo-pdf.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fontconfig/fontconfig.h>
-#include <pango/pangofc-fontmap.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -266,8 +263,9 @@ static td_status load_fonts(const char *dir, PangoFontMap **out, td_err *e)
         FcConfigDestroy(cfg);
         return td_fail(e, TD_E_INTERNAL, "PDF: pango has no FreeType font map");
     }
-    /* the font map takes its own reference to the configuration */
-    pango_fc_font_map_set_config(PANGO_FC_FONT_MAP(fm), cfg);
+    /* the font map takes its own reference to the configuration; a FreeType map is a
+     * PangoFcFontMap (a plain cast: GObject's checked one is not among gfx.h's calls) */
+    pango_fc_font_map_set_config((PangoFcFontMap *)fm, cfg);
     FcConfigDestroy(cfg);
     *out = fm;
     return TD_OK;
@@ -317,8 +315,14 @@ static td_status write_pdf(pdoc *d, sink *k, td_err *e)
 td_status td_render_pdf(const td_summary *s, const td_template *t, const td_render_opts *o,
                         const char *path, td_err *e)
 {
+    td_status st = td_gfx_load(e);
+    if (st != TD_OK) {
+        char m[sizeof e->msg];
+        snprintf(m, sizeof m, "%s", e->msg);
+        return td_fail(e, st, "%s: %s", path, m);
+    }
     PangoFontMap *fm = NULL;
-    td_status st = load_fonts(o->fontdir, &fm, e);
+    st = load_fonts(o->fontdir, &fm, e);
     if (st != TD_OK)
         return st;
     pdoc d;
@@ -396,7 +400,7 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
     g_object_unref(d.pc);
     /* drop the fonts cached by the map (and with them the configuration) now rather
      * than leaving them to the process exit */
-    pango_fc_font_map_shutdown(PANGO_FC_FONT_MAP(fm));
+    pango_fc_font_map_shutdown((PangoFcFontMap *)fm);
     g_object_unref(fm);
     free(title);
     return st;
