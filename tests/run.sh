@@ -152,8 +152,32 @@ busy() { # the running jobs that take a slot
     echo $n
 }
 declare -A waiting_pid=()
+# next_job: the first job of the order not yet started whose case is not running on
+# another build at the moment (else the first one): the two builds' runs of a case then
+# run one after the other, so that the second finds the first's checks (checked), cuts
+# (once) and documents (looks_elsewhere) done instead of doing them too or waiting
+left=($order)
+live=()
+next_job() {
+    local j k c still=()
+    local -A running=()
+    for j in "${live[@]}"; do
+        [ -f "$tmp/$j.rc" ] || { running[${names[$j]#*:}]=1; still+=("$j"); }
+    done
+    live=("${still[@]}")
+    pick=0
+    for k in "${!left[@]}"; do
+        c=${names[${left[$k]}]#*:}
+        if [ -z "${running[$c]:-}" ]; then pick=$k; break; fi
+    done
+    i=${left[$pick]}
+    unset "left[$pick]"
+    left=("${left[@]}")
+    live+=("$i")
+}
 suite_t0=$EPOCHREALTIME
-for i in $order; do
+while [ ${#left[@]} -gt 0 ]; do
+    next_job
     if [ "${kinds[$i]}" = unit ] && [ "$jobs" -le 1 ]; then
         (run_one "$i")
     else
