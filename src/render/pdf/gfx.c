@@ -2,6 +2,7 @@
 #define TD_GFX_LOADER
 #include "render/pdf/gfx.h"
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -44,11 +45,24 @@ static void load(void)
         /* never closed: the functions stay in use until the process ends */
         h[i] = dlopen(libs[i].so, RTLD_NOW | RTLD_LOCAL);
         if (!h[i]) {
+            int en = errno;
             const char *why = dlerror();
-            snprintf(load_msg, sizeof load_msg,
-                     "cannot write a PDF: the graphics library %s (Debian package %s) "
-                     "cannot be loaded: %s", libs[i].so, libs[i].pkg, why ? why : "?");
-            load_st = TD_E_OUTPUT;
+            why = why ? why : "?";
+            /* under a memory limit (ulimit -v) mapping the library fails: out of memory,
+             * like a renderer that dies of it, not a missing library */
+            if (en == ENOMEM || strstr(why, "failed to map segment") ||
+                strstr(why, "allocate memory")) {
+                snprintf(load_msg, sizeof load_msg,
+                         "cannot write a PDF: out of memory loading the graphics library "
+                         "%s (a memory limit, ulimit -v, too low for it?): %s", libs[i].so,
+                         why);
+                load_st = TD_E_NOMEM;
+            } else {
+                snprintf(load_msg, sizeof load_msg,
+                         "cannot write a PDF: the graphics library %s (Debian package %s) "
+                         "cannot be loaded: %s", libs[i].so, libs[i].pkg, why);
+                load_st = TD_E_OUTPUT;
+            }
             return;
         }
     }

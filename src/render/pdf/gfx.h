@@ -93,7 +93,8 @@ extern td_gfx_fns td_gfx;
 
 /* Loads the libraries and every function of TD_GFX_FUNCS, once per process (later calls
  * return the first call's result). A library or function that cannot be loaded is
- * TD_E_OUTPUT ("the PDF cannot be written"), naming it and the Debian package. */
+ * TD_E_OUTPUT ("the PDF cannot be written"), naming it and the Debian package; one that
+ * cannot be mapped for lack of memory (a ulimit -v) is TD_E_NOMEM. */
 td_status td_gfx_load(td_err *e);
 
 #ifndef TD_GFX_LOADER
