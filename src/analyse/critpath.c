@@ -513,6 +513,11 @@ static size_t longest(const cgraph *g, int32_t **path)
                 q[qt++] = e->v;
         }
     }
+    /* the order and the lengths are done with: only pred and the edges make the path */
+    free(indeg);
+    free(off);
+    free(adj);
+    free(dist);
     size_t np = 0;
     if (qt == n && best >= 0) { /* the path from its end back (one walk: on the graph of
                                  * a whole export it is millions of cache misses), reversed */
@@ -523,11 +528,7 @@ static size_t longest(const cgraph *g, int32_t **path)
         for (size_t k = 0; k < np; k++)
             (*path)[k] = pv[np - 1 - k];
     }
-    free(indeg);
-    free(off);
-    free(adj);
     free(q);
-    free(dist);
     free(pred);
     return np;
 }
@@ -708,6 +709,14 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     free(blk);
     g.sn = g.en = NULL;
     lock = blk = NULL;
+    /* and the window's maps: the path and the result read neither */
+    for (size_t j = 0; j < nd; j++)
+        p->dloc[dk[j]] = -1;
+    free(dk);
+    dk = NULL;
+    free(p->wloc);
+    p->wloc = NULL;
+    p->wn = 0;
     int32_t *path;
     size_t np = longest(&g, &path);
     /* the result: time per class with its top event, and the path's segments */
@@ -734,12 +743,6 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         sg->event = report_event(a, c, p, nev);
     }
     free(path);
-    for (size_t j = 0; j < nd; j++)
-        p->dloc[dk[j]] = -1;
-    free(p->wloc);
-    p->wloc = NULL;
-    p->wn = 0;
-    free(dk);
     free(lock);
     free(blk);
     free(g.ev);

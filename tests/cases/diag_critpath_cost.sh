@@ -3,6 +3,10 @@
 # saxpy one: 496 K graph events) the peak RSS of `summary` stays within 1.6 times that of
 # the same run without the pass (TD_TEST_NO_CRITPATH=1). Measured (bench/README.md):
 # 132.8 MB against 84.0 MB (1.58x); with the 24-byte edges of before, 140.7 MB (1.68x).
+# Since the graphics libraries are loaded only for a PDF (sixth session), the run without
+# the pass maps 4 MB less (79.9 MB), which put the same path at 1.61x (128.9 MB); the
+# window's maps and the longest path's order arrays are now freed as soon as they are
+# done with: 122.2-122.9 MB (1.53x).
 # Until the nsys reader's second pass (fourth session) the reference was the reader's own
 # peak (1.25x its 119 MB); the reader now peaks at 65 MB, under the passes' own arrays,
 # so that ratio no longer measured the critical path. The critical path's output on that
