@@ -9,6 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 B=${1:-build-fuzz}
+case "$B" in /*) ;; *) B=$ROOT/$B ;; esac # the seeds are also written from other folders
 secs=${2:-60}
 shift 2 2>/dev/null || true
 TRACES=${TRACES:-$(cd "$ROOT/../shared/traces" 2>/dev/null && pwd)}
@@ -62,7 +63,7 @@ cp tests/data/telemetry/*.txt tests/data/telemetry/*.csv "$S/telemetry/"
 cp tests/data/read_small.json.gz tests/data/read_multimember.json.gz "$S/input/"
 gzip -c tests/data/read_small.json >"$S/input/small.json.gz"
 tar -C tests/data -czf "$S/input/two.tar.gz" read_small.json e2e/hostile.json
-(cd tests/data && zip -q "$ROOT/$S/input/small.zip" read_small.json)
+(cd tests/data && zip -q "$S/input/small.zip" read_small.json)
 cp tests/data/parquet/*.parquet "$S/parquet/"
 "$ROOT/build/tracedoc" fold examples/hta_nccl_data.json.gz 2>/dev/null | head -50 >"$S/folded/example.folded"
 printf 'a;b;c 10\na;b 5\nx 1\n' >"$S/folded/tiny.folded"
