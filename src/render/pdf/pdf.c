@@ -312,15 +312,20 @@ static td_status write_pdf(pdoc *d, sink *k, td_err *e)
     return TD_OK;
 }
 
+/* e's message (status st) named after the output: "PATH: message" */
+static td_status named(td_err *e, td_status st, const char *path)
+{
+    char m[sizeof e->msg];
+    snprintf(m, sizeof m, "%s", e->msg);
+    return td_fail(e, st, "%s: %s", path, m);
+}
+
 td_status td_render_pdf(const td_summary *s, const td_template *t, const td_render_opts *o,
                         const char *path, td_err *e)
 {
     td_status st = td_gfx_load(e);
-    if (st != TD_OK) {
-        char m[sizeof e->msg];
-        snprintf(m, sizeof m, "%s", e->msg);
-        return td_fail(e, st, "%s: %s", path, m);
-    }
+    if (st != TD_OK)
+        return named(e, st, path);
     PangoFontMap *fm = NULL;
     st = load_fonts(o->fontdir, &fm, e);
     if (st != TD_OK)
@@ -378,11 +383,8 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
             st = td_tmp_fail(path, tmp, errno, e);
         else {
             st = write_pdf(&d, &k2, e);
-            if (st != TD_OK) {
-                char m[sizeof e->msg];
-                snprintf(m, sizeof m, "%s", e->msg);
-                td_fail(e, st, "%s: %s", path, m);
-            }
+            if (st != TD_OK)
+                named(e, st, path);
             if (fclose(k2.f) != 0 && st == TD_OK)
                 st = td_fail(e, TD_E_OUTPUT, "%s: cannot write: %s", path, strerror(errno));
             if (st == TD_OK)
