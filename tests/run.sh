@@ -152,20 +152,19 @@ busy() { # the running jobs that take a slot
     echo $n
 }
 declare -A waiting_pid=()
-# next_job: the first job of the order not yet started whose case is not running on
-# another build at the moment (else the first one): the two builds' runs of a case then
+# next_job: sets i to the first job of the order not yet started whose case is not running
+# on another build at the moment (else the first one): the two builds' runs of a case then
 # run one after the other, so that the second finds the first's checks (checked), cuts
 # (once) and documents (looks_elsewhere) done instead of doing them too or waiting
 left=($order)
 live=()
 next_job() {
-    local j k c still=()
+    local j k c pick=0 still=()
     local -A running=()
     for j in "${live[@]}"; do
         [ -f "$tmp/$j.rc" ] || { running[${names[$j]#*:}]=1; still+=("$j"); }
     done
     live=("${still[@]}")
-    pick=0
     for k in "${!left[@]}"; do
         c=${names[${left[$k]}]#*:}
         if [ -z "${running[$c]:-}" ]; then pick=$k; break; fi
