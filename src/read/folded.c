@@ -11,8 +11,11 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* MAP_POPULATE */
 #include "read/folded.h"
+#include "io/peek.h"
 #include "summary/flame.h"
 #include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,7 +247,118 @@ static td_status parse_lines(fstate *st, const char *text, size_t n, int last, s
  * one reused buffer, so the memory held stays one window whatever the file's size. (A
  * mapping would save the copy, but a file that another process truncates while it is
  * mapped kills the reader with SIGBUS; a short read here is an end of file.) */
-#define WINDOW ((size_t)4 << 20)
+#define WINDOW ((size_t)1 << 20)
+
+/* Lines of bytes [from, to) of fd (to < 0: to the end of the file) into st, a window at
+ * a time; stops early, returning TD_OK, once *stop is set (never set: NULL). */
+static td_status read_range(int fd, off_t from, off_t to, fstate *st, const atomic_int *stop,
+                            td_err *e)
+{
+    size_t cap = WINDOW, have = 0; /* bytes of the buffer holding unparsed text */
+    off_t pos = from;
+    char *buf = malloc(cap);
+    if (!buf)
+        return td_fail(e, TD_E_NOMEM, "%s: no memory for a read buffer", st->name);
+    td_status rc = TD_OK;
+    for (;;) {
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+            break;
+        if (have == cap) { /* a line longer than the window */
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                rc = td_fail(e, TD_E_NOMEM, "%s: a line longer than %zu bytes", st->name, cap);
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t want = cap - have;
+        if (to >= 0 && (off_t)want > to - pos)
+            want = (size_t)(to - pos);
+        ssize_t k = want ? pread(fd, buf + have, want, pos) : 0;
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            rc = td_fail(e, TD_E_IO, "%s: cannot read at byte %lld: %s", st->name,
+                         (long long)pos, strerror(errno));
+            break;
+        }
+        pos += k;
+        have += (size_t)k;
+        int last = k == 0;
+        size_t used;
+        rc = parse_lines(st, buf, have, last, &used, e);
+        if (rc != TD_OK || last)
+            break;
+        memmove(buf, buf + used, have - used);
+        have -= used;
+    }
+    free(buf);
+    return rc;
+}
+
+/* A file of SPLIT_MIN bytes or more is read in two halves at once when there are two
+ * cores: the second half (from the first line that starts at or after the middle) into a
+ * tree of its own on a second thread, merged into the first's at the end
+ * (td_flametree_merge: the drawn flame never depends on the order of the lines). Only a
+ * second half read without incident is merged: one with an error, or whose counts came
+ * in another unit than the first half's, is read again after the first half as if
+ * there had been no split, so messages, line numbers and units are those of a reading
+ * in order. */
+#define SPLIT_MIN ((off_t)64 << 20)
+
+typedef struct half {
+    int fd;
+    off_t from;
+    fstate st;
+    td_flame fl; /* the second half's own unit, differential flag and tree */
+    atomic_int stop;
+    td_status rc;
+    td_err e;
+} half;
+
+static void *half_run(void *p)
+{
+    half *h = p;
+    h->rc = read_range(h->fd, h->from, -1, &h->st, &h->stop, &h->e);
+    return NULL;
+}
+
+/* Where the second half starts: just after the first newline at or after the middle of
+ * the file; 0 when there is none in the MiB there (no split). */
+static off_t split_at(int fd, off_t size)
+{
+    char b[65536];
+    for (off_t pos = size / 2; pos < size / 2 + ((off_t)1 << 20);) {
+        ssize_t k = pread(fd, b, sizeof b, pos);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return 0;
+        const char *nl = memchr(b, '\n', (size_t)k);
+        if (nl)
+            return pos + (nl - b) + 1 < size ? pos + (nl - b) + 1 : 0;
+        pos += k;
+    }
+    return 0;
+}
+
+/* The second half's result joined to st's (the first half, read to h->from): 1 when
+ * merged, 0 when it has to be read again. */
+static int join_half(fstate *st, half *h)
+{
+    td_flame *fl = st->fl, *g = &h->fl;
+    if (h->rc != TD_OK || (fl->unit ? fl->unit : 1) != (g->unit ? g->unit : 1) ||
+        !td_flametree_merge(fl->tree, g->tree))
+        return 0;
+    if (g->diff && !fl->diff) {
+        fl->diff = 1;
+        fl->base_label = g->base_label;
+    }
+    st->line += h->st.line;
+    st->negative += h->st.negative;
+    return 1;
+}
 
 /* 1 when the file was read (rc set), 0 when it is not a regular file (read it otherwise). */
 static int read_windows(FILE *f, fstate *st, td_status *rc, td_err *e)
@@ -253,41 +367,37 @@ static int read_windows(FILE *f, fstate *st, td_status *rc, td_err *e)
     int fd = fileno(f);
     if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size <= 0)
         return 0;
-    size_t cap = WINDOW, have = 0; /* bytes of the buffer holding unparsed text */
-    off_t pos = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        return 0;
-    *rc = TD_OK;
-    for (;;) {
-        if (have == cap) { /* a line longer than the window */
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                *rc = td_fail(e, TD_E_NOMEM, "%s: a line longer than %zu bytes", st->name, cap);
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        ssize_t k = pread(fd, buf + have, cap - have, pos);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0) {
-            *rc = td_fail(e, TD_E_IO, "%s: cannot read at byte %lld: %s", st->name,
-                          (long long)pos, strerror(errno));
-            break;
-        }
-        pos += k;
-        have += (size_t)k;
-        int last = k == 0;
-        size_t used;
-        *rc = parse_lines(st, buf, have, last, &used, e);
-        if (*rc != TD_OK || last)
-            break;
-        memmove(buf, buf + used, have - used);
-        have -= used;
+    off_t min = SPLIT_MIN;
+    const char *tm = getenv("TD_SPLIT_MIN"); /* tests split small files */
+    if (tm && atol(tm) > 0)
+        min = (off_t)atol(tm);
+    off_t mid = sb.st_size >= min && sysconf(_SC_NPROCESSORS_ONLN) > 1
+                    ? split_at(fd, sb.st_size) : 0;
+    half *h = mid ? calloc(1, sizeof *h) : NULL;
+    if (h) {
+        h->fd = fd;
+        h->from = mid;
+        h->fl = *st->fl;
+        h->fl.tree = td_flametree_new();
+        h->st = (fstate){.name = st->name, .fl = &h->fl};
+        atomic_init(&h->stop, 0);
     }
-    free(buf);
+    pthread_t th;
+    if (h && pthread_create(&th, NULL, half_run, h) != 0) {
+        td_flametree_free(h->fl.tree);
+        free(h);
+        h = NULL;
+    }
+    *rc = read_range(fd, 0, h ? mid : -1, st, NULL, e);
+    if (h) {
+        if (*rc != TD_OK) /* the first error in the file is the first half's */
+            atomic_store(&h->stop, 1);
+        pthread_join(th, NULL);
+        if (*rc == TD_OK && !join_half(st, h))
+            *rc = read_range(fd, mid, -1, st, NULL, e);
+        td_flametree_free(h->fl.tree);
+        free(h);
+    }
     return 1;
 }
 
@@ -311,23 +421,25 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
 {
     *s = NULL;
     *fl = NULL;
-    if (strcmp(path, "-") == 0)
-        return TD_OK; /* stdin is read as a trace */
-    FILE *f = fopen(path, "rb");
+    /* a look that loses nothing (io/peek.h): a pipe, FIFO, process substitution or "-"
+     * that holds a trace gives its reader the same bytes */
+    char head[4096];
+    ssize_t k = td_peek(path, head, sizeof head);
+    if (k < 0 && errno == EISDIR)
+        return TD_OK; /* a directory of traces */
+    if (k < 0)
+        return td_fail(e, TD_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (!looks_folded(head, (size_t)k))
+        return TD_OK;
+    FILE *f = td_peek_fopen(path);
     if (!f)
         return td_fail(e, TD_E_IO, "%s: cannot open: %s", path, strerror(errno));
-    char head[4096];
-    size_t k = fread(head, 1, sizeof head, f);
-    if (!looks_folded(head, k)) {
-        fclose(f);
-        return TD_OK;
-    }
-    rewind(f);
+    const char *name = strcmp(path, "-") ? path : "stdin"; /* as the trace reader says it */
     td_summary *sum = td_summary_new();
-    td_flame *flame = td_sum_flame(sum, kind, path);
+    td_flame *flame = td_sum_flame(sum, kind, name);
     flame->cycles = strcmp(kind, "ipu") == 0; /* IPU stacks count cycles */
     flame->tree = td_flametree_new();
-    fstate st = {.name = path, .fl = flame};
+    fstate st = {.name = name, .fl = flame};
     td_status rc = TD_OK;
     if (!read_windows(f, &st, &rc, e)) {
         char *line = NULL;
@@ -342,7 +454,7 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
                 break;
         }
         if (rc == TD_OK && ferror(f))
-            rc = td_fail(e, TD_E_IO, "%s: read error: %s", path, strerror(errno));
+            rc = td_fail(e, TD_E_IO, "%s: read error: %s", name, strerror(errno));
         free(line);
     }
     fclose(f);
@@ -352,7 +464,7 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
         return rc;
     }
     finish(&st, sum);
-    td_sum_set_str(sum, "inputs_label", "Input", path);
+    td_sum_set_str(sum, "inputs_label", "Input", name);
     *s = sum;
     *fl = flame;
     return TD_OK;

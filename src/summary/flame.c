@@ -530,12 +530,21 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
     return TD_OK;
 }
 
+/* The node of t for src's node i, made when absent; map holds t's node for each src
+ * node before i (a node's parent was created before it, so one pass in index order maps
+ * every node). */
+static int32_t node_in(tree *t, const tree *src, const int32_t *map, size_t i)
+{
+    return i ? child_of(t, map[src->n[i].parent], td_strget(src->names, src->n[i].name),
+                        td_strlen_of(src->names, src->n[i].name))
+             : 0;
+}
+
 int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, int to_base)
 {
     flushed(src);
     int32_t *map = td_xcalloc(src->nn, sizeof *map);
     int ok = 1;
-    /* a node's parent was created before it: one pass in index order maps every node */
     for (size_t i = 0; i < src->nn && ok; i++) {
         double x = (double)src->n[i].value * k;
         if (!(x >= 0 && x < 9.2e18)) {
@@ -543,10 +552,7 @@ int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, in
             break;
         }
         int64_t v = llround(x);
-        int32_t m = i ? child_of(t, map[src->n[i].parent], td_strget(src->names, src->n[i].name),
-                                 td_strlen_of(src->names, src->n[i].name))
-                      : 0;
-        map[i] = m;
+        int32_t m = map[i] = node_in(t, src, map, i);
         int64_t *dst = to_base ? &t->n[m].base : &t->n[m].value;
         if (*dst > INT64_MAX - v)
             ok = 0;
@@ -559,6 +565,25 @@ int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, in
     }
     free(map);
     return ok;
+}
+
+int td_flametree_merge(td_flametree *t, const td_flametree *src)
+{
+    flushed(src);
+    flushed(t);
+    /* a node's value is at most its tree's total: totals that fit make every sum fit */
+    if (t->total > INT64_MAX - src->total || t->base_total > INT64_MAX - src->base_total)
+        return 0;
+    int32_t *map = td_xcalloc(src->nn, sizeof *map);
+    for (size_t i = 0; i < src->nn; i++) {
+        int32_t m = map[i] = node_in(t, src, map, i);
+        t->n[m].value += src->n[i].value;
+        t->n[m].base += src->n[i].base;
+    }
+    free(map);
+    t->total += src->total;
+    t->base_total += src->base_total;
+    return 1;
 }
 
 const td_flametree *td_flame_tree(const td_flame *fl, td_flametree **owned)

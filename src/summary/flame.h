@@ -66,6 +66,10 @@ size_t td_flametree_add_many(td_flametree *t, const td_stackval *sv, size_t n);
 /* Add every node of src (current values) into t, to the current side (to_base = 0) or
  * the baseline side (to_base = 1), each value multiplied by k and rounded. 0 on overflow. */
 int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, int to_base);
+/* Add src's values, current and baseline, exactly into t, and its totals (two halves of
+ * one folded file read apart): the tree is then the one both halves' stacks would have
+ * made added to one tree. 0, nothing added, when a total would pass 2^63. */
+int td_flametree_merge(td_flametree *t, const td_flametree *src);
 /* The tree of a flame: its own tree, else a new one built from its stacks (*owned set:
  * the caller frees it). NULL on overflow. */
 const td_flametree *td_flame_tree(const td_flame *fl, td_flametree **owned);
