@@ -631,6 +631,19 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     p->wloc = td_xmalloc((p->wn + 1) * sizeof *p->wloc);
     for (size_t j = 0; j < p->wn; j++)
         p->wloc[j] = -1;
+    /* device work launched by a call that starts in the window: from b0 on */
+    size_t b0 = 0, b1 = p->nbyl;
+    while (b0 < b1) {
+        size_t mid = b0 + (b1 - b0) / 2;
+        if (t->ev[c->launch[p->bylaunch[mid]]].ts < s0)
+            b0 = mid + 1;
+        else
+            b1 = mid;
+    }
+    /* local events: at most the window's events and that device work (sized once: the
+     * whole-trace window of an export holds millions, and a grown array is copied) */
+    g.cap_e = p->wn + (p->nbyl - b0) + 1;
+    g.ev = td_xmalloc(g.cap_e * sizeof *g.ev);
     /* one scan of the window: its CPU nodes and its call-stack events (stack_edges) */
     int32_t *win = td_xmalloc((p->wn + 1) * sizeof *win);
     size_t nwin = 0;
@@ -642,15 +655,6 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
             win[nwin++] = (int32_t)i;
     }
     size_t ncpu = g.ne;
-    /* device work launched by a call that starts in the window */
-    size_t b0 = 0, b1 = p->nbyl;
-    while (b0 < b1) {
-        size_t mid = b0 + (b1 - b0) / 2;
-        if (t->ev[c->launch[p->bylaunch[mid]]].ts < s0)
-            b0 = mid + 1;
-        else
-            b1 = mid;
-    }
     int32_t *dk = NULL;
     size_t nd = 0, dcap = 0;
     for (size_t j = b0; j < p->nbyl; j++) {
@@ -682,6 +686,11 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         }
     }
     sort_nodes(&g);
+    /* edges: at most two per lock event (lock_edges: an end pops each open start once,
+     * plus one dependency), two per call-stack event (an enter and an exit) and two per
+     * device event (its span, a launch or kernel-kernel edge); sized once */
+    g.cap_ed = 2 * (g.ne + nwin + nd) + 1;
+    g.ed = td_xmalloc(g.cap_ed * sizeof *g.ed);
     g.sn = td_xmalloc((g.ne + 1) * sizeof *g.sn);
     g.en = td_xmalloc((g.ne + 1) * sizeof *g.en);
     for (size_t j = 0; j < g.nn; j++)

@@ -4,22 +4,9 @@
  * (the steady step whose path is the median length); the culprit and victims of each
  * collective across ranks: analyse/critpath_coll.c. */
 #include "analyse/critpath.h"
+#include "base/sort.h"
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct evsum {
-    int bound;
-    int32_t event;
-    int64_t ns;
-} evsum;
-
-static int evsum_cmp(const void *x, const void *y)
-{
-    const evsum *a = x, *b = y;
-    if (a->bound != b->bound)
-        return a->bound - b->bound;
-    return (a->event > b->event) - (a->event < b->event);
-}
 
 static const char *ev_name(td_actx *a, const td_trace *t, int32_t i)
 {
@@ -30,10 +17,13 @@ static const char *ev_name(td_actx *a, const td_trace *t, int32_t i)
 static void step_rows(td_actx *a, const td_tctx *c, td_table *tb, int64_t step,
                       const td_cp_result *r)
 {
-    evsum *v = td_xmalloc((r->nseg + 1) * sizeof *v);
+    /* the segments by (class, event), event -1 first (key: class, then event + 1); a
+     * whole export without steps has tens of millions: a radix sort, not qsort */
+    td_keyed *v = td_xmalloc((r->nseg + 1) * sizeof *v);
     for (size_t j = 0; j < r->nseg; j++)
-        v[j] = (evsum){r->seg[j].bound, r->seg[j].event, r->seg[j].end - r->seg[j].start};
-    qsort(v, r->nseg, sizeof *v, evsum_cmp);
+        v[j] = (td_keyed){(int64_t)r->seg[j].bound << 32 | (uint32_t)(r->seg[j].event + 1),
+                          r->seg[j].end - r->seg[j].start};
+    td_sort_keyed(v, r->nseg);
     int32_t top[TD_CP__N];
     int64_t topns[TD_CP__N] = {0};
     for (int b = 0; b < TD_CP__N; b++)
@@ -41,11 +31,12 @@ static void step_rows(td_actx *a, const td_tctx *c, td_table *tb, int64_t step,
     for (size_t j = 0; j < r->nseg;) {
         size_t k = j;
         int64_t sum = 0;
-        for (; k < r->nseg && v[k].bound == v[j].bound && v[k].event == v[j].event; k++)
-            sum += v[k].ns;
-        if (sum > topns[v[j].bound]) {
-            topns[v[j].bound] = sum;
-            top[v[j].bound] = v[j].event;
+        for (; k < r->nseg && v[k].key == v[j].key; k++)
+            sum += v[k].val;
+        int b = (int)(v[j].key >> 32);
+        if (sum > topns[b]) {
+            topns[b] = sum;
+            top[b] = (int32_t)((int64_t)(uint32_t)v[j].key - 1);
         }
         j = k;
     }
