@@ -3,7 +3,8 @@
 # bench/mkfolded.py makes (short native-like stacks, 89 MB; Python-like deep stacks,
 # 2.0 GB), built once in bench/data. Runs the binaries given, interleaved (A B A B ...),
 # each under /usr/bin/time, and prints per binary and kind the minimum CPU seconds
-# (user + sys), lines per CPU second, the minimum wall time and the peak RSS, then
+# (user + sys) and lines per CPU second, the minimum wall time and lines per second of
+# wall time (a file of 64 MiB or more is read on two threads), and the peak RSS, then
 # checks that every binary drew the same SVG (cmp).
 # Usage: bench/flame.sh TRACEDOC [TRACEDOC...]   Env: RUNS (default 3), KINDS
 # (default "short python"), LINES (default 1000000).
@@ -35,8 +36,8 @@ for k in $KINDS; do
         awk -v k="$k" -v i="$i" -v n="$LINES" -v td="$td" '
             $1 == k && $2 == i { c = $3 + $4; if (!cpu || c < cpu) cpu = c
                                  if (!w || $5 < w) w = $5; if ($6 > rss) rss = $6 }
-            END { printf "%-7s %-28s cpu %.2f s (%.2f M lines/s)  wall %.2f s  peak RSS %.1f MB\n",
-                         k, td, cpu, n / cpu / 1e6, w, rss / 1024 }' "$out/all"
+            END { printf "%-7s %-28s cpu %.2f s (%.2f M lines/s)  wall %.2f s (%.2f M lines/s)  peak RSS %.1f MB\n",
+                         k, td, cpu, n / cpu / 1e6, w, n / w / 1e6, rss / 1024 }' "$out/all"
         cmp -s "$out/$k.1.svg" "$out/$k.$i.svg" || echo "$k: $td drew another SVG" >&2
     done
 done

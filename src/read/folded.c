@@ -9,12 +9,13 @@
  * (the flame's unit becomes 1000). A line with a negative count, which flamegraph.pl
  * ignores as invalid, is skipped and counted in a warning; zero counts add nothing. */
 #define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE /* MAP_POPULATE */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "read/folded.h"
 #include "io/peek.h"
 #include "summary/flame.h"
 #include <ctype.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -324,6 +325,15 @@ static void *half_run(void *p)
     return NULL;
 }
 
+/* Whether this process may run on two cores or more (taskset, cgroups' cpusets). */
+static int two_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set) > 1;
+    return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
 /* Where the second half starts: just after the first newline at or after the middle of
  * the file; 0 when there is none in the MiB there (no split). */
 static off_t split_at(int fd, off_t size)
@@ -371,8 +381,7 @@ static int read_windows(FILE *f, fstate *st, td_status *rc, td_err *e)
     const char *tm = getenv("TD_SPLIT_MIN"); /* tests split small files */
     if (tm && atol(tm) > 0)
         min = (off_t)atol(tm);
-    off_t mid = sb.st_size >= min && sysconf(_SC_NPROCESSORS_ONLN) > 1
-                    ? split_at(fd, sb.st_size) : 0;
+    off_t mid = sb.st_size >= min && two_cores() ? split_at(fd, sb.st_size) : 0;
     half *h = mid ? calloc(1, sizeof *h) : NULL;
     if (h) {
         h->fd = fd;
