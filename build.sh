@@ -3,8 +3,9 @@
 #   ./build.sh run    install what is missing, build, write the example report to out/
 #   ./build.sh test   install what is missing, build (release + ASan/UBSan), run every test
 # Other commands: build, deps, golden (regenerate golden files: read the diff before
-# committing), bench (benchmarks, see bench/README), stress (slow fault tests: kills at
-# random moments, rounds of concurrent writers; tests/stress/run.sh), fuzz [SECONDS] (libFuzzer harnesses,
+# committing), bench (benchmarks, see bench/README), stress (slow tests: kills at
+# random moments, rounds of concurrent writers, folded files read in halves against in
+# order; tests/stress/run.sh), fuzz [SECONDS] (libFuzzer harnesses,
 # see tests/fuzz/README.md), clean.
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/stress/run.sh [BUILD]: the slow fault tests (./build.sh stress): many rounds of
+# tests/stress/run.sh [BUILD]: the slow tests (./build.sh stress): many rounds of
 # what tests/cases/fault_*.sh check once. Each prints its rounds and fails on the first
 # round that breaks the rule.
 set -u
@@ -40,3 +40,7 @@ for round in $(seq 1 40); do
     [ "$(sqlite3 "$WORK/h.db" 'SELECT count(*) FROM runs')" = 16 ] || fail "round $round: runs lost"
 done
 echo "history: 40 rounds of 16 concurrent appends to a new database, no run lost"
+
+# 3. folded stacks read in two halves (src/read/folded.c) against the same file read in
+# order through a pipe: the same drawing, messages and exit status
+/usr/bin/python3 tests/stress/flame_split.py "$TD" 1000 || fail "flame in two halves"
