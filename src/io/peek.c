@@ -57,6 +57,12 @@ static int once(const char *path, int *fd_out)
     return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
 }
 
+int td_peek_once(const char *path)
+{
+    int fd;
+    return once(path, &fd);
+}
+
 static ssize_t read_full(int fd, unsigned char *p, size_t cap, int *eof)
 {
     size_t n = 0;

@@ -27,6 +27,10 @@ int td_peek_take(const char *path, int *fd, unsigned char **pre, size_t *npre);
  * (fopen(path, "rb") for what was not looked at); NULL with errno set. */
 FILE *td_peek_fopen(const char *path);
 
+/* 1 when path can be read only once (what td_peek keeps the first bytes of): "-",
+ * /dev/fd/N, a pipe, FIFO or character device. */
+int td_peek_once(const char *path);
+
 /* Forgets every kept input (closes the descriptors). */
 void td_peek_reset(void);
 

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "read/folded.h"
+#include "io/instream.h"
 #include "io/peek.h"
 #include "summary/flame.h"
 #include <ctype.h>
@@ -250,13 +251,40 @@ static td_status parse_lines(fstate *st, const char *text, size_t n, int last, s
  * mapped kills the reader with SIGBUS; a short read here is an end of file.) */
 #define WINDOW ((size_t)1 << 20)
 
-/* Lines of bytes [from, to) of fd (to < 0: to the end of the file) into st, a window at
- * a time; stops early, returning TD_OK, once *stop is set (never set: NULL). */
-static td_status read_range(int fd, off_t from, off_t to, fstate *st, const atomic_int *stop,
-                            td_err *e)
+/* Where read_lines takes its bytes: bytes [pos, to) of a file (to < 0: to its end), or
+ * a decoded stream (in: a gzipped file). */
+typedef struct src {
+    int fd;
+    off_t pos, to;
+    td_in *in;
+} src;
+
+/* Up to n bytes into b: the count, 0 at the end, -1 with e filled. */
+static ptrdiff_t src_read(src *r, const fstate *st, char *b, size_t n, td_err *e)
+{
+    if (r->in)
+        return td_in_read(r->in, b, n, e);
+    if (r->to >= 0 && (off_t)n > r->to - r->pos)
+        n = (size_t)(r->to - r->pos);
+    for (;;) {
+        ssize_t k = n ? pread(r->fd, b, n, r->pos) : 0;
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            td_fail(e, TD_E_IO, "%s: cannot read at byte %lld: %s", st->name,
+                    (long long)r->pos, strerror(errno));
+            return -1;
+        }
+        r->pos += k;
+        return k;
+    }
+}
+
+/* The lines of r into st, a window at a time; stops early, returning TD_OK, once *stop is
+ * set (never set: NULL). */
+static td_status read_lines(src *r, fstate *st, const atomic_int *stop, td_err *e)
 {
     size_t cap = WINDOW, have = 0; /* bytes of the buffer holding unparsed text */
-    off_t pos = from;
     char *buf = malloc(cap);
     if (!buf)
         return td_fail(e, TD_E_NOMEM, "%s: no memory for a read buffer", st->name);
@@ -273,18 +301,11 @@ static td_status read_range(int fd, off_t from, off_t to, fstate *st, const atom
             buf = nb;
             cap *= 2;
         }
-        size_t want = cap - have;
-        if (to >= 0 && (off_t)want > to - pos)
-            want = (size_t)(to - pos);
-        ssize_t k = want ? pread(fd, buf + have, want, pos) : 0;
-        if (k < 0 && errno == EINTR)
-            continue;
+        ptrdiff_t k = src_read(r, st, buf + have, cap - have, e);
         if (k < 0) {
-            rc = td_fail(e, TD_E_IO, "%s: cannot read at byte %lld: %s", st->name,
-                         (long long)pos, strerror(errno));
+            rc = e->code;
             break;
         }
-        pos += k;
         have += (size_t)k;
         int last = k == 0;
         size_t used;
@@ -296,6 +317,14 @@ static td_status read_range(int fd, off_t from, off_t to, fstate *st, const atom
     }
     free(buf);
     return rc;
+}
+
+/* Bytes [from, to) of fd (to < 0: to the end of the file). */
+static td_status read_range(int fd, off_t from, off_t to, fstate *st, const atomic_int *stop,
+                            td_err *e)
+{
+    src r = {fd, from, to, NULL};
+    return read_lines(&r, st, stop, e);
 }
 
 /* A file of SPLIT_MIN bytes or more is read in two halves at once when there are two
@@ -438,19 +467,41 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
         return TD_OK; /* a directory of traces */
     if (k < 0)
         return td_fail(e, TD_E_IO, "%s: cannot open: %s", path, strerror(errno));
-    if (!looks_folded(head, (size_t)k))
-        return TD_OK;
-    FILE *f = td_peek_fopen(path);
-    if (!f)
-        return td_fail(e, TD_E_IO, "%s: cannot open: %s", path, strerror(errno));
     const char *name = strcmp(path, "-") ? path : "stdin"; /* as the trace reader says it */
+    td_in *gz = NULL;
+    FILE *f = NULL;
+    if (k >= 2 && (unsigned char)head[0] == 0x1f && (unsigned char)head[1] == 0x8b) {
+        /* gzipped: looked at decoded. Only a file that can be opened again: the bytes of
+         * a pipe, once decoded here, could not be given back to the trace reader */
+        if (td_peek_once(path))
+            return TD_OK;
+        td_err ge = {0};
+        const unsigned char *p;
+        ptrdiff_t n;
+        if (!(gz = td_in_open_file(path, name, &ge)))
+            return TD_OK; /* the trace reader says why */
+        td_in_gunzip(gz);
+        if ((n = td_in_peek(gz, sizeof head, &p, &ge)) < 0 ||
+            !looks_folded((const char *)p, (size_t)n)) {
+            td_in_close(gz);
+            return TD_OK;
+        }
+    } else if (!looks_folded(head, (size_t)k)) {
+        return TD_OK;
+    } else if (!(f = td_peek_fopen(path))) {
+        return td_fail(e, TD_E_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
     td_summary *sum = td_summary_new();
     td_flame *flame = td_sum_flame(sum, kind, name);
     flame->cycles = strcmp(kind, "ipu") == 0; /* IPU stacks count cycles */
     flame->tree = td_flametree_new();
     fstate st = {.name = name, .fl = flame};
     td_status rc = TD_OK;
-    if (!read_windows(f, &st, &rc, e)) {
+    if (gz) {
+        src r = {-1, 0, -1, gz};
+        rc = read_lines(&r, &st, NULL, e);
+        td_in_close(gz);
+    } else if (!read_windows(f, &st, &rc, e)) {
         char *line = NULL;
         size_t cap = 0;
         ssize_t len;
@@ -466,7 +517,8 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
             rc = td_fail(e, TD_E_IO, "%s: read error: %s", name, strerror(errno));
         free(line);
     }
-    fclose(f);
+    if (f)
+        fclose(f);
     td_flametree_flush(flame->tree);
     if (rc != TD_OK) {
         td_summary_free(sum);

@@ -4,6 +4,7 @@
 # order, never split). TD_SPLIT_MIN=1 splits these small files as a 64 MiB one would be.
 # Also: folded stacks and traces through a pipe or standard input are read whole (the
 # look at their first bytes keeps them: io/peek.h); a pipe once lost its first 4 KiB.
+# And a gzipped file of folded stacks is drawn as the plain one.
 . "$ROOT/tests/lib.sh"
 $PY - "$WORK" <<'PYEOF'
 import sys
@@ -71,6 +72,16 @@ grep -q "<g data-v=\"$((total + 7))\"><title>all" "$WORK/difftail.split.svg" ||
     die "folded stacks on standard input"
 [ "$(neutral clean <"$WORK/stdin.svg")" = "$(neutral clean <"$WORK/clean.pipe.svg")" ] ||
     die "folded stacks on standard input drawn otherwise"
+# a gzipped file of folded stacks (decoded as it is read; never split)
+gzip -c "$WORK/clean.folded" >"$WORK/clean.folded.gz"
+"$TD" flame --minwidth 0 -o "$WORK/gz.svg" "$WORK/clean.folded.gz" 2>"$WORK/gz.err" ||
+    die "gzipped folded stacks: $(cat "$WORK/gz.err")"
+[ "$(sed "s|$WORK/clean.folded.gz|INPUT|g" "$WORK/gz.svg")" = "$(neutral clean <"$WORK/clean.pipe.svg")" ] ||
+    die "gzipped folded stacks drawn otherwise"
+grep -q "4 lines with a negative count skipped" "$WORK/gz.err" || die "gzipped: $(cat "$WORK/gz.err")"
+gzip -c "$WORK/badtail.folded" >"$WORK/badtail.folded.gz"
+expect_exit 3 "$TD" flame -o "$WORK/gzbad.svg" "$WORK/badtail.folded.gz" 2>"$WORK/gzbad.err" || exit 1
+grep -q "badtail.folded.gz: line 6001: expected" "$WORK/gzbad.err" || die "gzipped bad line: $(cat "$WORK/gzbad.err")"
 T=$ROOT/examples/hta_nccl_data.json.gz
 "$TD" flame -o "$WORK/trace.file.svg" "$T" || die "trace"
 "$TD" flame -o "$WORK/trace.pipe.svg" <(cat "$T") || die "a trace through a pipe"

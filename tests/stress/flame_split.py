@@ -13,32 +13,33 @@ import sys
 import tempfile
 
 
+# the kinds of line, each with its share (the rest: a plain "STACK COUNT")
+KINDS = [
+    (0.02, lambda r, st: ""),
+    (0.02, lambda r, st: f"{st} {r.randint(1, 9)}\r"),
+    (0.01, lambda r, st: f"{st}\t{r.randint(1, 99)}"),
+    (0.01, lambda r, st: f"{st} {r.randint(1, 9)}.{r.randint(0, 999)}"),
+    (0.01, lambda r, st: f"{st} {r.randint(0, 9)} {r.randint(0, 9)}"),
+    (0.005, lambda r, st: f"{st} -{r.randint(1, 9)}"),
+    (0.003, lambda r, st: f"{st} x1"),
+    (0.002, lambda r, st: f"{st} 9223372036854775{r.randint(100, 999)}"),
+    (0.005, lambda r, st: "x" * r.randint(1, 3000) + ";" + st + " 5"),
+]
+
+
+def line(r, st):
+    k = r.random()
+    for share, make in KINDS:
+        if k < share:
+            return make(r, st)
+        k -= share
+    return f"{st} {r.randint(0, 1000)}"
+
+
 def gen(r):
     frames = [f"f{i}" for i in range(r.randint(1, 30))]
-    lines = []
-    for _ in range(r.randint(1, 400)):
-        k = r.random()
-        st = ";".join(r.choice(frames) for _ in range(r.randint(1, 12)))
-        if k < 0.02:
-            lines.append("")
-        elif k < 0.04:
-            lines.append(f"{st} {r.randint(1, 9)}\r")
-        elif k < 0.05:
-            lines.append(f"{st}\t{r.randint(1, 99)}")
-        elif k < 0.06:
-            lines.append(f"{st} {r.randint(1, 9)}.{r.randint(0, 999)}")
-        elif k < 0.07:
-            lines.append(f"{st} {r.randint(0, 9)} {r.randint(0, 9)}")
-        elif k < 0.075:
-            lines.append(f"{st} -{r.randint(1, 9)}")
-        elif k < 0.078:
-            lines.append(f"{st} x1")
-        elif k < 0.080:
-            lines.append(f"{st} 9223372036854775{r.randint(100, 999)}")
-        elif k < 0.085:
-            lines.append("x" * r.randint(1, 3000) + ";" + st + " 5")
-        else:
-            lines.append(f"{st} {r.randint(0, 1000)}")
+    lines = [line(r, ";".join(r.choice(frames) for _ in range(r.randint(1, 12))))
+             for _ in range(r.randint(1, 400))]
     text = "\n".join(lines)
     return text + "\n" if r.random() < 0.7 else text
 
