@@ -625,7 +625,8 @@ td_status td_flametree_write_folded(const td_flametree *t, int diff, int64_t uni
         td_grow((void **)&kids, &kcap, ns + 1, sizeof *kids);
         kids[ns++] = (kid){td_strget(t->names, t->n[c].name), c};
     }
-    qsort(kids, ns, sizeof *kids, cmp_name);
+    if (ns > 1) /* (qsort of no array is undefined, and one child needs no order) */
+        qsort(kids, ns, sizeof *kids, cmp_name);
     size_t nroot = ns;
     ns = 0;
     for (size_t i = nroot; i-- > 0;)
@@ -658,7 +659,8 @@ td_status td_flametree_write_folded(const td_flametree *t, int diff, int64_t uni
             put_count(f, sv > 0 ? sv : 0, unit);
             fputc('\n', f);
         }
-        qsort(kids, nk, sizeof *kids, cmp_name);
+        if (nk > 1)
+            qsort(kids, nk, sizeof *kids, cmp_name);
         for (size_t i = nk; i-- > 0;)
             *TD_PUSH(stk, ns, scap) = (item){kids[i].node, end + 1};
     }
