@@ -68,23 +68,32 @@ static void load_trace(xctx *x, int ti)
     uint8_t *kind = td_xcalloc(n, 1);        /* 1 module, 2 thunk */
     uint8_t *keep = td_xcalloc(n, 1);        /* thunk kept (deepest) */
     int64_t *modof = td_xmalloc(n * sizeof *modof);
-    xla_idmap im;
-    xla_idmap_init(&im, n);
+    xla_idmap im = {0};
     int64_t first_mod = INT64_MAX;
     int tsl = 0;
     for (size_t i = 0; i < n; i++)
         if (xla_starts(td_strget(st, t->ranges[i].name), "TSL:")) { tsl = 1; break; }
     const char *mp = tsl ? "TSL:XlaModule:" : "XlaModule:";
     const char *tp = tsl ? "TSL:Thunk:#" : "Thunk:#";
+    int thunks = 0;
     for (size_t i = 0; i < n; i++) {
         const td_range *r = &t->ranges[i];
-        xla_idmap_put(&im, r->range_id, (uint32_t)i);
         const char *nm = td_strget(st, r->name);
         modof[i] = -1;
         if (xla_starts(nm, mp)) {
             kind[i] = 1;
             if (r->gpu_start >= 0 && r->gpu_start < first_mod) first_mod = r->gpu_start;
-        } else if (xla_starts(nm, tp)) kind[i] = 2;
+        } else if (xla_starts(nm, tp)) {
+            kind[i] = 2;
+            thunks = 1;
+        }
+    }
+    /* range id -> range, for the thunks' parents only: an export of another program (no
+     * thunk) has millions of ranges and no use for it */
+    if (thunks) {
+        xla_idmap_init(&im, n);
+        for (size_t i = 0; i < n; i++)
+            xla_idmap_put(&im, t->ranges[i].range_id, (uint32_t)i);
     }
     /* thunks: closest module ancestor; thunks with child thunks are not kept; thunks
      * before the first module are edge effects */
@@ -234,7 +243,8 @@ static void load_trace(xctx *x, int ti)
         h->bytes = -1;
     }
     free(mk); free(mrec); free(dead); free(mods); free(nthunks); free(modof); free(keep); free(kind);
-    xla_idmap_free(&im);
+    if (thunks)
+        xla_idmap_free(&im);
 }
 /* ---- the pass ----------------------------------------------------------------------- */
 
