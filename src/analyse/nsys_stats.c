@@ -27,26 +27,29 @@ typedef struct nv {
     int64_t v;
 } nv;
 
-/* The pairs grouped by name, in name-id order (a counting sort: a qsort of the 18 M runtime
- * calls of a 1 GB export was a tenth of its report). The values of a name stay in any
- * order: td_stats_of sorts them. */
-static void by_name(const td_actx *a, nv *x, size_t n)
+/* The values grouped by name, in name-id order (a counting sort: a qsort of the 18 M
+ * runtime calls of a 1 GB export was a tenth of its report): name j's values are
+ * (*v)[lo, hi) with lo = j ? (*end)[j - 1] : 0 and hi = (*end)[j], for j < *nn. Only the
+ * values are moved (8 bytes each, not the 16-byte pairs and a copy back); a name's
+ * values stay in any order: td_stats_of sorts them. */
+static void by_name(const td_actx *a, const nv *x, size_t n, int64_t **v, size_t **end,
+                    size_t *nn)
 {
-    size_t nn = td_strtab_count(a->set->strs) + 1;
+    size_t m = td_strtab_count(a->set->strs) + 1;
     for (size_t i = 0; i < n; i++)
-        if (x[i].name >= nn)
-            nn = (size_t)x[i].name + 1;
-    size_t *at = td_xcalloc(nn + 1, sizeof *at);
+        if (x[i].name >= m)
+            m = (size_t)x[i].name + 1;
+    size_t *at = td_xcalloc(m + 1, sizeof *at);
     for (size_t i = 0; i < n; i++)
         at[x[i].name + 1]++;
-    for (size_t j = 0; j < nn; j++)
+    for (size_t j = 0; j < m; j++)
         at[j + 1] += at[j];
-    nv *y = td_xmalloc(n * sizeof *y);
+    int64_t *y = td_xmalloc((n ? n : 1) * sizeof *y);
     for (size_t i = 0; i < n; i++)
-        y[at[x[i].name]++] = x[i];
-    memcpy(x, y, n * sizeof *x);
-    free(y);
-    free(at);
+        y[at[x[i].name]++] = x[i].v; /* at[j] ends as name j's end */
+    *v = y;
+    *end = at;
+    *nn = m;
 }
 
 /* One report from (name, value) pairs. count: the count column's title; mb: values are
@@ -77,19 +80,18 @@ static void report(td_actx *a, const char *table, nv *x, size_t n, const char *c
         td_table_cols(t, "Style:text:Style", NULL);
     snprintf(c[1], sizeof c[1], "%s:text:%s", label, label);
     td_table_cols(t, c[1], NULL);
-    by_name(a, x, n);
     int64_t sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += x[i].v;
-    int64_t *v = td_xmalloc(n * sizeof *v);
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && x[j].name == x[i].name) {
-            v[j - i] = x[j].v;
-            j++;
-        }
+    int64_t *v;
+    size_t *end, nn;
+    by_name(a, x, n, &v, &end, &nn);
+    for (size_t name = 0; name < nn; name++) {
+        size_t lo = name ? end[name - 1] : 0;
+        if (end[name] == lo)
+            continue;
         td_stats st;
-        td_stats_of(v, j - i, &st);
+        td_stats_of(v + lo, end[name] - lo, &st);
         size_t r = td_table_add_row(t);
         if (mb) {
             td_row_f64(s, t, r, "Total (MB)", (double)st.total / 1e6);
@@ -109,10 +111,10 @@ static void report(td_actx *a, const char *table, nv *x, size_t n, const char *c
         }
         td_row_int(s, t, r, count, (int64_t)st.n);
         td_row_str(s, t, r, "Style", "PushPop");
-        td_row_str(s, t, r, label, td_name(a, x[i].name));
-        i = j;
+        td_row_str(s, t, r, label, td_name(a, (td_str)name));
     }
     free(v);
+    free(end);
     td_table_sort(t, mb ? "Total (MB)" : "Total Time (ns)", 1);
 }
 
