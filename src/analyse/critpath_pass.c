@@ -13,16 +13,24 @@ static const char *ev_name(td_actx *a, const td_trace *t, int32_t i)
     return i >= 0 ? td_name(a, t->ev[i].name) : "";
 }
 
-/* The rows of one step: per class, its time and the event with the most of it. */
-static void step_rows(td_actx *a, const td_tctx *c, td_table *tb, int64_t step,
-                      const td_cp_result *r)
+/* The segments' (class, event) keys with their time, for step_rows: event -1 first (key:
+ * class, then event + 1). Made before the segments are drawn, so that the segments can be
+ * freed before v is sorted (a whole export without steps has tens of millions). */
+static td_keyed *step_keys(const td_cp_result *r)
 {
-    /* the segments by (class, event), event -1 first (key: class, then event + 1); a
-     * whole export without steps has tens of millions: a radix sort, not qsort */
     td_keyed *v = td_xmalloc((r->nseg + 1) * sizeof *v);
     for (size_t j = 0; j < r->nseg; j++)
         v[j] = (td_keyed){(int64_t)r->seg[j].bound << 32 | (uint32_t)(r->seg[j].event + 1),
                           r->seg[j].end - r->seg[j].start};
+    return v;
+}
+
+/* The rows of one step: per class, its time and the event with the most of it (v from
+ * step_keys, freed here; r's segments are not read). */
+static void step_rows(td_actx *a, const td_tctx *c, td_table *tb, int64_t step,
+                      const td_cp_result *r, td_keyed *v)
+{
+    /* by key: a radix sort, not qsort */
     td_sort_keyed(v, r->nseg);
     int32_t top[TD_CP__N];
     int64_t topns[TD_CP__N] = {0};
@@ -118,13 +126,16 @@ static int64_t window_rows(td_actx *a, const td_tctx *c, void *st, td_table **tb
     if (td_cp_step(a, c, st, s0, s1, &r) && r.total > 0) {
         if (!*tb)
             *tb = td_rows_critpath_table(a->s);
-        step_rows(a, c, *tb, step, &r);
+        td_keyed *v = step_keys(&r);
         len = r.total;
         if (sg) {
             if (!*sg)
                 *sg = td_rows_cp_segments_table(a->s);
             seg_rows(a, c, *sg, step, &r);
         }
+        free(r.seg); /* before v's sort: the two are the peak of a whole-export window */
+        r.seg = NULL;
+        step_rows(a, c, *tb, step, &r, v);
     }
     free(r.seg);
     return len;
