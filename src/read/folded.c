@@ -251,12 +251,13 @@ static td_status parse_lines(fstate *st, const char *text, size_t n, int last, s
  * mapped kills the reader with SIGBUS; a short read here is an end of file.) */
 #define WINDOW ((size_t)1 << 20)
 
-/* Where read_lines takes its bytes: bytes [pos, to) of a file (to < 0: to its end), or
- * a decoded stream (in: a gzipped file). */
+/* Where read_lines takes its bytes: bytes [pos, to) of a file (to < 0: to its end), a
+ * decoded stream (in: a gzipped file), or a stdio stream (f: a pipe, standard input). */
 typedef struct src {
     int fd;
     off_t pos, to;
     td_in *in;
+    FILE *f;
 } src;
 
 /* Up to n bytes into b: the count, 0 at the end, -1 with e filled. */
@@ -264,6 +265,14 @@ static ptrdiff_t src_read(src *r, const fstate *st, char *b, size_t n, td_err *e
 {
     if (r->in)
         return td_in_read(r->in, b, n, e);
+    if (r->f) {
+        size_t k = fread(b, 1, n, r->f);
+        if (k == 0 && ferror(r->f)) {
+            td_fail(e, TD_E_IO, "%s: read error: %s", st->name, strerror(errno));
+            return -1;
+        }
+        return (ptrdiff_t)k;
+    }
     if (r->to >= 0 && (off_t)n > r->to - r->pos)
         n = (size_t)(r->to - r->pos);
     for (;;) {
@@ -323,7 +332,7 @@ static td_status read_lines(src *r, fstate *st, const atomic_int *stop, td_err *
 static td_status read_range(int fd, off_t from, off_t to, fstate *st, const atomic_int *stop,
                             td_err *e)
 {
-    src r = {fd, from, to, NULL};
+    src r = {fd, from, to, NULL, NULL};
     return read_lines(&r, st, stop, e);
 }
 
@@ -498,24 +507,12 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
     fstate st = {.name = name, .fl = flame};
     td_status rc = TD_OK;
     if (gz) {
-        src r = {-1, 0, -1, gz};
+        src r = {-1, 0, -1, gz, NULL};
         rc = read_lines(&r, &st, NULL, e);
         td_in_close(gz);
-    } else if (!read_windows(f, &st, &rc, e)) {
-        char *line = NULL;
-        size_t cap = 0;
-        ssize_t len;
-        while ((len = getline(&line, &cap, f)) >= 0) {
-            st.line++;
-            if (len && line[len - 1] == '\n')
-                len--;
-            if ((rc = parse_line(&st, line, (size_t)len, e)) != TD_OK ||
-                (rc = add_batch(&st, e)) != TD_OK) /* the buffer is reused */
-                break;
-        }
-        if (rc == TD_OK && ferror(f))
-            rc = td_fail(e, TD_E_IO, "%s: read error: %s", name, strerror(errno));
-        free(line);
+    } else if (!read_windows(f, &st, &rc, e)) { /* a pipe, standard input */
+        src r = {-1, 0, -1, NULL, f};
+        rc = read_lines(&r, &st, NULL, e);
     }
     if (f)
         fclose(f);
