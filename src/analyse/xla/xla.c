@@ -243,8 +243,7 @@ static void load_trace(xctx *x, int ti)
         h->bytes = -1;
     }
     free(mk); free(mrec); free(dead); free(mods); free(nthunks); free(modof); free(keep); free(kind);
-    if (thunks)
-        xla_idmap_free(&im);
+    xla_idmap_free(&im); /* nothing to free without thunks: the map stayed zero */
 }
 /* ---- the pass ----------------------------------------------------------------------- */
 
