@@ -55,6 +55,21 @@ void *td_xmalloc(size_t n)
     return p;
 }
 
+void *td_xmalloc_huge(size_t n)
+{
+    const size_t huge = (size_t)2 << 20;
+    void *p = NULL;
+    if (n > SIZE_MAX - huge)
+        td_oom(n);
+    size_t whole = (n + huge - 1) & ~(huge - 1);
+    if (posix_memalign(&p, huge, whole ? whole : huge) != 0)
+        td_oom(n);
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, whole, MADV_HUGEPAGE); /* advice: failure is harmless */
+#endif
+    return p;
+}
+
 void *td_xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);

@@ -21,6 +21,10 @@ void td_oom_set_handler(void (*fn)(size_t n));
  * first touch of a 4 KiB page is a fault, and on a paravirtualised machine a fault costs
  * 7-13 us (bench/README.md); a 2 MiB page is one fault. */
 void *td_xmalloc(size_t n);
+/* n bytes on a 2 MiB boundary, rounded up to whole 2 MiB, advised huge pages: every
+ * 2 MiB of it is one page fault (a td_xmalloc block is advised too, but glibc places it
+ * off the boundary: its first and last 2 MiB stay small pages). Freed with free(). */
+void *td_xmalloc_huge(size_t n);
 void *td_xcalloc(size_t n, size_t size);
 void *td_xrealloc(void *p, size_t n);
 char *td_xstrdup(const char *s);
