@@ -287,6 +287,25 @@ typedef struct svgjob {
     double minwidth; /* the pruning used (o->minwidth or more, see td_render_svg) */
 } svgjob;
 
+/* The subtitle's note on pruning (its only part that depends on the pruning). */
+static void put_pruning(td_buf *b, double minwidth, const td_render_opts *o)
+{
+    if (minwidth > 0) {
+        td_buf_puts(b, " \xe2\x80\x94 frames under ");
+        put_pct(b, 100 * minwidth);
+        td_buf_printf(b, "%% merged%s", minwidth > o->minwidth ? " (size limit)" : "");
+    }
+}
+
+static size_t pruning_bytes(double minwidth, const td_render_opts *o)
+{
+    td_buf t = {0};
+    put_pruning(&t, minwidth, o);
+    size_t n = t.n;
+    td_buf_free(&t);
+    return n;
+}
+
 static void build(td_buf *b, const svgjob *j)
 {
     const td_flamelayout *l = j->l;
@@ -343,11 +362,7 @@ static void build(td_buf *b, const svgjob *j)
             td_buf_puts(b, " ");
             put_text(b, j->s->kv[i].v.s, 0);
         }
-    if (j->minwidth > 0) {
-        td_buf_puts(b, " \xe2\x80\x94 frames under ");
-        put_pct(b, 100 * j->minwidth);
-        td_buf_printf(b, "%% merged%s", j->minwidth > o->minwidth ? " (size limit)" : "");
-    }
+    put_pruning(b, j->minwidth, o);
     td_buf_puts(b, "</text>\n");
     if (l->diff) {
         char mx[64];
@@ -413,7 +428,20 @@ td_status td_render_svg(const td_summary *s, const td_flame *fl, const td_render
 {
     double mw = o->minwidth > 0 ? o->minwidth : 0;
     td_buf b = {0};
+    /* The last build that went past the budget: its size where it stopped (over), its
+     * pruning note's bytes, its total and the smallest value among its frames (a larger
+     * pruning that cuts none of them lays out the same frames). Such a pruning is not
+     * built again when the same bytes with its own note would pass the budget at the
+     * same frame: the result is the one building it would give, sooner (a deep profile's
+     * frames all of one width: 75 ms of 105). */
+    size_t over = 0, over_note = 0;
+    double over_total = 0, over_min = 0;
     for (;;) {
+        if (over && mw < 1 && !((double)over_min < mw * over_total) &&
+            over - over_note + pruning_bytes(mw, o) > SVG_BUDGET) {
+            mw *= 1.5; /* (mw > 0: a build past the budget is followed by a larger one) */
+            continue;
+        }
         td_flamelayout l;
         td_status st = td_flame_layout(fl, mw, &l, e);
         if (st != TD_OK) {
@@ -424,6 +452,15 @@ td_status td_render_svg(const td_summary *s, const td_flame *fl, const td_render
         b.n = 0;
         build(&b, &j);
         size_t nf = l.n;
+        if (b.n > SVG_BUDGET) {
+            over = b.n;
+            over_note = pruning_bytes(mw, o);
+            over_total = (double)l.total;
+            over_min = (double)INT64_MAX;
+            for (size_t i = 0; i < l.n; i++)
+                if (l.f[i].depth > 0 && !l.f[i].pruned && (double)l.f[i].value < over_min)
+                    over_min = (double)l.f[i].value;
+        }
         td_flame_layout_free(&l);
         if (b.n <= SVG_BUDGET || nf <= 2 || mw >= 1)
             break;

@@ -26,6 +26,23 @@ assert len(frames) == 1 + 1 + 30 + 30, len(frames)
 sub = ET.parse('chain-small.svg').getroot().find(NS + 'text[@id="subtitle"]').text
 assert sub.endswith('frames under 0.2% merged'), sub
 PYEOF
+# 400 chains of 50 frames, each 0.25% wide: too big at 0.1%, 0.15% and 0.225% (the same
+# 20,001 frames each time: the renderer skips building the last two), all merged at
+# 0.3375% (1.5 x 0.225%): the root and one grey frame
+$PY - <<'PYEOF' > flat.folded
+for a in range(400):
+    print(';'.join('pkg/mod%d.py:fn_%d_%d:%d' % (d % 7, a, d, 100 + d) for d in range(50)) + ' 1000')
+PYEOF
+"$TD" flame -o flat.svg flat.folded || die "flame flat"
+$PY - <<'PYEOF' || exit 1
+import xml.etree.ElementTree as ET
+NS = '{http://www.w3.org/2000/svg}'
+root = ET.parse('flat.svg').getroot()
+sub = root.find(NS + 'text[@id="subtitle"]').text
+assert sub.endswith('frames under 0.3375% merged (size limit)'), sub
+frames = root.find(NS + 'g[@id="frames"]').findall(NS + 'g')
+assert len(frames) == 2, len(frames)
+PYEOF
 [ -n "${TRACES:-}" ] && [ -d "$TRACES" ] || exit 0
 # real traces: only those this build can read (readers land separately)
 checked=0
