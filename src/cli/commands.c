@@ -257,14 +257,28 @@ static int flame_input(const cli *c, const char *path, const char *kind, td_summ
     td_err e = {0};
     td_summary *s = NULL;
     *out = NULL;
-    if (td_folded_try_read(path, kind ? kind : "cpu", &s, fl, &e) != TD_OK)
+    td_folded_how how;
+    int64_t t0 = td_now_ns();
+    if (td_folded_try_read(path, kind ? kind : "cpu", &s, fl, &how, &e) != TD_OK)
         return td_cli_fail(&e);
+    if (s && c->timings)
+        td_cli_say("timings: %-14s %10.3f ms (%s: folded stacks, %s)", "read",
+                   (double)(td_now_ns() - t0) / 1e6, path,
+                   how.threads < 2 ? "in order"
+                   : how.again ? "on two threads, then again in order"
+                               : "on two threads");
+    if (s && c->timings && how.threads == 2)
+        td_cli_say("timings: %lld chunks, %lld of them by the second thread", how.chunks,
+                   how.second);
     for (size_t i = 0; s && i < s->nwarnings; i++)
         td_cli_say("warning: %s", s->warnings[i]);
     if (!s) {
         char *in[1] = {(char *)path};
         if (td_run_summary(&c->run, in, 1, &s, NULL, NULL, &e) != TD_OK)
             return td_cli_fail(&e);
+        if (c->timings)
+            td_cli_say("timings: %-14s %10.3f ms (%s)", "read, analyse",
+                       (double)(td_now_ns() - t0) / 1e6, path);
         *fl = pick_flame(s, kind);
         if (!*fl) {
             no_stacks(s, kind);
@@ -340,8 +354,11 @@ int td_cmd_flame(void *ctx, char **args, int nargs)
     if (c.title)
         fl->title = td_arena_strdup(s->a, c.title);
     td_render_opts r = render_opts(&c, NULL);
+    int64_t t0 = td_now_ns();
     if (td_render_svg(s, fl, &r, c.out, &e) != TD_OK)
         code = td_cli_fail(&e);
+    else
+        timing(c.timings, "render svg", td_now_ns() - t0);
 done:
     td_summary_free(bs);
     td_summary_free(s);

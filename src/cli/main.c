@@ -373,7 +373,7 @@ static const td_cli_opt opts[] = {
     {"minwidth", 0, "F", REPORT | FLAME | MERGE, "prune flamegraph frames narrower than F of the total\n"
      "(default 0.001)", td_cli_set_fraction, OFF(minwidth)},
     {"icicle", 0, NULL, REPORT | FLAME | MERGE, "SVG flamegraphs top-down", td_cli_set_flag, OFF(icicle)},
-    {"timings", 0, NULL, REPORT | MERGE, "print read/analyse/render times on stderr", td_cli_set_flag,
+    {"timings", 0, NULL, REPORT | MERGE | FLAME, "print read/analyse/render times on stderr", td_cli_set_flag,
      OFF(timings)},
     {"meta", 0, "KEY=VALUE", REPORT | SUMMARY | DIFF | MERGE | SUMMARIZE, "run metadata (commit, branch, workload...),\n"
      "repeatable; diff: the CURRENT side; summarize: kept in the part", set_meta, 0},

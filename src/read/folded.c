@@ -223,14 +223,15 @@ static void finish(fstate *st, td_summary *s)
     }
 }
 
-/* Lines of text[0..n); *used = bytes up to the end of the last whole line (all of it
- * when last: a final line may lack its newline). */
-static td_status parse_lines(fstate *st, const char *text, size_t n, int last, size_t *used,
-                             td_err *e)
+/* Lines of text[0..n) that start before byte `starts` (SIZE_MAX: all); *used = bytes up
+ * to the end of the last whole line read (all of it when last: a final line may lack its
+ * newline). */
+static td_status parse_lines(fstate *st, const char *text, size_t n, int last, size_t starts,
+                             size_t *used, td_err *e)
 {
     size_t i = 0;
     *used = 0;
-    while (i < n) {
+    while (i < n && i < starts) {
         const char *nl = memchr(text + i, '\n', n - i);
         if (!nl && !last)
             break;
@@ -252,13 +253,19 @@ static td_status parse_lines(fstate *st, const char *text, size_t n, int last, s
 #define WINDOW ((size_t)1 << 20)
 
 /* Where read_lines takes its bytes: bytes [pos, to) of a file (to < 0: to its end), a
- * decoded stream (in: a gzipped file), or a stdio stream (f: a pipe, standard input). */
+ * decoded stream (in: a gzipped file), or a stdio stream (f: a pipe, standard input).
+ * A chunk of a file (lim > 0) is the lines that start before byte lim: to is then lim at
+ * first, moved on a little at a time (EXTEND) while the last of them is not whole, up
+ * to size, the file's size. */
 typedef struct src {
     int fd;
     off_t pos, to;
     td_in *in;
     FILE *f;
+    off_t lim, size;
 } src;
+
+#define EXTEND ((off_t)64 << 10)
 
 /* Up to n bytes into b: the count, 0 at the end, -1 with e filled. */
 static ptrdiff_t src_read(src *r, const fstate *st, char *b, size_t n, td_err *e)
@@ -289,13 +296,15 @@ static ptrdiff_t src_read(src *r, const fstate *st, char *b, size_t n, td_err *e
     }
 }
 
-/* The lines of r into st, a window at a time; stops early, returning TD_OK, once *stop is
- * set (never set: NULL). */
-static td_status read_lines(src *r, fstate *st, const atomic_int *stop, td_err *e)
+/* The lines of r into st, a window at a time, in the buffer *bufp of *capp bytes (grown
+ * for a longer line; allocated when NULL, the caller frees it); stops early, returning
+ * TD_OK, once *stop is set (never set: NULL). */
+static td_status read_lines_in(src *r, fstate *st, const atomic_int *stop, char **bufp,
+                               size_t *capp, td_err *e)
 {
-    size_t cap = WINDOW, have = 0; /* bytes of the buffer holding unparsed text */
-    char *buf = malloc(cap);
-    if (!buf)
+    size_t cap = *capp, have = 0; /* bytes of the buffer holding unparsed text */
+    char *buf = *bufp;
+    if (!buf && !(buf = malloc(cap = WINDOW)))
         return td_fail(e, TD_E_NOMEM, "%s: no memory for a read buffer", st->name);
     td_status rc = TD_OK;
     for (;;) {
@@ -315,51 +324,118 @@ static td_status read_lines(src *r, fstate *st, const atomic_int *stop, td_err *
             rc = e->code;
             break;
         }
+        if (k == 0 && r->lim && r->to < r->size && have) { /* a chunk's last line goes on */
+            r->to = r->size - r->to > EXTEND ? r->to + EXTEND : r->size;
+            continue;
+        }
         have += (size_t)k;
         int last = k == 0;
-        size_t used;
-        rc = parse_lines(st, buf, have, last, &used, e);
-        if (rc != TD_OK || last)
+        size_t used, starts = SIZE_MAX;
+        if (r->lim) /* bytes of the buffer where this chunk's lines may start */
+            starts = r->lim - (r->pos - (off_t)have) > 0
+                         ? (size_t)(r->lim - (r->pos - (off_t)have)) : 0;
+        rc = parse_lines(st, buf, have, last, starts, &used, e);
+        if (rc != TD_OK || last || used >= starts)
             break;
         memmove(buf, buf + used, have - used);
         have -= used;
     }
+    *bufp = buf;
+    *capp = cap;
+    return rc;
+}
+
+static td_status read_lines(src *r, fstate *st, const atomic_int *stop, td_err *e)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    td_status rc = read_lines_in(r, st, stop, &buf, &cap, e);
     free(buf);
     return rc;
 }
 
-/* Bytes [from, to) of fd (to < 0: to the end of the file). */
-static td_status read_range(int fd, off_t from, off_t to, fstate *st, const atomic_int *stop,
-                            td_err *e)
-{
-    src r = {fd, from, to, NULL, NULL};
-    return read_lines(&r, st, stop, e);
-}
-
-/* A file of SPLIT_MIN bytes or more is read in two halves at once when there are two
- * cores: the second half (from the first line that starts at or after the middle) into a
- * tree of its own on a second thread, merged into the first's at the end
- * (td_flametree_merge: the drawn flame never depends on the order of the lines). Only a
- * second half read without incident is merged: one with an error, or whose counts came
- * in another unit than the first half's, is read again after the first half as if
- * there had been no split, so messages, line numbers and units are those of a reading
- * in order. */
+/* A regular file of SPLIT_MIN bytes or more is read on two threads when there are two
+ * cores. The file is cut into chunks of CHUNK bytes (TD_SPLIT_CHUNK: tests cut small
+ * files in small ones) that the two threads take in turn from a shared counter, each
+ * the lines that start in it (the last one read to its end), so that the thread with
+ * less to do takes more chunks: the caller's thread adds its lines to the tree, the
+ * other to a stacks-only tree (td_flametree_new_stacks: each distinct stack summed, its
+ * frames looked up once, when it is merged at the end). The drawn flame never depends on the order of the lines.
+ * When anything went wrong in either (an error, counts in different units, a merged
+ * total past 2^63), both results are dropped and the file is read again in order, so
+ * messages, line numbers and units are those of a reading in order. */
 #define SPLIT_MIN ((off_t)64 << 20)
+#define CHUNK ((off_t)1 << 20)
 
-typedef struct half {
+typedef struct chunks {
     int fd;
-    off_t from;
+    off_t size, chunk;
+    atomic_llong next; /* the next chunk to take */
+    atomic_int stop;   /* set by a thread that failed: the other stops too */
+} chunks;
+
+typedef struct worker {
+    chunks *c;
     fstate st;
-    td_flame fl; /* the second half's own unit, differential flag and tree */
-    atomic_int stop;
     td_status rc;
     td_err e;
-} half;
+    long long taken; /* chunks */
+} worker;
 
-static void *half_run(void *p)
+/* Where the first line that starts at or after `at` (> 0) and before `end` starts; -1
+ * when none does (a line that starts at `at` is one after a newline at at - 1). */
+static off_t line_start_in(int fd, off_t at, off_t end, td_err *e, const char *name)
 {
-    half *h = p;
-    h->rc = read_range(h->fd, h->from, -1, &h->st, &h->stop, &h->e);
+    char b[4096];
+    for (off_t pos = at - 1; pos < end - 1;) {
+        size_t want = end - 1 - pos < (off_t)sizeof b ? (size_t)(end - 1 - pos) : sizeof b;
+        ssize_t k = pread(fd, b, want, pos);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            td_fail(e, TD_E_IO, "%s: cannot read at byte %lld: %s", name, (long long)pos,
+                    strerror(errno));
+            return -2;
+        }
+        if (k == 0)
+            return -1;
+        const char *nl = memchr(b, '\n', (size_t)k);
+        if (nl)
+            return pos + (nl - b) + 1;
+        pos += k;
+    }
+    return -1;
+}
+
+/* Chunks taken from c until none is left (or one failed): their lines into w->st. */
+static void *work(void *p)
+{
+    worker *w = p;
+    chunks *c = w->c;
+    char *buf = NULL;
+    size_t cap = 0;
+    w->rc = TD_OK;
+    for (;;) {
+        if (atomic_load_explicit(&c->stop, memory_order_relaxed))
+            break;
+        off_t from = (off_t)atomic_fetch_add(&c->next, 1) * c->chunk;
+        if (from >= c->size)
+            break;
+        w->taken++;
+        off_t end = c->size - from > c->chunk ? from + c->chunk : c->size;
+        off_t s = from ? line_start_in(c->fd, from, end, &w->e, w->st.name) : 0;
+        if (s == -2)
+            w->rc = w->e.code;
+        else if (s >= 0) {
+            src r = {c->fd, s, end, NULL, NULL, end, c->size};
+            w->rc = read_lines_in(&r, &w->st, &c->stop, &buf, &cap, &w->e);
+        }
+        if (w->rc != TD_OK) {
+            atomic_store(&c->stop, 1);
+            break;
+        }
+    }
+    free(buf);
     return NULL;
 }
 
@@ -372,44 +448,50 @@ static int two_cores(void)
     return sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
-/* Where the second half starts: just after the first newline at or after the middle of
- * the file; 0 when there is none in the MiB there (no split). */
-static off_t split_at(int fd, off_t size)
+/* The lines of fd (size bytes) read in chunks on two threads into st's tree: 1 when
+ * done, 0 when they have to be read in order (st as it was given: nothing added). */
+static int read_chunks(int fd, off_t size, fstate *st, td_folded_how *how)
 {
-    char b[65536];
-    for (off_t pos = size / 2; pos < size / 2 + ((off_t)1 << 20);) {
-        ssize_t k = pread(fd, b, sizeof b, pos);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return 0;
-        const char *nl = memchr(b, '\n', (size_t)k);
-        if (nl)
-            return pos + (nl - b) + 1 < size ? pos + (nl - b) + 1 : 0;
-        pos += k;
-    }
-    return 0;
-}
-
-/* The second half's result joined to st's (the first half, read to h->from): 1 when
- * merged, 0 when it has to be read again. */
-static int join_half(fstate *st, half *h)
-{
-    td_flame *fl = st->fl, *g = &h->fl;
-    if (h->rc != TD_OK || (fl->unit ? fl->unit : 1) != (g->unit ? g->unit : 1) ||
-        !td_flametree_merge(fl->tree, g->tree))
+    td_flame *fl = st->fl, saved = *fl, other = *fl;
+    chunks c = {.fd = fd, .size = size};
+    const char *ck = getenv("TD_SPLIT_CHUNK");
+    c.chunk = ck && atol(ck) > 0 ? (off_t)atol(ck) : CHUNK;
+    atomic_init(&c.next, 0);
+    atomic_init(&c.stop, 0);
+    other.tree = td_flametree_new_stacks();
+    worker a = {.c = &c, .st = *st}, b = {.c = &c, .st = {.name = st->name, .fl = &other}};
+    pthread_t th;
+    if (pthread_create(&th, NULL, work, &b) != 0) {
+        td_flametree_free(other.tree);
         return 0;
-    if (g->diff && !fl->diff) {
-        fl->diff = 1;
-        fl->base_label = g->base_label;
     }
-    st->line += h->st.line;
-    st->negative += h->st.negative;
+    work(&a);
+    pthread_join(th, NULL);
+    how->threads = 2;
+    how->chunks = a.taken + b.taken;
+    how->second = b.taken;
+    int ok = a.rc == TD_OK && b.rc == TD_OK &&
+             (fl->unit ? fl->unit : 1) == (other.unit ? other.unit : 1) &&
+             td_flametree_merge(fl->tree, other.tree);
+    td_flametree_free(other.tree);
+    if (!ok) { /* read again in order, from nothing */
+        how->again = 1;
+        td_flametree_free(fl->tree);
+        *fl = saved;
+        fl->tree = td_flametree_new();
+        return 0;
+    }
+    if (other.diff && !fl->diff) {
+        fl->diff = 1;
+        fl->base_label = other.base_label;
+    }
+    st->line = a.st.line + b.st.line;
+    st->negative = a.st.negative + b.st.negative;
     return 1;
 }
 
 /* 1 when the file was read (rc set), 0 when it is not a regular file (read it otherwise). */
-static int read_windows(FILE *f, fstate *st, td_status *rc, td_err *e)
+static int read_windows(FILE *f, fstate *st, td_folded_how *how, td_status *rc, td_err *e)
 {
     struct stat sb;
     int fd = fileno(f);
@@ -419,32 +501,12 @@ static int read_windows(FILE *f, fstate *st, td_status *rc, td_err *e)
     const char *tm = getenv("TD_SPLIT_MIN"); /* tests split small files */
     if (tm && atol(tm) > 0)
         min = (off_t)atol(tm);
-    off_t mid = sb.st_size >= min && two_cores() ? split_at(fd, sb.st_size) : 0;
-    half *h = mid ? calloc(1, sizeof *h) : NULL;
-    if (h) {
-        h->fd = fd;
-        h->from = mid;
-        h->fl = *st->fl;
-        h->fl.tree = td_flametree_new();
-        h->st = (fstate){.name = st->name, .fl = &h->fl};
-        atomic_init(&h->stop, 0);
+    if (sb.st_size >= min && two_cores() && read_chunks(fd, sb.st_size, st, how)) {
+        *rc = TD_OK;
+        return 1;
     }
-    pthread_t th;
-    if (h && pthread_create(&th, NULL, half_run, h) != 0) {
-        td_flametree_free(h->fl.tree);
-        free(h);
-        h = NULL;
-    }
-    *rc = read_range(fd, 0, h ? mid : -1, st, NULL, e);
-    if (h) {
-        if (*rc != TD_OK) /* the first error in the file is the first half's */
-            atomic_store(&h->stop, 1);
-        pthread_join(th, NULL);
-        if (*rc == TD_OK && !join_half(st, h))
-            *rc = read_range(fd, mid, -1, st, NULL, e);
-        td_flametree_free(h->fl.tree);
-        free(h);
-    }
+    src r = {fd, 0, -1, NULL, NULL, 0, 0};
+    *rc = read_lines(&r, st, NULL, e);
     return 1;
 }
 
@@ -455,7 +517,7 @@ td_status td_folded_parse(const char *name, const char *text, size_t n, td_summa
         fl->tree = td_flametree_new();
     fstate st = {.name = name, .fl = fl};
     size_t used;
-    td_status rc = parse_lines(&st, text, n, 1, &used, e);
+    td_status rc = parse_lines(&st, text, n, 1, SIZE_MAX, &used, e);
     td_flametree_flush(fl->tree);
     if (rc != TD_OK)
         return rc;
@@ -464,8 +526,12 @@ td_status td_folded_parse(const char *name, const char *text, size_t n, td_summa
 }
 
 td_status td_folded_try_read(const char *path, const char *kind, td_summary **s, td_flame **fl,
-                             td_err *e)
+                             td_folded_how *how, td_err *e)
 {
+    td_folded_how none;
+    if (!how)
+        how = &none;
+    *how = (td_folded_how){.threads = 1};
     *s = NULL;
     *fl = NULL;
     /* a look that loses nothing (io/peek.h): a pipe, FIFO, process substitution or "-"
@@ -507,11 +573,11 @@ td_status td_folded_try_read(const char *path, const char *kind, td_summary **s,
     fstate st = {.name = name, .fl = flame};
     td_status rc = TD_OK;
     if (gz) {
-        src r = {-1, 0, -1, gz, NULL};
+        src r = {-1, 0, -1, gz, NULL, 0, 0};
         rc = read_lines(&r, &st, NULL, e);
         td_in_close(gz);
-    } else if (!read_windows(f, &st, &rc, e)) { /* a pipe, standard input */
-        src r = {-1, 0, -1, NULL, f};
+    } else if (!read_windows(f, &st, how, &rc, e)) { /* a pipe, standard input */
+        src r = {-1, 0, -1, NULL, f, 0, 0};
         rc = read_lines(&r, &st, NULL, e);
     }
     if (f)

@@ -305,7 +305,7 @@ void td_run_stacks_beside(const td_run *r, td_summary *s, const char *json_path)
         td_flame *ffl = NULL;
         td_err e = {0};
         const td_flame *had = td_sum_find_flame(s, kind); /* titled by summary.json */
-        if (td_folded_try_read(path, kind, &fs, &ffl, &e) != TD_OK)
+        if (td_folded_try_read(path, kind, &fs, &ffl, NULL, &e) != TD_OK)
             note(r, TD_RUN_WARNING, "warning: baseline stacks not used: %s", e.msg);
         else if (fs && !ffl->diff && (!had || (!had->n && !had->tree))) {
             td_flame *fl = td_sum_flame(s, kind, kind);

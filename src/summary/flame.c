@@ -39,6 +39,10 @@ struct td_flametree {
     struct lslot { uint64_t h; struct lrec *r; } *lc; /* open addressing, r NULL = empty */
     size_t nlc, lcslots, lcbytes;
     int pending; /* some record's pv/pb not yet added to the nodes */
+    /* stacks only (td_flametree_new_stacks): a stack first seen gets a record and no
+     * nodes (leaf -1: its values stay in pv/pb, only the root has them); nodes are made
+     * only once the cache is full. Such a tree is only merged into another. */
+    int stacks_only;
     td_arena *la;
 };
 typedef struct td_flametree tree;
@@ -46,7 +50,7 @@ typedef struct td_flametree tree;
 /* A stack seen before, its text right after it (one cache line or two for both). */
 struct lrec {
     int64_t pv, pb; /* values added since the last flush (not yet in the nodes) */
-    int32_t leaf;
+    int32_t leaf;   /* -1: a stack of a stacks-only tree, no nodes */
     uint32_t len;
     char s[];
 };
@@ -133,12 +137,18 @@ static int32_t child_of(tree *t, int32_t parent, const char *s, size_t len)
  * context (layouts may be built from several threads). */
 typedef struct kid {
     const char *name;
+    size_t len; /* bytes of the name (it may hold NUL bytes) */
     int32_t node;
 } kid;
 
+/* By name: byte order, a name before the longer ones it starts (as strcmp orders names
+ * without NUL bytes), so that siblings whose names differ only after a NUL byte still
+ * come in one order whatever order they were made in. */
 static int cmp_name(const void *a, const void *b)
 {
-    return strcmp(((const kid *)a)->name, ((const kid *)b)->name);
+    const kid *x = a, *y = b;
+    int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
 /* One pending output frame: a tree node, or (node < 0) the grey frame standing for
@@ -184,6 +194,13 @@ td_flametree *td_flametree_new(void)
     return t;
 }
 
+td_flametree *td_flametree_new_stacks(void)
+{
+    tree *t = td_flametree_new();
+    t->stacks_only = 1;
+    return t;
+}
+
 void td_flametree_free(td_flametree *t)
 {
     if (!t)
@@ -209,22 +226,36 @@ int64_t td_flametree_base_total(const td_flametree *t)
     return t->base_total;
 }
 
-/* Add the line cache's pending values to the nodes of their stacks (leaf to root; the
- * root and the totals are kept up to date as lines are added). */
+/* Add the line cache's pending values to the nodes of their stacks (the root and the
+ * totals are kept up to date as lines are added): each record's values to its leaf's
+ * entry of a delta array, then one pass over the nodes from the last to the first adds
+ * each delta to its node and to its parent's delta (a node is always made after its
+ * parent, so a parent's index is lower): O(nodes + records), not one update per frame
+ * of every stack. */
 void td_flametree_flush(td_flametree *t)
 {
     if (!t->pending)
         return;
+    int64_t (*d)[2] = td_xcalloc(t->nn, sizeof *d);
     for (size_t i = 0; i < t->lcslots; i++) {
         struct lrec *c = t->lc[i].r;
-        if (!c || (!c->pv && !c->pb))
+        if (!c || (!c->pv && !c->pb) || c->leaf < 0)
             continue;
-        for (int32_t k = c->leaf; k > 0; k = t->n[k].parent) {
-            t->n[k].value += c->pv;
-            t->n[k].base += c->pb;
+        if (c->leaf > 0) {
+            d[c->leaf][0] += c->pv; /* no overflow: a node's sum is at most the total */
+            d[c->leaf][1] += c->pb;
         }
         c->pv = c->pb = 0;
     }
+    for (size_t k = t->nn; k-- > 1;) {
+        if (!d[k][0] && !d[k][1])
+            continue;
+        t->n[k].value += d[k][0];
+        t->n[k].base += d[k][1];
+        d[t->n[k].parent][0] += d[k][0];
+        d[t->n[k].parent][1] += d[k][1];
+    }
+    free(d);
     t->pending = 0;
 }
 
@@ -244,6 +275,11 @@ void td_flametree_scale(td_flametree *t, int64_t k)
         t->n[i].value *= k;
         t->n[i].base *= k;
     }
+    for (size_t i = 0; t->stacks_only && i < t->lcslots; i++)
+        if (t->lc[i].r && t->lc[i].r->leaf < 0) {
+            t->lc[i].r->pv *= k;
+            t->lc[i].r->pb *= k;
+        }
     t->total *= k;
     t->base_total *= k;
 }
@@ -263,10 +299,11 @@ static struct lslot *line_slot(tree *t, uint64_t h, const char *s, size_t len)
     }
 }
 
-static void line_put(tree *t, uint64_t h, const char *s, size_t len, int32_t leaf)
+/* The record of a new stack; NULL when the cache is full. */
+static struct lrec *line_put(tree *t, uint64_t h, const char *s, size_t len, int32_t leaf)
 {
     if (t->nlc >= LINES_MAX || t->lcbytes + len > LINES_BYTES || len > UINT32_MAX)
-        return;
+        return NULL;
     if ((t->nlc + 1) * 2 > t->lcslots) {
         size_t ns = t->lcslots ? t->lcslots * 2 : 1024;
         struct lslot *old = t->lc;
@@ -281,7 +318,7 @@ static void line_put(tree *t, uint64_t h, const char *s, size_t len, int32_t lea
     if (!t->la)
         t->la = td_arena_new();
     struct lslot *c = line_slot(t, h, s, len);
-    struct lrec *r = td_arena_alloc(t->la, sizeof *r + len);
+    struct lrec *r = td_arena_alloc_raw(t->la, sizeof *r + len); /* every field set */
     memcpy(r->s, s, len);
     r->len = (uint32_t)len;
     r->leaf = leaf;
@@ -290,6 +327,7 @@ static void line_put(tree *t, uint64_t h, const char *s, size_t len, int32_t lea
     c->r = r;
     t->nlc++;
     t->lcbytes += len;
+    return r;
 }
 
 int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v)
@@ -297,28 +335,26 @@ int td_flametree_add(td_flametree *t, const char *s, size_t len, int64_t v)
     return td_flametree_add2(t, s, len, v, 0);
 }
 
-static int add_hashed(td_flametree *t, const char *s, size_t len, int64_t v, int64_t b,
-                      uint64_t lh)
+/* v and b (>= 0, the root and totals already counted) to the nodes below the root of
+ * stack s, whose line hash is lh. */
+static void add_below_root(tree *t, const char *s, size_t len, int64_t v, int64_t b,
+                           uint64_t lh)
 {
-    if (v < 0)
-        v = 0;
-    if (b < 0)
-        b = 0;
-    if (!v && !b)
-        return 1;
-    if (t->total > INT64_MAX - v || t->base_total > INT64_MAX - b)
-        return 0;
-    t->total += v;
-    t->base_total += b;
-    t->n[0].value += v;
-    t->n[0].base += b;
     if (t->lcslots) {
         struct lslot *c = line_slot(t, lh, s, len);
         if (c->r) { /* a stack seen before: its nodes get the sum at the next flush */
             c->r->pv += v; /* no overflow: at most the total */
             c->r->pb += b;
             t->pending = 1;
-            return 1;
+            return;
+        }
+    }
+    if (t->stacks_only) {
+        struct lrec *r = line_put(t, lh, s, len, -1);
+        if (r) {
+            r->pv = v;
+            r->pb = b;
+            return;
         }
     }
     /* frames shared with the previous stack: whole frames of a common byte prefix */
@@ -360,6 +396,24 @@ static int add_hashed(td_flametree *t, const char *s, size_t len, int64_t v, int
     memcpy(t->last, s, len);
     t->lastn = len;
     line_put(t, lh, s, len, cur);
+}
+
+static int add_hashed(td_flametree *t, const char *s, size_t len, int64_t v, int64_t b,
+                      uint64_t lh)
+{
+    if (v < 0)
+        v = 0;
+    if (b < 0)
+        b = 0;
+    if (!v && !b)
+        return 1;
+    if (t->total > INT64_MAX - v || t->base_total > INT64_MAX - b)
+        return 0;
+    t->total += v;
+    t->base_total += b;
+    t->n[0].value += v;
+    t->n[0].base += b;
+    add_below_root(t, s, len, v, b, lh);
     return 1;
 }
 
@@ -480,7 +534,8 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
         int64_t sumv = 0, sumb = 0;
         for (int32_t c = x->child; c >= 0; c = t.n[c].next) {
             td_grow((void **)&kids, &kcap, nk + 1, sizeof *kids);
-            kids[nk++] = (kid){td_strget(t.names, t.n[c].name), c};
+            kids[nk++] = (kid){td_strget(t.names, t.n[c].name),
+                               td_strlen_of(t.names, t.n[c].name), c};
             sumv += t.n[c].value;
             sumb += t.n[c].base;
         }
@@ -569,8 +624,7 @@ int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, in
 
 int td_flametree_merge(td_flametree *t, const td_flametree *src)
 {
-    flushed(src);
-    flushed(t);
+    flushed(src); /* (t's pending values need not be in its nodes to add src's) */
     /* a node's value is at most its tree's total: totals that fit make every sum fit */
     if (t->total > INT64_MAX - src->total || t->base_total > INT64_MAX - src->base_total)
         return 0;
@@ -581,6 +635,12 @@ int td_flametree_merge(td_flametree *t, const td_flametree *src)
         t->n[m].base += src->n[i].base;
     }
     free(map);
+    /* a stacks-only tree's stacks without nodes (the root above had their values) */
+    for (size_t i = 0; src->stacks_only && i < src->lcslots; i++) {
+        const struct lrec *r = src->lc[i].r;
+        if (r && r->leaf < 0 && (r->pv || r->pb))
+            add_below_root(t, r->s, r->len, r->pv, r->pb, src->lc[i].h);
+    }
     t->total += src->total;
     t->base_total += src->base_total;
     return 1;
@@ -623,7 +683,8 @@ td_status td_flametree_write_folded(const td_flametree *t, int diff, int64_t uni
     char *buf = NULL;
     for (int32_t c = t->n[0].child; c >= 0; c = t->n[c].next) {
         td_grow((void **)&kids, &kcap, ns + 1, sizeof *kids);
-        kids[ns++] = (kid){td_strget(t->names, t->n[c].name), c};
+        kids[ns++] = (kid){td_strget(t->names, t->n[c].name),
+                           td_strlen_of(t->names, t->n[c].name), c};
     }
     if (ns > 1) /* (qsort of no array is undefined, and one child needs no order) */
         qsort(kids, ns, sizeof *kids, cmp_name);
@@ -645,7 +706,8 @@ td_status td_flametree_write_folded(const td_flametree *t, int diff, int64_t uni
         size_t nk = 0;
         for (int32_t c = x->child; c >= 0; c = t->n[c].next) {
             td_grow((void **)&kids, &kcap, nk + 1, sizeof *kids);
-            kids[nk++] = (kid){td_strget(t->names, t->n[c].name), c};
+            kids[nk++] = (kid){td_strget(t->names, t->n[c].name),
+                               td_strlen_of(t->names, t->n[c].name), c};
             sv -= t->n[c].value;
             sb -= t->n[c].base;
         }

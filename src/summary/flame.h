@@ -66,10 +66,15 @@ size_t td_flametree_add_many(td_flametree *t, const td_stackval *sv, size_t n);
 /* Add every node of src (current values) into t, to the current side (to_base = 0) or
  * the baseline side (to_base = 1), each value multiplied by k and rounded. 0 on overflow. */
 int td_flametree_add_tree(td_flametree *t, const td_flametree *src, double k, int to_base);
-/* Add src's values, current and baseline, exactly into t, and its totals (two halves of
- * one folded file read apart): the tree is then the one both halves' stacks would have
- * made added to one tree. 0, nothing added, when a total would pass 2^63. */
+/* Add src's values, current and baseline, exactly into t, and its totals (the parts of
+ * one folded file read on two threads): the tree is then the one both parts' stacks
+ * would have made added to one tree. 0, nothing added, when a total would pass 2^63. */
 int td_flametree_merge(td_flametree *t, const td_flametree *src);
+/* A tree for td_flametree_merge only (the second half of a file read apart): the
+ * stacks are summed as whole stacks and their frames looked up only when merged (each
+ * distinct stack once, instead of in both halves); its node values are not complete and
+ * it is never laid out or written. */
+td_flametree *td_flametree_new_stacks(void);
 /* The tree of a flame: its own tree, else a new one built from its stacks (*owned set:
  * the caller frees it). NULL on overflow. */
 const td_flametree *td_flame_tree(const td_flame *fl, td_flametree **owned);

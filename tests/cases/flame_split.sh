@@ -1,7 +1,10 @@
-# tracedoc flame reads a large folded file in two halves at once (src/read/folded.c; the
-# halves' trees merged); what it draws and says must be what a reading in order gives.
-# The reference is the same file through a pipe (process substitution: read once, in
-# order, never split). TD_SPLIT_MIN=1 splits these small files as a 64 MiB one would be.
+# tracedoc flame reads a large folded file on two threads (src/read/folded.c: chunks
+# taken in turn, the two trees merged); what it draws and says must be what a reading in
+# order gives. The reference is the same file through a pipe (process substitution: read
+# once, in order, never split). TD_SPLIT_MIN=1 reads these small files as a 64 MiB one
+# would be, TD_SPLIT_CHUNK cuts them in chunks of that many bytes (1 MiB for a large
+# file): 4096 (lines of 150-400 bytes, each chunk's last line read past its end) and 97
+# (lines longer than a chunk: most chunks hold no line start).
 # Also: folded stacks and traces through a pipe or standard input are read whole (the
 # look at their first bytes keeps them: io/peek.h); a pipe once lost its first 4 KiB.
 # And a gzipped file of folded stacks is drawn as the plain one.
@@ -29,21 +32,31 @@ PYEOF
 # the file name as it appears in the drawing and messages, made neutral
 neutral() { sed -e "s|$WORK/$1.folded|INPUT|g" -e 's|/dev/fd/[0-9]*|INPUT|g' -e 's|stdin|INPUT|g'; }
 for v in clean badtail fractail difftail overflow badhead; do
-    TD_SPLIT_MIN=1 "$TD" flame --minwidth 0 -o "$WORK/$v.split.svg" "$WORK/$v.folded" \
-        2>"$WORK/$v.split.err"
-    echo $? >"$WORK/$v.split.rc"
     "$TD" flame --minwidth 0 -o "$WORK/$v.pipe.svg" <(cat "$WORK/$v.folded") 2>"$WORK/$v.pipe.err"
     echo $? >"$WORK/$v.pipe.rc"
+    for chunk in 97 4096; do
+    TD_SPLIT_MIN=1 TD_SPLIT_CHUNK=$chunk "$TD" flame --minwidth 0 -o "$WORK/$v.split.svg" \
+        "$WORK/$v.folded" 2>"$WORK/$v.split.err"
+    echo $? >"$WORK/$v.split.rc"
+    # the two threads' result is kept when nothing went wrong (else the file is read
+    # again in order): --timings says which
+    TD_SPLIT_MIN=1 TD_SPLIT_CHUNK=$chunk "$TD" flame --timings --minwidth 0 -o "$WORK/t.svg" \
+        "$WORK/$v.folded" 2>"$WORK/$v.how" >/dev/null
+    case $v in # (a file with a bad line says no timings)
+    clean | difftail) grep -q "folded stacks, on two threads)" "$WORK/$v.how" ;;
+    fractail) grep -q "on two threads, then again in order" "$WORK/$v.how" ;; # (units)
+    esac || die "$v (chunks of $chunk): not read as expected: $(cat "$WORK/$v.how")"
     cmp -s "$WORK/$v.split.rc" "$WORK/$v.pipe.rc" ||
-        die "$v: exit $(cat "$WORK/$v.split.rc") read in halves, $(cat "$WORK/$v.pipe.rc") in order"
+        die "$v (chunks of $chunk): exit $(cat "$WORK/$v.split.rc") read on two threads, $(cat "$WORK/$v.pipe.rc") in order"
     [ "$(neutral "$v" <"$WORK/$v.split.err")" = "$(neutral "$v" <"$WORK/$v.pipe.err")" ] ||
-        die "$v: messages differ: $(cat "$WORK/$v.split.err") / $(cat "$WORK/$v.pipe.err")"
+        die "$v (chunks of $chunk): messages differ: $(cat "$WORK/$v.split.err") / $(cat "$WORK/$v.pipe.err")"
     if [ -e "$WORK/$v.pipe.svg" ]; then
         [ "$(neutral "$v" <"$WORK/$v.split.svg")" = "$(neutral "$v" <"$WORK/$v.pipe.svg")" ] ||
-            die "$v: the flamegraph read in halves differs from the one read in order"
+            die "$v (chunks of $chunk): the flamegraph read on two threads differs from the one read in order"
     else
         [ ! -e "$WORK/$v.split.svg" ] || die "$v: written on error"
     fi
+    done
 done
 # what each variant must be (by hand: 6000 lines, the tail is line 6001, the bad head line 2)
 grep -q "badtail.folded: line 6001: expected 'frame;frame;... COUNT'" "$WORK/badtail.split.err" ||

@@ -1,6 +1,7 @@
 /* Folded-stack input of `flame`, then the flamegraph layout and SVG; and the same bytes as
- * a file read in two halves (TD_SPLIT_MIN=1: src/read/folded.c), whose tree, status and
- * message must be those of the reading in order (a difference traps). */
+ * a file read in chunks on two threads (TD_SPLIT_MIN=1, chunks of 1-16 bytes by the first
+ * byte: src/read/folded.c), whose tree, status and message must be those of the reading
+ * in order (a difference traps). */
 #include "fuzz.h"
 #include "read/folded.h"
 #include "render/render.h"
@@ -34,10 +35,13 @@ static void in_halves(const uint8_t *data, size_t size, td_status st, const td_e
     if (!path)
         return;
     setenv("TD_SPLIT_MIN", "1", 1);
+    char chunk[8];
+    snprintf(chunk, sizeof chunk, "%d", size ? data[0] % 16 + 1 : 1);
+    setenv("TD_SPLIT_CHUNK", chunk, 1);
     td_summary *s2 = NULL;
     td_flame *fl2 = NULL;
     td_err e2 = {0};
-    td_status st2 = td_folded_try_read(path, "cpu", &s2, &fl2, &e2);
+    td_status st2 = td_folded_try_read(path, "cpu", &s2, &fl2, NULL, &e2);
     unlink(path);
     /* not taken for folded stacks (a trace, say), or gzipped (decoded from the file,
      * not from memory): nothing to compare */
@@ -53,8 +57,10 @@ static void in_halves(const uint8_t *data, size_t size, td_status st, const td_e
             __builtin_trap();
     } else {
         char *a = folded_text(fl), *b = folded_text(fl2);
-        if (a && b && (strcmp(a, b) != 0 || fl->unit != fl2->unit || fl->diff != fl2->diff))
+        if (a && b && (strcmp(a, b) != 0 || fl->unit != fl2->unit || fl->diff != fl2->diff)) {
+            if (getenv("FUZZ_SHOW")) fprintf(stderr, "MEM:\n%s\nFILE:\n%s\nunits %lld %lld diff %d %d\n", a, b, (long long)fl->unit, (long long)fl2->unit, fl->diff, fl2->diff);
             __builtin_trap();
+        }
         free(a);
         free(b);
     }

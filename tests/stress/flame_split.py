@@ -2,8 +2,8 @@
 """tests/stress/flame_split.py TRACEDOC ROUNDS [SEED] - random folded files (generated
 here: CRLF and tab separators, empty lines, decimal, difffolded, negative and overflowing
 counts, bad lines, lines of up to 3 KB, with or without a final newline), each drawn by
-`tracedoc flame` twice: read in two halves (TD_SPLIT_MIN=1, src/read/folded.c) and read in
-order through a pipe. Exit status, messages and SVG must be the same bytes (the file's
+`tracedoc flame` twice: read in chunks on two threads (TD_SPLIT_MIN=1, TD_SPLIT_CHUNK of
+1 to 4096 bytes by the seed, src/read/folded.c) and read in order through a pipe. Exit status, messages and SVG must be the same bytes (the file's
 name aside). Prints the first difference and keeps its input; exit 1 then."""
 import os
 import random
@@ -61,6 +61,7 @@ def main():
             env = dict(os.environ)
             if split:
                 env["TD_SPLIT_MIN"] = "1"
+                env["TD_SPLIT_CHUNK"] = str(random.Random(seed).choice([1, 7, 64, 700, 4096]))
                 cmd = [td, "flame", "--minwidth", "0", "-o", svg, path]
             else:
                 env.pop("TD_SPLIT_MIN", None)
@@ -80,7 +81,7 @@ def main():
                   f"{got[0][1][:300]!r}; in order: exit {got[1][0]} {got[1][1][:300]!r}; "
                   f"input kept in {path}")
             return 1
-    print(f"flame in two halves: {rounds} random folded files, each drawn as read in order")
+    print(f"flame on two threads: {rounds} random folded files, each drawn as read in order")
     os.remove(path)
     os.rmdir(work)
     return 0

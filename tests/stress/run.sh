@@ -41,6 +41,6 @@ for round in $(seq 1 40); do
 done
 echo "history: 40 rounds of 16 concurrent appends to a new database, no run lost"
 
-# 3. folded stacks read in two halves (src/read/folded.c) against the same file read in
+# 3. folded stacks read in chunks on two threads (src/read/folded.c) against the same file read in
 # order through a pipe: the same drawing, messages and exit status
-/usr/bin/python3 tests/stress/flame_split.py "$TD" 1000 || fail "flame in two halves"
+/usr/bin/python3 tests/stress/flame_split.py "$TD" 1000 || fail "flame on two threads"
