@@ -194,8 +194,9 @@ static td_status parse_line(fstate *st, const char *l, size_t len, td_err *e)
     if ((k == 1 || k1 == 1) && fl->unit != FRAC) {
         if ((rc = add_batch(st, e)) != TD_OK) /* they were counted in the old unit */
             return rc;
-        td_flametree_scale(fl->tree, FRAC);
         fl->unit = FRAC;
+        if (!td_flametree_scale(fl->tree, FRAC)) /* the counts so far, in thousandths */
+            return too_large(st, st->line, e);
     }
     int64_t v, bv = 0;
     if (k1 >= 0 && !fl->diff) { /* the first count is the baseline's: a differential flame */

@@ -268,8 +268,11 @@ static const tree *flushed(const tree *t)
     return t;
 }
 
-void td_flametree_scale(td_flametree *t, int64_t k)
+int td_flametree_scale(td_flametree *t, int64_t k)
 {
+    /* every value is at most its side's total: totals that fit make every product fit */
+    if (k <= 0 || t->total > INT64_MAX / k || t->base_total > INT64_MAX / k)
+        return 0;
     td_flametree_flush(t);
     for (size_t i = 0; i < t->nn; i++) {
         t->n[i].value *= k;
@@ -282,6 +285,7 @@ void td_flametree_scale(td_flametree *t, int64_t k)
         }
     t->total *= k;
     t->base_total *= k;
+    return 1;
 }
 
 #define LINES_MAX (1u << 20)

@@ -48,7 +48,8 @@ int64_t td_flametree_total(const td_flametree *t);
  * before the tree is read from several threads. Readers below flush a tree left
  * pending themselves. */
 void td_flametree_flush(td_flametree *t);
-void td_flametree_scale(td_flametree *t, int64_t k); /* every value x k */
+/* Every value x k (k > 0); 0, nothing changed, when a total would pass 2^63. */
+int td_flametree_scale(td_flametree *t, int64_t k);
 /* Differential trees: each node also carries a baseline value. Add v to the current and
  * b to the baseline value of stack s (values <= 0 add nothing to that side); 0 on
  * overflow. */

@@ -22,7 +22,9 @@ for i in range(6000):
     lines.append(f"{stacks[(i * 7919) % 120]} {c}\n")
 base = "".join(lines)
 tails = {"clean": "", "badtail": "main;x 1.2.3\n", "fractail": "main;frac 1.5\n",
-         "difftail": "main;d 5 7\n", "overflow": "main;big 9223372036854775807\n"}
+         "difftail": "main;d 5 7\n", "overflow": "main;big 9223372036854775807\n",
+         # fits, but not in thousandths: the decimal count after it fails (line 6002)
+         "scaleover": "main;big 9300000000000000\nmain;frac 1.5\n"}
 for k, t in tails.items():
     with open(f"{w}/{k}.folded", "w") as f:
         f.write(base + t)
@@ -31,7 +33,7 @@ with open(f"{w}/badhead.folded", "w") as f:
 PYEOF
 # the file name as it appears in the drawing and messages, made neutral
 neutral() { sed -e "s|$WORK/$1.folded|INPUT|g" -e 's|/dev/fd/[0-9]*|INPUT|g' -e 's|stdin|INPUT|g'; }
-for v in clean badtail fractail difftail overflow badhead; do
+for v in clean badtail fractail difftail overflow scaleover badhead; do
     "$TD" flame --minwidth 0 -o "$WORK/$v.pipe.svg" <(cat "$WORK/$v.folded") 2>"$WORK/$v.pipe.err"
     echo $? >"$WORK/$v.pipe.rc"
     for chunk in 97 4096; do
@@ -65,6 +67,8 @@ grep -q "badhead.folded: line 2: expected" "$WORK/badhead.split.err" ||
     die "badhead: $(cat "$WORK/badhead.split.err")"
 grep -q "overflow.folded: line 6001: count too large" "$WORK/overflow.split.err" ||
     die "overflow: $(cat "$WORK/overflow.split.err")"
+grep -q "scaleover.folded: line 6002: count too large (the counts add up to more than 2^63 thousandths)" \
+    "$WORK/scaleover.split.err" || die "scaleover: $(cat "$WORK/scaleover.split.err")"
 grep -q "4 lines with a negative count skipped" "$WORK/clean.split.err" ||
     die "clean: negative lines: $(cat "$WORK/clean.split.err")"
 # the total: the sum of the positive counts (x 1000 once a decimal count is seen)
