@@ -47,13 +47,13 @@ PATH="$S/bin:\$PATH"
 . "$S/share/bash-completion/completions/tracedoc"
 COMP_WORDS=(tracedoc re); COMP_CWORD=1; _tracedoc; echo "\${COMPREPLY[*]}"
 COMP_WORDS=(tracedoc summary --ta); COMP_CWORD=2; _tracedoc; echo "\${COMPREPLY[*]}"
-COMP_WORDS=(tracedoc flame --ti); COMP_CWORD=2; _tracedoc; echo "\${COMPREPLY[*]}"
+COMP_WORDS=(tracedoc flame --tit); COMP_CWORD=2; _tracedoc; echo "\${COMPREPLY[*]}"
 COMP_WORDS=(tracedoc diff --pa); COMP_CWORD=2; _tracedoc; echo "[\${COMPREPLY[*]}]"
 EOS
 bash "$WORK/comp.sh" >"$WORK/comp.out" 2>&1 || { cat "$WORK/comp.out"; die "completion script"; }
 [ "$(sed -n 1p "$WORK/comp.out")" = report ] || { cat "$WORK/comp.out"; die "completion of the command"; }
 [ "$(sed -n 2p "$WORK/comp.out")" = "--table" ] || { cat "$WORK/comp.out"; die "completion of summary --ta"; }
-[ "$(sed -n 3p "$WORK/comp.out")" = "--title" ] || die "completion of flame --ti"
+[ "$(sed -n 3p "$WORK/comp.out")" = "--title" ] || die "completion of flame --tit"
 [ "$(sed -n 4p "$WORK/comp.out")" = "[]" ] || die "diff --pa completes to an option diff does not take"
 # uninstall removes what install wrote, and the directories it made (here all of them,
 # up to the stage); a directory that was there before stays
