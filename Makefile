@@ -36,6 +36,10 @@ else ifeq ($(SAN),1)
 # this binary ~1,400 times)
 OPT = -O1 -g1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
       -fno-pie -no-pie
+# the sanitizer runtimes linked in (gcc): a start then relocates no libasan/libubsan, and
+# the leak check at exit scans one copy of their data, not two libraries' (tracedoc
+# --version: 4,350 -> 2,820 page faults, a third less CPU; the suite starts it ~1,400 times)
+SAN_LDFLAGS := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,-static-libasan -static-libubsan)
 else
 OPT = -O2 -g
 endif
@@ -96,16 +100,16 @@ $(BUILD)/obj/%.o: src/%.c
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tracedoc: $(OBJS)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) $(SAN_LDFLAGS) $(LDLIBS)
 
 $(LIBA): $(LIBOBJS)
 	rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBA) | $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIBA) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIBA) $(LDFLAGS) $(SAN_LDFLAGS) $(LDLIBS)
 
 $(BUILD)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(LIBA) | $(BUILD)/tests
-	$(CC) $(ALL_CFLAGS) -MMD -MP -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBA) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -Itests/fuzz -o $@ $< tests/fuzz/replay.c $(LIBA) $(LDFLAGS) $(SAN_LDFLAGS) $(LDLIBS)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIBOBJS) | $(BUILD)/fuzz
 	$(CC) $(ALL_CFLAGS) -MMD -MP -fsanitize=fuzzer -Itests/fuzz -o $@ $< $(LIBOBJS) $(LDFLAGS) $(LDLIBS)

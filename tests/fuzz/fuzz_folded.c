@@ -58,7 +58,9 @@ static void in_halves(const uint8_t *data, size_t size, td_status st, const td_e
     } else {
         char *a = folded_text(fl), *b = folded_text(fl2);
         if (a && b && (strcmp(a, b) != 0 || fl->unit != fl2->unit || fl->diff != fl2->diff)) {
-            if (getenv("FUZZ_SHOW")) fprintf(stderr, "MEM:\n%s\nFILE:\n%s\nunits %lld %lld diff %d %d\n", a, b, (long long)fl->unit, (long long)fl2->unit, fl->diff, fl2->diff);
+            if (getenv("FUZZ_SHOW")) /* FUZZ_SHOW=1 HARNESS FINDING: the two trees */
+                fprintf(stderr, "in memory:\n%s\nfrom the file:\n%s\nunits %lld %lld, diff %d %d\n",
+                        a, b, (long long)fl->unit, (long long)fl2->unit, fl->diff, fl2->diff);
             __builtin_trap();
         }
         free(a);
