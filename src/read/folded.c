@@ -361,10 +361,11 @@ static td_status read_lines(src *r, fstate *st, const atomic_int *stop, td_err *
  * the lines that start in it (the last one read to its end), so that the thread with
  * less to do takes more chunks: the caller's thread adds its lines to the tree, the
  * other to a stacks-only tree (td_flametree_new_stacks: each distinct stack summed, its
- * frames looked up once, when it is merged at the end). The drawn flame never depends on the order of the lines.
- * When anything went wrong in either (an error, counts in different units, a merged
- * total past 2^63), both results are dropped and the file is read again in order, so
- * messages, line numbers and units are those of a reading in order. */
+ * frames looked up once, when it is merged at the end). The drawn flame never depends
+ * on the order of the lines. When anything went wrong in either (an error, counts in
+ * different units, a merged total past 2^63), both results are dropped and the file is
+ * read again in order, so messages, line numbers and units are those of a reading in
+ * order. */
 #define SPLIT_MIN ((off_t)64 << 20)
 #define CHUNK ((off_t)1 << 20)
 

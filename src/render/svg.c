@@ -14,7 +14,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render/render.h"
 #include "summary/flame.h"
+#include "base/alloc.h"
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -285,22 +288,29 @@ typedef struct svgjob {
     const td_render_opts *o;
     const td_flamelayout *l;
     double minwidth; /* the pruning used (o->minwidth or more, see td_render_svg) */
+    int maxdepth;    /* INT_MAX, or the depth below which frames are merged (size limit) */
+    size_t *emitted; /* set to the frames written (all, or those before the budget ran out) */
 } svgjob;
 
 /* The subtitle's note on pruning (its only part that depends on the pruning). */
-static void put_pruning(td_buf *b, double minwidth, const td_render_opts *o)
+static void put_pruning(td_buf *b, double minwidth, int maxdepth, const td_render_opts *o)
 {
     if (minwidth > 0) {
         td_buf_puts(b, " \xe2\x80\x94 frames under ");
         put_pct(b, 100 * minwidth);
-        td_buf_printf(b, "%% merged%s", minwidth > o->minwidth ? " (size limit)" : "");
+        td_buf_puts(b, "% merged");
     }
+    if (maxdepth < INT_MAX)
+        td_buf_printf(b, "%sframes below depth %d merged", minwidth > 0 ? ", " : " \xe2\x80\x94 ",
+                      maxdepth);
+    if (minwidth > o->minwidth || maxdepth < INT_MAX)
+        td_buf_puts(b, " (size limit)");
 }
 
 static size_t pruning_bytes(double minwidth, const td_render_opts *o)
 {
     td_buf t = {0};
-    put_pruning(&t, minwidth, o);
+    put_pruning(&t, minwidth, INT_MAX, o);
     size_t n = t.n;
     td_buf_free(&t);
     return n;
@@ -362,7 +372,7 @@ static void build(td_buf *b, const svgjob *j)
             td_buf_puts(b, " ");
             put_text(b, j->s->kv[i].v.s, 0);
         }
-    put_pruning(b, j->minwidth, o);
+    put_pruning(b, j->minwidth, j->maxdepth, o);
     td_buf_puts(b, "</text>\n");
     if (l->diff) {
         char mx[64];
@@ -408,6 +418,7 @@ static void build(td_buf *b, const svgjob *j)
             td_buf_puts(b, "</text>");
         }
         td_buf_puts(b, "</g>\n");
+        *j->emitted = i + 1;
         if (b->n > SVG_BUDGET)
             return; /* too big: the caller prunes harder and builds again */
     }
@@ -423,51 +434,133 @@ static void build(td_buf *b, const svgjob *j)
     td_buf_puts(b, "]]></script>\n</svg>\n");
 }
 
+/* What a build's layout was: its frames, deepest frame, total, and smallest frame
+ * (depth > 0, not a grey one). */
+typedef struct shape {
+    size_t n, emitted, real; /* frames, those written, those neither root nor grey */
+    int deepest;
+    double total, min;
+    /* a build that did not fit: the frames at each depth or less, and the frames at each
+     * depth that have children (deepest + 1 each; the caller frees them) */
+    size_t *upto, *kids;
+} shape;
+
+/* Into *out, the layout of fl at pruning mw with frames deeper than maxdepth merged,
+ * built: 1 when it fits the budget (*st: the layout's status). */
+static int build_fits(const td_summary *s, const td_flame *fl, const td_render_opts *o,
+                      double mw, int maxdepth, td_buf *out, shape *sh, td_err *e, td_status *st)
+{
+    td_flamelayout l;
+    if ((*st = td_flame_layout_depth(fl, mw, maxdepth, &l, e)) != TD_OK)
+        return 0;
+    size_t emitted = 0;
+    svgjob j = {s, fl, o, &l, mw, maxdepth, &emitted};
+    out->n = 0;
+    build(out, &j);
+    *sh = (shape){l.n, emitted, 0, l.maxdepth, (double)l.total, (double)INT64_MAX, NULL, NULL};
+    for (size_t i = 0; i < l.n; i++)
+        if (l.f[i].depth > 0 && !l.f[i].pruned) {
+            sh->real++;
+            if ((double)l.f[i].value < sh->min)
+                sh->min = (double)l.f[i].value;
+        }
+    if (out->n > SVG_BUDGET && maxdepth == INT_MAX && l.maxdepth >= 0) {
+        sh->upto = td_xcalloc((size_t)l.maxdepth + 1, sizeof *sh->upto);
+        sh->kids = td_xcalloc((size_t)l.maxdepth + 1, sizeof *sh->kids);
+        for (size_t i = 0; i < l.n; i++) {
+            sh->upto[l.f[i].depth]++;
+            if (i > 0 && l.f[i].parent == (int)i - 1) /* a first child (pre-order) */
+                sh->kids[l.f[i - 1].depth]++;
+        }
+        for (int d = 1; d <= l.maxdepth; d++)
+            sh->upto[d] += sh->upto[d - 1];
+    }
+    td_flame_layout_free(&l);
+    return out->n <= SVG_BUDGET;
+}
+
+/* A pruning by width that would leave nothing but grey frames (a profile whose call
+ * paths are all about one width: the step past that width merges them all): the frames
+ * of the last pruning that was too big (mw, whose build wrote was->emitted frames in
+ * over bytes), those deeper than a depth merged instead: 1 when some depth fits (then b
+ * holds it; else b is left as it was). The depth: the deepest whose frames fit at the
+ * bytes a frame of the too-big build took, one less while its build does not fit. */
+static int fit_depth(const td_summary *s, const td_flame *fl, const td_render_opts *o,
+                     double mw, const shape *was, size_t over, td_buf *b, td_err *e,
+                     td_status *st)
+{
+    if (was->deepest < 2 || !was->emitted || !was->upto)
+        return 0;
+    /* frames at depth d or less, and the grey frame each frame at d with children adds */
+    double per = (double)over / (double)was->emitted;
+    int d = 1;
+    while (d + 1 < was->deepest &&
+           (double)(was->upto[d + 1] + was->kids[d + 1]) * per <= SVG_BUDGET)
+        d++;
+    shape sh; /* (with a depth limit, build_fits keeps no counts) */
+    td_buf t = {0};
+    int ok = build_fits(s, fl, o, mw, d, &t, &sh, e, st);
+    while (*st == TD_OK && !ok && --d >= 1) /* shallower until it fits */
+        ok = build_fits(s, fl, o, mw, d, &t, &sh, e, st);
+    ok = ok && *st == TD_OK;
+    if (ok) { /* b: this build (else b stays what it was) */
+        td_buf x = *b;
+        *b = t;
+        t = x;
+    }
+    td_buf_free(&t);
+    return ok;
+}
+
 td_status td_render_svg(const td_summary *s, const td_flame *fl, const td_render_opts *o,
                         const char *path, td_err *e)
 {
-    double mw = o->minwidth > 0 ? o->minwidth : 0;
+    double mw = o->minwidth > 0 ? o->minwidth : 0, last = -1;
     td_buf b = {0};
+    td_status st = TD_OK;
     /* The last build that went past the budget: its size where it stopped (over), its
-     * pruning note's bytes, its total and the smallest value among its frames (a larger
-     * pruning that cuts none of them lays out the same frames). Such a pruning is not
-     * built again when the same bytes with its own note would pass the budget at the
-     * same frame: the result is the one building it would give, sooner (a deep profile's
-     * frames all of one width: 75 ms of 105). */
+     * pruning note's bytes, its total, frames and deepest frame, and the smallest value
+     * among its frames (a larger pruning that cuts none of them lays out the same
+     * frames). Such a pruning is not built again when the same bytes with its own note
+     * would pass the budget at the same frame: the result is the one building it would
+     * give, sooner (a deep profile's frames all of one width: 75 ms of 105). */
     size_t over = 0, over_note = 0;
-    double over_total = 0, over_min = 0;
+    shape was = {0}, sh;
     for (;;) {
-        if (over && mw < 1 && !((double)over_min < mw * over_total) &&
+        if (over && mw < 1 && !(was.min < mw * was.total) &&
             over - over_note + pruning_bytes(mw, o) > SVG_BUDGET) {
+            last = mw;
             mw *= 1.5; /* (mw > 0: a build past the budget is followed by a larger one) */
             continue;
         }
-        td_flamelayout l;
-        td_status st = td_flame_layout(fl, mw, &l, e);
-        if (st != TD_OK) {
-            td_buf_free(&b);
-            return st;
-        }
-        svgjob j = {s, fl, o, &l, mw};
-        b.n = 0;
-        build(&b, &j);
-        size_t nf = l.n;
-        if (b.n > SVG_BUDGET) {
+        sh = (shape){0};
+        int fits = build_fits(s, fl, o, mw, INT_MAX, &b, &sh, e, &st);
+        /* this width draws nothing but grey frames after one that drew some but was too
+         * big: merge that one's deepest frames instead, if some depth fits */
+        int deep = st == TD_OK && over && !sh.real && was.real && last >= 0 &&
+                   fit_depth(s, fl, o, last, &was, over, &b, e, &st);
+        if (!fits && st == TD_OK && !deep) { /* the counts of the last build too big */
             over = b.n;
             over_note = pruning_bytes(mw, o);
-            over_total = (double)l.total;
-            over_min = (double)INT64_MAX;
-            for (size_t i = 0; i < l.n; i++)
-                if (l.f[i].depth > 0 && !l.f[i].pruned && (double)l.f[i].value < over_min)
-                    over_min = (double)l.f[i].value;
+            free(was.upto);
+            free(was.kids);
+            was = sh;
+        } else {
+            free(sh.upto);
+            free(sh.kids);
         }
-        td_flame_layout_free(&l);
-        if (b.n <= SVG_BUDGET || nf <= 2 || mw >= 1)
+        if (st != TD_OK || deep)
+            break;
+        if (fits || sh.n <= 2 || mw >= 1)
             break;
         /* deterministic steps: the same input always lands on the same threshold */
+        last = mw;
         mw = mw > 0 ? mw * 1.5 : 1e-5;
     }
-    td_status st = td_write_file_atomic(path, b.p, b.n, e);
+    free(was.upto);
+    free(was.kids);
+    if (st == TD_OK)
+        st = td_write_file_atomic(path, b.p, b.n, e);
     td_buf_free(&b);
     return st;
 }

@@ -6,6 +6,7 @@
  * offsets (ns from the left edge) so that children line up exactly with their parent. */
 #include "summary/flame.h"
 #include "base/hash.h"
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -489,6 +490,12 @@ static void diff_colors(td_flamelayout *l)
 
 td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *out, td_err *e)
 {
+    return td_flame_layout_depth(fl, minwidth, INT_MAX, out, e);
+}
+
+td_status td_flame_layout_depth(const td_flame *fl, double minwidth, int maxdepth,
+                                td_flamelayout *out, td_err *e)
+{
     memset(out, 0, sizeof *out);
     if (!(minwidth >= 0)) /* also NaN */
         minwidth = 0;
@@ -526,8 +533,9 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
     while (ns) {
         pending p = stk[--ns];
         if (p.node < 0) {
-            char *nm = td_arena_printf(out->a, "(%d frame%s pruned)", p.pruned,
-                                       p.pruned == 1 ? "" : "s");
+            char *nm = td_arena_printf(out->a, "(%d frame%s %s)", p.pruned,
+                                       p.pruned == 1 ? "" : "s", p.depth > maxdepth ? "below"
+                                                                                  : "pruned");
             emit(out, &fcap, nm, &p, palette);
             continue;
         }
@@ -555,7 +563,7 @@ td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *o
             const node *c = &t.n[kids[k].node];
             if (c->value <= 0)
                 continue;
-            if ((double)c->value < cut) {
+            if ((double)c->value < cut || p.depth >= maxdepth) {
                 npruned++;
                 pruned_v += c->value;
                 pruned_b += c->base;

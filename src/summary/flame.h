@@ -91,6 +91,11 @@ td_status td_flametree_write_folded(const td_flametree *t, int diff, int64_t uni
 /* Lay out folded stacks: frames narrower than minwidth (fraction of the total) are
  * merged into one grey "(N frames pruned)" frame per parent. */
 td_status td_flame_layout(const td_flame *fl, double minwidth, td_flamelayout *out, td_err *e);
+/* The same, frames deeper than maxdepth (>= 1) also merged: the children of a frame at
+ * maxdepth become one grey "(N frames below)" frame (the SVG's size limit, when pruning
+ * by width would leave almost nothing). */
+td_status td_flame_layout_depth(const td_flame *fl, double minwidth, int maxdepth,
+                                td_flamelayout *out, td_err *e);
 void td_flame_layout_free(td_flamelayout *l);
 
 /* Stable colour for a name: the same name gets the same colour in every output.

@@ -27,21 +27,31 @@ sub = ET.parse('chain-small.svg').getroot().find(NS + 'text[@id="subtitle"]').te
 assert sub.endswith('frames under 0.2% merged'), sub
 PYEOF
 # 400 chains of 50 frames, each 0.25% wide: too big at 0.1%, 0.15% and 0.225% (the same
-# 20,001 frames each time: the renderer skips building the last two), all merged at
-# 0.3375% (1.5 x 0.225%): the root and one grey frame
+# 20,001 frames each time: the renderer skips building the last two), and at 0.3375%
+# all merged into one grey frame: a drawing of nothing. So the frames of 0.225% are kept
+# and those below a depth merged instead: every chain drawn down to that depth, one grey
+# "(1 frame below)" frame on each, under the size limit
 $PY - <<'PYEOF' > flat.folded
 for a in range(400):
     print(';'.join('pkg/mod%d.py:fn_%d_%d:%d' % (d % 7, a, d, 100 + d) for d in range(50)) + ' 1000')
 PYEOF
 "$TD" flame -o flat.svg flat.folded || die "flame flat"
 $PY - <<'PYEOF' || exit 1
-import xml.etree.ElementTree as ET
+import os, re, xml.etree.ElementTree as ET
 NS = '{http://www.w3.org/2000/svg}'
+assert os.path.getsize('flat.svg') <= 1900000, os.path.getsize('flat.svg')
 root = ET.parse('flat.svg').getroot()
 sub = root.find(NS + 'text[@id="subtitle"]').text
-assert sub.endswith('frames under 0.3375% merged (size limit)'), sub
-frames = root.find(NS + 'g[@id="frames"]').findall(NS + 'g')
-assert len(frames) == 2, len(frames)
+m = re.search(r'frames under 0\.225% merged, frames below depth (\d+) merged \(size limit\)$', sub)
+assert m, sub
+depth = int(m.group(1))
+assert 20 <= depth < 50, depth
+names = [g.find(NS + 'title').text.split('\n')[0] for g in root.find(NS + 'g[@id="frames"]').findall(NS + 'g')]
+# the root, 400 chains of `depth` frames, a grey frame below each
+assert len(names) == 1 + 400 * depth + 400, (len(names), depth)
+assert names.count('(1 frame below)') == 400, names.count('(1 frame below)')
+for a in range(400):
+    assert 'pkg/mod%d.py:fn_%d_%d:%d' % ((depth - 1) % 7, a, depth - 1, 99 + depth) in names, a
 PYEOF
 [ -n "${TRACES:-}" ] && [ -d "$TRACES" ] || exit 0
 # real traces: only those this build can read (readers land separately)
