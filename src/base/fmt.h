@@ -11,6 +11,13 @@
 void td_fmt_ns(char *dst, size_t cap, int64_t ns);
 void td_fmt_bytes(char *dst, size_t cap, int64_t bytes);
 const char *td_unit_name(double scale);
+/* v with ndec (0-9) decimals, the bytes printf("%.*f", ndec, v) writes (the double's
+ * exact value correctly rounded, ties to even; a value too near a tie for the fast way,
+ * or too large, goes through snprintf), NUL-terminated; returns the length (cap >= 32
+ * for the fast way). td_fmt_int: printf("%lld"). For the drawings' hot loops (an SVG
+ * flamegraph writes five numbers a frame). */
+size_t td_fmt_fixed(char *dst, size_t cap, double v, int ndec);
+size_t td_fmt_int(char *dst, size_t cap, int64_t v);
 
 #define TD_US "\xc2\xb5s" /* "us" with the micro sign */
 

@@ -15,6 +15,7 @@
 #include "render/render.h"
 #include "summary/flame.h"
 #include "base/alloc.h"
+#include "base/fmt.h"
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -56,7 +57,7 @@ static size_t count_cp(const char *s)
 static void put_pct(td_buf *b, double v)
 {
     char s[32];
-    snprintf(s, sizeof s, "%.4f", v);
+    td_fmt_fixed(s, sizeof s, v, 4);
     char *dot = strchr(s, '.');
     if (dot) {
         char *end = s + strlen(s);
@@ -269,7 +270,12 @@ static void frame_info(td_buf *b, const td_flame *fl, const td_flamelayout *l, c
     fmt_val(fl, l, now, sizeof now, f->value, 0);
     double share = l->total > 0 ? (double)f->value / (double)l->total : 1;
     if (!l->diff) {
-        td_buf_printf(b, "%s, %.2f%%", now, 100 * share);
+        char pct[32];
+        td_fmt_fixed(pct, sizeof pct, 100 * share, 2);
+        td_buf_puts(b, now);
+        td_buf_puts(b, ", ");
+        td_buf_puts(b, pct);
+        td_buf_putc(b, '%');
         return;
     }
     fmt_val(fl, l, before, sizeof before, f->base, 0);
@@ -393,19 +399,29 @@ static void build(td_buf *b, const svgjob *j)
 
     /* differential frames are often white (unchanged): outlined so they show */
     td_buf_puts(b, l->diff ? "<g id=\"frames\" class=\"diff\">\n" : "<g id=\"frames\">\n");
+    char fill[64];
+    snprintf(fill, sizeof fill, "%%\" height=\"%d\" fill=\"#", ROW - 1);
     for (size_t i = 0; i < l->n; i++) {
         const td_frame *f = &l->f[i];
         int level = o->icicle ? f->depth : l->maxdepth - f->depth;
         int y = top + level * ROW;
-        td_buf_printf(b, "<g data-v=\"%lld\"><title>", (long long)f->value);
+        char num[32];
+        td_buf_puts(b, "<g data-v=\"");
+        td_buf_put(b, num, td_fmt_int(num, sizeof num, f->value));
+        td_buf_puts(b, "\"><title>");
         put_text(b, f->name, 0);
         td_buf_puts(b, "\n");
         frame_info(b, j->fl, l, f);
         td_buf_puts(b, "</title><rect x=\"");
         put_pct(b, 100 * f->x);
-        td_buf_printf(b, "%%\" y=\"%d\" width=\"", y);
+        td_buf_puts(b, "%\" y=\"");
+        td_buf_put(b, num, td_fmt_int(num, sizeof num, y));
+        td_buf_puts(b, "\" width=\"");
         put_pct(b, 100 * f->w);
-        td_buf_printf(b, "%%\" height=\"%d\" fill=\"#%06x\"/>", ROW - 1, (unsigned)f->color);
+        td_buf_puts(b, fill); /* "%\" height=\"ROW-1\" fill=\"#" */
+        for (int k = 20; k >= 0; k -= 4)
+            td_buf_putc(b, "0123456789abcdef"[(f->color >> k) & 15]);
+        td_buf_puts(b, "\"/>");
         /* labels for a REF_WIDTH px wide view; the script refits them to the real one */
         double room = f->w * REF_WIDTH - 6;
         size_t chars = room > 0 ? (size_t)floor(room / CHAR_W) : 0;
@@ -413,7 +429,9 @@ static void build(td_buf *b, const svgjob *j)
         if (chars >= 3 && ncp) {
             td_buf_puts(b, "<text x=\"");
             put_pct(b, 100 * f->x + 300.0 / REF_WIDTH);
-            td_buf_printf(b, "%%\" y=\"%d\">", y + 11);
+            td_buf_puts(b, "%\" y=\"");
+            td_buf_put(b, num, td_fmt_int(num, sizeof num, y + 11));
+            td_buf_puts(b, "\">");
             put_text(b, f->name, ncp > chars ? chars : 0);
             td_buf_puts(b, "</text>");
         }

@@ -3,13 +3,60 @@
 #include "summary/summary.h"
 #include "summary/template.h"
 #include "base/util.h"
+#include "base/fmt.h"
 #include "unit.h"
 #include "support.h"
 #include <stdlib.h>
 
 
+/* td_fmt_fixed and td_fmt_int against snprintf (the C library's printf is the reference):
+ * exact ties (k/8, k/2^20), values near them (k/1000 and k/10000, which are not exact in
+ * binary), percentages as the SVG writes them, large, tiny and negative values, -0. */
+static void fmt_against_printf(void)
+{
+    uint64_t x = 88172645463325252ull;
+    int bad = 0;
+    for (int i = 0; i < 400000 && bad < 5; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        double v;
+        switch (i % 8) {
+        case 0: v = (double)(int64_t)(x % 2000001 - 1000000) / 8; break;
+        case 1: v = (double)(x % 100000001) / 1048576; break;
+        case 2: v = (double)(x % 1000001) / 1000; break;
+        case 3: v = (double)(x % 1000001) / 10000; break;
+        case 4: v = 100.0 * (double)(x % 1000003) / 1000003.0; break;
+        case 5: v = (double)(x >> 11) * 0x1p-53 * 1e12; break;
+        case 6: v = -(double)(x >> 11) * 0x1p-53; break;
+        default: v = (double)(int64_t)x / 3.0; break;
+        }
+        for (int d = 0; d <= 6; d++) {
+            char want[512], got[512];
+            snprintf(want, sizeof want, "%.*f", d, v);
+            td_fmt_fixed(got, sizeof got, v, d);
+            if (strcmp(want, got) != 0 && bad++ < 5)
+                fprintf(stderr, "td_fmt_fixed(%.17g, %d): %s, printf %s\n", v, d, got, want);
+        }
+        char wi[32], gi[32];
+        snprintf(wi, sizeof wi, "%lld", (long long)x);
+        td_fmt_int(gi, sizeof gi, (int64_t)x);
+        if (strcmp(wi, gi) != 0 && bad++ < 5)
+            fprintf(stderr, "td_fmt_int: %s, printf %s\n", gi, wi);
+    }
+    char t[32];
+    td_fmt_fixed(t, sizeof t, -0.0, 2);
+    CHECK_EQ_STR(t, "-0.00");
+    td_fmt_fixed(t, sizeof t, 0.125, 2); /* a tie, to even */
+    CHECK_EQ_STR(t, "0.12");
+    td_fmt_fixed(t, sizeof t, 0.375, 2);
+    CHECK_EQ_STR(t, "0.38");
+    td_fmt_int(t, sizeof t, INT64_MIN);
+    CHECK_EQ_STR(t, "-9223372036854775808");
+    CHECK_EQ_INT(bad, 0);
+}
+
 int main(void)
 {
+    fmt_against_printf();
     td_strtab *t = td_strtab_new();
     td_str a = td_intern_cstr(t, "aten::mm"), b = td_intern_cstr(t, "aten::add");
     CHECK(a != b);
