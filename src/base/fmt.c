@@ -2,7 +2,6 @@
 #include "base/fmt.h"
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 size_t td_fmt_int(char *dst, size_t cap, int64_t v)
 {
@@ -14,8 +13,10 @@ size_t td_fmt_int(char *dst, size_t cap, int64_t v)
     while ((u /= 10));
     if (v < 0)
         t[n++] = '-';
-    if (n + 1 > cap)
-        return cap ? (size_t)snprintf(dst, cap, "%lld", (long long)v) : 0;
+    if (n + 1 > cap) { /* what fits, as snprintf would cut it */
+        int k = cap ? snprintf(dst, cap, "%lld", (long long)v) : 0;
+        return k < 0 ? 0 : (size_t)k < cap ? (size_t)k : cap ? cap - 1 : 0;
+    }
     for (size_t i = 0; i < n; i++)
         dst[i] = t[n - 1 - i];
     dst[n] = 0;
