@@ -6,9 +6,12 @@
  * with NVTX ranges) -> collectives and modules from Kineto kernels/steps (only when XLA
  * made none) -> variability -> flames -> findings. */
 #include "analyse/internal.h"
+#include "base/clock.h"
+#include "base/strtab.h"
 #include "partial/partial.h"
 #include "analyse/ipu.h"
 #include "model/job.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -194,6 +197,7 @@ static void mem_setup(void)
 {
 #ifdef __GLIBC__
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    mallopt(M_ARENA_MAX, 1);
 #endif
 }
 
@@ -203,6 +207,74 @@ static void trim(void)
     malloc_trim(0);
 #endif
 }
+
+/* The critical-path pass on its own thread (analyse/critpath_pass.c), into a summary of
+ * its own, while the diagnosis passes run: it reads the trace contexts, which those
+ * passes only read (nothing interns names between them, analyse/modules.c being done:
+ * td_name stays valid), and writes only its own summary. Its wall time is a third of the
+ * passes' on a 1 GB Kineto trace. */
+typedef struct cp_job {
+    td_actx a;      /* a copy whose s is the job's own summary, set the job's set */
+    td_traceset set; /* a copy whose strs is a copy (td_strtab_copy: the passes beside it
+                        may intern) */
+    pthread_t th;
+    int64_t ns; /* the pass's wall time on its thread */
+} cp_job;
+
+static const char *const cp_tables[] = {"critical_path", "critical_path_segments",
+                                        "critical_path_arrivals", "critical_path_collectives"};
+
+static void *cp_main(void *p)
+{
+    cp_job *j = p;
+    int64_t t0 = td_now_ns();
+    td_an_critpath(&j->a);
+    j->ns = td_now_ns() - t0;
+    return NULL;
+}
+
+/* 1: started; 0: run it on this thread (a table of its names exists already, no thread). */
+static int cp_start(cp_job *j, const td_actx *a)
+{
+    for (size_t i = 0; i < sizeof cp_tables / sizeof *cp_tables; i++)
+        if (td_sum_find_table(a->s, cp_tables[i]))
+            return 0;
+    j->a = *a;
+    j->a.devword = td_devword(a); /* the main summary's word, if it is the one */
+    j->set = *a->set;
+    j->set.strs = td_strtab_copy(a->set->strs);
+    j->a.set = &j->set;
+    j->a.s = td_summary_new();
+    j->a.commname = NULL; /* td_is_comm_id's memo stays the main thread's */
+    j->a.ncommname = 0;
+    if (pthread_create(&j->th, NULL, cp_main, j) != 0) {
+        td_summary_free(j->a.s);
+        td_strtab_free(j->set.strs);
+        return 0;
+    }
+    return 1;
+}
+
+/* Moves the finished job's tables into s: 1, or 0 when they could not be moved (then
+ * nothing of it is kept: run the pass again on this thread). */
+static int cp_adopt(cp_job *j, td_summary *s)
+{
+    free(j->a.commname);
+    td_strtab_free(j->set.strs);
+    if (td_sum_adopt(s, j->a.s))
+        return 1;
+    td_summary_free(j->a.s);
+    return 0;
+}
+
+/* a pass, timed for --timings (o->pass_time) */
+#define PASS(name, call)                                                                   \
+    do {                                                                                   \
+        int64_t pass_t0_ = o->pass_time ? td_now_ns() : 0;                                 \
+        call;                                                                              \
+        if (o->pass_time)                                                                  \
+            o->pass_time(o->pass_time_ctx, name, td_now_ns() - pass_t0_);                  \
+    } while (0)
 
 static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_partial *part,
                      td_err *e)
@@ -228,56 +300,79 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
     for (size_t i = 0; i < a.n; i++)
         a.tc[i].t = set->tr[i];
     qsort(a.tc, a.n, sizeof *a.tc, by_rank);
+    int64_t t0 = o->pass_time ? td_now_ns() : 0;
     for (size_t i = 0; i < a.n; i++) {
         td_an_nest(&a, &a.tc[i]);
         td_dev_order(&a.tc[i]); /* devix and bystream, which the passes walk */
         if (a.tc[i].t->nranges || a.tc[i].t->ncompile)
             xla = 1;
     }
+    if (o->pass_time)
+        o->pass_time(o->pass_time_ctx, "nest", td_now_ns() - t0);
     trim();
-    run_scalars(&a);
-    td_an_accel(&a);
-    st = td_an_steps(&a, e);
+    PASS("scalars", run_scalars(&a));
+    PASS("accel", td_an_accel(&a));
+    PASS("steps", st = td_an_steps(&a, e));
     if (st == TD_OK) {
-        td_an_ops(&a);
-        trim();
-        td_an_kernels(&a);
-        td_an_nsys_stats(&a);
-        trim();
-        td_an_timeline(&a);
-        td_an_nsys_memcpy(&a);
-        trim();
+        PASS("ops", td_an_ops(&a));
+        PASS("trim", trim());
+        PASS("kernels", td_an_kernels(&a));
+        PASS("nsys_stats", td_an_nsys_stats(&a)); /* the last to write iscomm */
+        /* the critical path on a second thread, beside the passes up to op_perf, once
+         * what it reads is made (with XLA ranges, after the XLA and module passes, which
+         * are not known to leave it alone); its tables join the summary where it used to
+         * run, after op_perf's. TD_TEST_NO_CRITPATH (tests/cases/diag_critpath_cost.sh):
+         * the same run without this pass, to measure what it adds to the peak memory;
+         * TD_TEST_SERIAL (tests/cases/report_timings.sh): every pass on this thread */
+        cp_job cp;
+        int cp_on = !getenv("TD_TEST_NO_CRITPATH"), cp_thread = 0;
+        int cp_may = cp_on && !getenv("TD_TEST_SERIAL");
+        if (cp_may && !xla)
+            cp_thread = cp_start(&cp, &a);
+        PASS("trim", trim());
+        PASS("timeline", td_an_timeline(&a));
+        PASS("nsys_memcpy", td_an_nsys_memcpy(&a));
+        PASS("trim", trim());
         /* XLA first: its modules/thunks/collectives tables win for sets with NVTX
          * ranges; the Kineto passes then only fill tables it left absent */
         if (xla)
-            td_analyse_xla_part(set, o, s, part);
-        td_analyse_ipu(set, o, s); /* IPU exports (no-op without) */
+            PASS("xla_part", td_analyse_xla_part(set, o, s, part));
+        PASS("ipu", td_analyse_ipu(set, o, s)); /* IPU exports (no-op without) */
         if (!td_sum_find_table(s, "collectives"))
-            td_an_coll(&a);
-        trim();
+            PASS("coll", td_an_coll(&a));
+        PASS("trim", trim());
         if (!td_sum_find_table(s, "modules") && !td_sum_find_table(s, "thunks"))
-            td_an_modules(&a);
-        trim();
+            PASS("modules", td_an_modules(&a));
+        PASS("trim", trim());
+        if (cp_may && xla)
+            cp_thread = cp_start(&cp, &a);
         /* diagnosis (issue 24): idle causes, launches, queues, comm/comp overlap */
-        td_an_idle(&a);
-        td_an_launches(&a);
-        td_an_queue(&a);
-        td_an_overlap(&a);
-        td_an_memory(&a);
-        td_an_op_perf(&a);
-        /* TD_TEST_NO_CRITPATH (tests/cases/diag_critpath_cost.sh): the same run without
-         * this pass, to measure what it adds to the peak memory */
-        if (!getenv("TD_TEST_NO_CRITPATH"))
-            td_an_critpath(&a);
-        trim();
-        td_an_var(&a);
-        td_an_flames(&a);
-        td_an_aiu(&a);
-        td_an_telemetry(&a);
-        td_analyse_samba(set, o, s);
-        td_an_headline(&a);
-        td_an_names(&a); /* short kernel names for tables and findings */
-        td_an_findings(&a);
+        PASS("idle", td_an_idle(&a));
+        PASS("launches", td_an_launches(&a));
+        PASS("queue", td_an_queue(&a));
+        PASS("overlap", td_an_overlap(&a));
+        PASS("memory", td_an_memory(&a));
+        /* op_perf's arrays and the path's graphs together would raise the peak (the
+         * 1 GB Kineto trace: +7 MB): the thread is waited for first */
+        if (cp_thread) {
+            PASS("critpath wait", pthread_join(cp.th, NULL));
+            if (o->pass_time)
+                o->pass_time(o->pass_time_ctx, "critpath (thread)", cp.ns);
+        }
+        PASS("op_perf", td_an_op_perf(&a));
+        if (cp_thread)
+            cp_on = !cp_adopt(&cp, s);
+        if (cp_on)
+            PASS("critpath", td_an_critpath(&a));
+        PASS("trim", trim());
+        PASS("var", td_an_var(&a));
+        PASS("flames", td_an_flames(&a));
+        PASS("aiu", td_an_aiu(&a));
+        PASS("telemetry", td_an_telemetry(&a));
+        PASS("samba", td_analyse_samba(set, o, s));
+        PASS("headline", td_an_headline(&a));
+        PASS("names", td_an_names(&a)); /* short kernel names for tables and findings */
+        PASS("findings", td_an_findings(&a));
         /* every warning (reader and passes) is in summary.json too */
         for (size_t i = 0; i < set->warnings.n; i++)
             td_sum_warning(s, set->warnings.msg[i]);

@@ -107,3 +107,22 @@ size_t td_arena_bytes(const td_arena *a)
 {
     return a->total;
 }
+
+void td_arena_adopt(td_arena *a, td_arena *from)
+{
+    if (!from)
+        return;
+    if (from->head) {
+        chunk *tail = from->head;
+        while (tail->next)
+            tail = tail->next;
+        if (a->head) {
+            tail->next = a->head->next;
+            a->head->next = from->head;
+        } else {
+            a->head = from->head;
+        }
+        a->total += from->total;
+    }
+    free(from);
+}

@@ -15,5 +15,9 @@ char *td_arena_strdup(td_arena *a, const char *s);
 char *td_arena_strndup(td_arena *a, const char *s, size_t n);
 char *td_arena_printf(td_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 size_t td_arena_bytes(const td_arena *a);
+/* Moves every block of from into a (freed with a) and frees from: what was allocated in
+ * from stays where it is. The current block of a stays the one that small allocations
+ * fill. */
+void td_arena_adopt(td_arena *a, td_arena *from);
 
 #endif

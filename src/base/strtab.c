@@ -38,6 +38,23 @@ void td_strtab_free(td_strtab *t)
     free(t);
 }
 
+td_strtab *td_strtab_copy(const td_strtab *t)
+{
+    td_strtab *c = td_xcalloc(1, sizeof *c);
+    c->a = td_arena_new();
+    c->n = c->cap = t->n;
+    c->nslots = t->nslots;
+    c->str = td_xmalloc((t->n + 1) * sizeof *c->str);
+    c->len = td_xmalloc((t->n + 1) * sizeof *c->len);
+    c->hashes = td_xmalloc((t->n + 1) * sizeof *c->hashes);
+    c->slots = td_xmalloc(t->nslots * sizeof *c->slots);
+    memcpy(c->str, t->str, t->n * sizeof *c->str);
+    memcpy(c->len, t->len, t->n * sizeof *c->len);
+    memcpy(c->hashes, t->hashes, t->n * sizeof *c->hashes);
+    memcpy(c->slots, t->slots, t->nslots * sizeof *c->slots);
+    return c;
+}
+
 static void rehash(td_strtab *t)
 {
     size_t ns = t->nslots * 2;

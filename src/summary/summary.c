@@ -534,6 +534,43 @@ td_flame *td_sum_find_flame(const td_summary *s, const char *kind)
     return NULL;
 }
 
+int td_sum_adopt(td_summary *s, td_summary *from)
+{
+    for (size_t i = 0; i < from->ntables; i++)
+        if (td_sum_find_table(s, from->tables[i]->name))
+            return 0;
+    for (size_t i = 0; i < from->nflames; i++)
+        if (td_sum_find_flame(s, from->flames[i]->kind))
+            return 0;
+    /* scalars and tables interleaved by from's insertion order */
+    for (size_t i = 0, j = 0; i < from->nkv || j < from->ntables;) {
+        if (j >= from->ntables || (i < from->nkv && from->kv[i].seq < from->tables[j]->seq)) {
+            const td_kv *k = &from->kv[i++];
+            td_kv *d = kv_slot(s, k->key, k->title, k->type);
+            d->v = k->v;
+        } else {
+            td_table *t = from->tables[j++];
+            t->seq = s->seq++;
+            t->a = s->a;
+            *TD_PUSH(s->tables, s->ntables, s->tables_cap) = t;
+        }
+    }
+    for (size_t i = 0; i < from->nfindings; i++)
+        *TD_PUSH(s->findings, s->nfindings, s->findings_cap) = from->findings[i];
+    for (size_t i = 0; i < from->nwarnings; i++)
+        *TD_PUSH(s->warnings, s->nwarnings, s->warnings_cap) = from->warnings[i];
+    for (size_t i = 0; i < from->nflames; i++)
+        *TD_PUSH(s->flames, s->nflames, s->flames_cap) = from->flames[i];
+    td_arena_adopt(s->a, from->a);
+    free(from->kv);
+    free(from->tables);
+    free(from->findings);
+    free(from->warnings);
+    free(from->flames);
+    free(from);
+    return 1;
+}
+
 int td_flame_has_stacks(const td_flame *fl)
 {
     return fl && (fl->n || (fl->tree && td_flametree_total(fl->tree) > 0));

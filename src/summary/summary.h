@@ -188,6 +188,12 @@ td_flame *td_sum_flame(td_summary *s, const char *kind, const char *title);
 void td_flame_add(td_summary *s, td_flame *f, const char *stack, int64_t value);
 void td_flame_finish(td_flame *f);
 td_flame *td_sum_find_flame(const td_summary *s, const char *kind);
+/* Moves what from holds into s, as if it had been added to s then: its scalars and
+ * tables after s's own, in from's order (a scalar s has already takes from's value, as
+ * td_sum_set_* does), then its findings, warnings and flames; frees from. For a pass run
+ * on another thread into a summary of its own. Returns 1; 0 when a table or flame of
+ * from has a name s already has (nothing moved, from left as it was). */
+int td_sum_adopt(td_summary *s, td_summary *from);
 /* True when the flame has something to draw (stacks or a tree). */
 int td_flame_has_stacks(const td_flame *fl);
 /* A flame value for documents: "12.500 ms", or "12,345 cycles" when fl->cycles. */

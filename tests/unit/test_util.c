@@ -136,6 +136,101 @@ int main(void)
     CHECK_EQ_STR(td_table_cell(k, 2, 0)->s, "b");
     td_summary_free(s);
 
+    /* td_sum_adopt: what a pass wrote into a summary of its own (on another thread)
+     * reads as if written into the main one at that point: scalars and tables in their
+     * order, a scalar the main summary has takes the new value, findings after */
+    {
+        td_summary *one = td_summary_new(), *main_s = td_summary_new(), *side = td_summary_new();
+        for (int pass = 0; pass < 2; pass++) {
+            td_summary *x = pass ? side : one; /* the part the side summary gets */
+            if (pass)
+                td_sum_set_int(main_s, "steps.count", "Steps", TD_T_INT, 1);
+            else
+                td_sum_set_int(one, "steps.count", "Steps", TD_T_INT, 1);
+            td_table *t1 = td_sum_table(x, "critical_path", "Critical path");
+            td_table_cols(t1, "rank:int:Rank", "bound:text:Bound", NULL);
+            size_t q = td_table_add_row(t1);
+            td_row_int(x, t1, q, "rank", 3);
+            td_row_str(x, t1, q, "bound", "launch \"overhead\"");
+            td_sum_set_int(x, "steps.count", "Steps kept", TD_T_INT, 7);
+            td_sum_set_str(x, "critical.lane", "Lane", "GPU 0 stream 7");
+            td_table *t2 = td_sum_table(x, "critical_path_segments", "Segments");
+            td_table_cols(t2, "start_ns:ns:Start", NULL);
+            td_row_int(x, t2, td_table_add_row(t2), "start_ns", 42);
+            td_sum_finding(x, "the path is %d%% launch-bound", 61);
+            td_sum_warning(x, "a warning");
+        }
+        CHECK_EQ_INT(td_sum_adopt(main_s, side), 1);
+        char *ja = json_of(one), *jb = json_of(main_s);
+        CHECK_EQ_STR(jb, ja);
+        free(ja);
+        free(jb);
+        /* the adopted table grows in the main summary's arena */
+        td_table *seg = td_sum_find_table(main_s, "critical_path_segments");
+        CHECK(seg && seg->a == main_s->a);
+        if (seg)
+            td_row_int(main_s, seg, td_table_add_row(seg), "start_ns", 43);
+        /* a name the main summary has: nothing moves */
+        td_summary *clash = td_summary_new();
+        td_sum_set_int(clash, "other", "Other", TD_T_INT, 1);
+        td_sum_table(clash, "critical_path", "Again");
+        size_t nt = main_s->ntables, nk = main_s->nkv, ck = clash->nkv, ct = clash->ntables;
+        CHECK_EQ_INT(td_sum_adopt(main_s, clash), 0);
+        CHECK_EQ_INT(main_s->ntables, nt);
+        CHECK_EQ_INT(main_s->nkv, nk);
+        CHECK_EQ_INT(clash->nkv, ck);
+        CHECK_EQ_INT(clash->ntables, ct);
+        td_summary_free(clash);
+        td_summary_free(one);
+        td_summary_free(main_s);
+    }
+    /* td_strtab_copy: the copy answers as the table did when copied, whatever either
+     * interns after; its strings are the table's own */
+    {
+        td_strtab *o = td_strtab_new();
+        td_str ka = td_intern_cstr(o, "aten::mm"), kb = td_intern_cstr(o, "ncclKernel");
+        td_strtab *cp = td_strtab_copy(o);
+        for (int i = 0; i < 5000; i++) { /* the original grows and rehashes */
+            char nm[32];
+            snprintf(nm, sizeof nm, "name %d", i);
+            td_intern_cstr(o, nm);
+        }
+        CHECK_EQ_INT(td_strtab_count(cp), 3);
+        CHECK_EQ_STR(td_strget(cp, ka), "aten::mm");
+        CHECK(td_strget(cp, kb) == td_strget(o, kb)); /* shared, not copied */
+        CHECK_EQ_STR(td_strget(cp, 3), ""); /* interned later in o: unknown to cp */
+        CHECK_EQ_INT(td_intern_cstr(cp, "ncclKernel"), kb);
+        td_str kc = td_intern_cstr(cp, "only in the copy");
+        CHECK_EQ_INT(kc, 3);
+        CHECK_EQ_STR(td_strget(cp, kc), "only in the copy");
+        CHECK_EQ_STR(td_strget(o, 3), "name 0");
+        td_strtab_free(cp);
+        CHECK_EQ_STR(td_strget(o, ka), "aten::mm");
+        td_strtab_free(o);
+    }
+    /* td_arena_adopt: blocks of both arenas (small and past a chunk) stay valid, and
+     * the adopting arena's current chunk still takes small allocations */
+    {
+        td_arena *x = td_arena_new(), *y = td_arena_new(), *z = td_arena_new();
+        char *a1 = td_arena_strdup(x, "kept"), *b1 = td_arena_strdup(y, "moved");
+        char *b2 = td_arena_alloc(y, (size_t)3 << 20);
+        b2[((size_t)3 << 20) - 1] = 'e';
+        size_t before = td_arena_bytes(x) + td_arena_bytes(y);
+        td_arena_adopt(x, y);
+        td_arena_adopt(x, z); /* an empty arena */
+        CHECK_EQ_INT(td_arena_bytes(x), before);
+        char *a2 = td_arena_strdup(x, "next");
+        CHECK_EQ_STR(a1, "kept");
+        CHECK_EQ_STR(b1, "moved");
+        CHECK_EQ_STR(a2, "next");
+        CHECK(a2 > a1 && a2 - a1 < 4096); /* the same chunk as before */
+        CHECK(b2[((size_t)3 << 20) - 1] == 'e');
+        td_arena *w = td_arena_new(); /* adopting into an empty arena */
+        td_arena_adopt(w, x);
+        CHECK_EQ_STR(b1, "moved");
+        td_arena_free(w);
+    }
+
     /* templates: good and bad */
     td_template *tp = NULL;
     td_err e = {0};
