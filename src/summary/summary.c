@@ -19,6 +19,18 @@ td_summary *td_summary_new(void)
     return s;
 }
 
+/* The lists and the arena (what td_sum_adopt leaves of a summary it took from). */
+static void free_shell(td_summary *s)
+{
+    free(s->kv);
+    free(s->tables);
+    free(s->findings);
+    free(s->warnings);
+    free(s->flames);
+    td_arena_free(s->a);
+    free(s);
+}
+
 void td_summary_free(td_summary *s)
 {
     if (!s)
@@ -29,13 +41,7 @@ void td_summary_free(td_summary *s)
         free(s->flames[i]->st);
         td_flametree_free(s->flames[i]->tree);
     }
-    free(s->kv);
-    free(s->tables);
-    free(s->findings);
-    free(s->warnings);
-    free(s->flames);
-    td_arena_free(s->a);
-    free(s);
+    free_shell(s);
 }
 
 static td_kv *kv_slot(td_summary *s, const char *key, const char *title, td_type t)
@@ -562,12 +568,8 @@ int td_sum_adopt(td_summary *s, td_summary *from)
     for (size_t i = 0; i < from->nflames; i++)
         *TD_PUSH(s->flames, s->nflames, s->flames_cap) = from->flames[i];
     td_arena_adopt(s->a, from->a);
-    free(from->kv);
-    free(from->tables);
-    free(from->findings);
-    free(from->warnings);
-    free(from->flames);
-    free(from);
+    from->a = NULL;
+    free_shell(from);
     return 1;
 }
 
