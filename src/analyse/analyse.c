@@ -197,7 +197,6 @@ static void mem_setup(void)
 {
 #ifdef __GLIBC__
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
-    mallopt(M_ARENA_MAX, 1);
 #endif
 }
 
@@ -208,64 +207,110 @@ static void trim(void)
 #endif
 }
 
-/* The critical-path pass on its own thread (analyse/critpath_pass.c), into a summary of
- * its own, while the diagnosis passes run: it reads the trace contexts, which those
- * passes only read (nothing interns names between them, analyse/modules.c being done:
- * td_name stays valid), and writes only its own summary. Its wall time is a third of the
- * passes' on a 1 GB Kineto trace. */
-typedef struct cp_job {
-    td_actx a;      /* a copy whose s is the job's own summary, set the job's set */
-    td_traceset set; /* a copy whose strs is a copy (td_strtab_copy: the passes beside it
-                        may intern) */
+/* A pass on a second thread (side_start), into a summary of its own, while this thread
+ * runs the passes before it; side_end waits for it and moves its tables in where it
+ * would have run (td_sum_adopt), so that summary.json is what one thread gives
+ * (tests/cases/report_timings.sh). Such a pass reads the trace contexts and the set,
+ * which the passes beside it only read (they may intern names: it reads a copy of the
+ * string table), and writes its own summary and nothing else that they read or write
+ * (a->part: only the job's pass writes it meanwhile). It must not read the main summary:
+ * the tables whose presence there changes what it does are looked for before it starts
+ * (if one is there, the pass runs on this thread). Used for the passes that take the
+ * most time on a large trace (a 1 GB Kineto trace: the critical path a third of the
+ * passes' time, kernels and variability a tenth each). TD_TEST_SERIAL: none. */
+typedef struct side_job {
+    const char *name;          /* for --timings */
+    void (*pass)(td_actx *);
+    td_actx a;                 /* a copy whose s is the job's own summary, set the job's set */
+    td_traceset set;           /* a copy whose strs is a copy (td_strtab_copy) */
     pthread_t th;
-    int64_t ns; /* the pass's wall time on its thread */
-} cp_job;
+    int64_t ns;                /* the pass's wall time on its thread */
+    int state;                 /* 0 not started, 1 running, 2 done, 3 ended */
+} side_job;
 
-static const char *const cp_tables[] = {"critical_path", "critical_path_segments",
-                                        "critical_path_arrivals", "critical_path_collectives"};
-
-static void *cp_main(void *p)
+static void *side_main(void *p)
 {
-    cp_job *j = p;
+    side_job *j = p;
     int64_t t0 = td_now_ns();
-    td_an_critpath(&j->a);
+    j->pass(&j->a);
     j->ns = td_now_ns() - t0;
     return NULL;
 }
 
-/* 1: started; 0: run it on this thread (a table of its names exists already, no thread). */
-static int cp_start(cp_job *j, const td_actx *a)
+/* Starts pass on a second thread, unless one of tables (NULL-ended) is in a's summary. */
+static void side_start(side_job *j, const td_actx *a, const char *name, void (*pass)(td_actx *),
+                       const char *const *tables)
 {
-    for (size_t i = 0; i < sizeof cp_tables / sizeof *cp_tables; i++)
-        if (td_sum_find_table(a->s, cp_tables[i]))
-            return 0;
+    j->name = name;
+    j->pass = pass;
+    j->state = 0;
+    if (getenv("TD_TEST_SERIAL"))
+        return;
+    for (; *tables; tables++)
+        if (td_sum_find_table(a->s, *tables))
+            return;
     j->a = *a;
     j->a.devword = td_devword(a); /* the main summary's word, if it is the one */
+    j->a.commname = NULL;         /* td_is_comm_id's memo: its own */
+    j->a.ncommname = 0;
     j->set = *a->set;
     j->set.strs = td_strtab_copy(a->set->strs);
     j->a.set = &j->set;
     j->a.s = td_summary_new();
-    j->a.commname = NULL; /* td_is_comm_id's memo stays the main thread's */
-    j->a.ncommname = 0;
-    if (pthread_create(&j->th, NULL, cp_main, j) != 0) {
+    if (pthread_create(&j->th, NULL, side_main, j) != 0) {
         td_summary_free(j->a.s);
         td_strtab_free(j->set.strs);
-        return 0;
+        return;
     }
-    return 1;
+    j->state = 1;
 }
 
-/* Moves the finished job's tables into s: 1, or 0 when they could not be moved (then
- * nothing of it is kept: run the pass again on this thread). */
-static int cp_adopt(cp_job *j, td_summary *s)
+static void timed(const td_opts *o, const char *what, int64_t ns)
 {
-    free(j->a.commname);
-    td_strtab_free(j->set.strs);
-    if (td_sum_adopt(s, j->a.s))
-        return 1;
-    td_summary_free(j->a.s);
-    return 0;
+    if (o->pass_time)
+        o->pass_time(o->pass_time_ctx, what, ns);
 }
+
+/* Waits for the job's thread (--timings: "NAME wait", and "NAME (thread)" its time). */
+static void side_wait(side_job *j, const td_opts *o)
+{
+    if (j->state != 1)
+        return;
+    int64_t t0 = td_now_ns();
+    pthread_join(j->th, NULL);
+    j->state = 2;
+    char what[64];
+    snprintf(what, sizeof what, "%s wait", j->name);
+    timed(o, what, td_now_ns() - t0);
+    snprintf(what, sizeof what, "%s (thread)", j->name);
+    timed(o, what, j->ns);
+}
+
+/* The job's tables into a's summary, now; or the pass run here, when it did not run on
+ * a thread or its tables could not be moved (a name the summary has meanwhile). */
+static void side_end(side_job *j, td_actx *a)
+{
+    side_wait(j, a->o);
+    if (j->state == 2) {
+        free(j->a.commname);
+        td_strtab_free(j->set.strs);
+        j->state = 3;
+        if (td_sum_adopt(a->s, j->a.s))
+            return;
+        td_summary_free(j->a.s);
+    }
+    j->state = 3;
+    int64_t t0 = td_now_ns();
+    j->pass(a);
+    timed(a->o, j->name, td_now_ns() - t0);
+}
+
+static const char *const cp_tables[] = {"critical_path", "critical_path_segments",
+                                        "critical_path_arrivals",
+                                        "critical_path_collectives", NULL};
+static const char *const kernel_tables[] = {"kernels", "kernels_by_device", NULL};
+/* XLA's thunk variability makes the pass skip its own */
+static const char *const var_tables[] = {"variability", "outlier_steps", NULL};
 
 /* a pass, timed for --timings (o->pass_time) */
 #define PASS(name, call)                                                                   \
@@ -314,21 +359,19 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
     PASS("accel", td_an_accel(&a));
     PASS("steps", st = td_an_steps(&a, e));
     if (st == TD_OK) {
+        side_job kj, cp, vj;
+        side_start(&kj, &a, "kernels", td_an_kernels, kernel_tables);
         PASS("ops", td_an_ops(&a));
+        side_end(&kj, &a);
         PASS("trim", trim());
-        PASS("kernels", td_an_kernels(&a));
         PASS("nsys_stats", td_an_nsys_stats(&a)); /* the last to write iscomm */
-        /* the critical path on a second thread, beside the passes up to op_perf, once
-         * what it reads is made (with XLA ranges, after the XLA and module passes, which
-         * are not known to leave it alone); its tables join the summary where it used to
-         * run, after op_perf's. TD_TEST_NO_CRITPATH (tests/cases/diag_critpath_cost.sh):
-         * the same run without this pass, to measure what it adds to the peak memory;
-         * TD_TEST_SERIAL (tests/cases/report_timings.sh): every pass on this thread */
-        cp_job cp;
-        int cp_on = !getenv("TD_TEST_NO_CRITPATH"), cp_thread = 0;
-        int cp_may = cp_on && !getenv("TD_TEST_SERIAL");
-        if (cp_may && !xla)
-            cp_thread = cp_start(&cp, &a);
+        /* the critical path beside the passes up to op_perf, once what it reads is made
+         * (with XLA ranges, after the XLA and module passes, which are not known to
+         * leave it alone). TD_TEST_NO_CRITPATH (tests/cases/diag_critpath_cost.sh): the
+         * same run without this pass, to measure what it adds to the peak memory */
+        int cp_on = !getenv("TD_TEST_NO_CRITPATH");
+        if (cp_on && !xla)
+            side_start(&cp, &a, "critpath", td_an_critpath, cp_tables);
         PASS("trim", trim());
         PASS("timeline", td_an_timeline(&a));
         PASS("nsys_memcpy", td_an_nsys_memcpy(&a));
@@ -344,8 +387,8 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         if (!td_sum_find_table(s, "modules") && !td_sum_find_table(s, "thunks"))
             PASS("modules", td_an_modules(&a));
         PASS("trim", trim());
-        if (cp_may && xla)
-            cp_thread = cp_start(&cp, &a);
+        if (cp_on && xla)
+            side_start(&cp, &a, "critpath", td_an_critpath, cp_tables);
         /* diagnosis (issue 24): idle causes, launches, queues, comm/comp overlap */
         PASS("idle", td_an_idle(&a));
         PASS("launches", td_an_launches(&a));
@@ -353,19 +396,16 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
         PASS("overlap", td_an_overlap(&a));
         PASS("memory", td_an_memory(&a));
         /* op_perf's arrays and the path's graphs together would raise the peak (the
-         * 1 GB Kineto trace: +7 MB): the thread is waited for first */
-        if (cp_thread) {
-            PASS("critpath wait", pthread_join(cp.th, NULL));
-            if (o->pass_time)
-                o->pass_time(o->pass_time_ctx, "critpath (thread)", cp.ns);
-        }
-        PASS("op_perf", td_an_op_perf(&a));
-        if (cp_thread)
-            cp_on = !cp_adopt(&cp, s);
+         * 1 GB Kineto trace: +7 MB): the path is waited for first; variability runs
+         * beside op_perf instead */
         if (cp_on)
-            PASS("critpath", td_an_critpath(&a));
+            side_wait(&cp, o);
+        side_start(&vj, &a, "var", td_an_var, var_tables);
+        PASS("op_perf", td_an_op_perf(&a));
+        if (cp_on)
+            side_end(&cp, &a);
         PASS("trim", trim());
-        PASS("var", td_an_var(&a));
+        side_end(&vj, &a);
         PASS("flames", td_an_flames(&a));
         PASS("aiu", td_an_aiu(&a));
         PASS("telemetry", td_an_telemetry(&a));

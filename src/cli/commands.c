@@ -72,7 +72,7 @@ static void timing(int on, const char *what, int64_t ns)
  * more than once, as the heap trims between passes, is one line), in the order of first
  * run; printed under "analyse" */
 typedef struct {
-    const char *name[64];
+    char name[64][32];
     int64_t ns[64], hwm[64]; /* hwm: the process's peak RSS (KiB) after the pass */
     int n;
 } pass_times;
@@ -100,7 +100,7 @@ static void pass_time(void *ctx, const char *pass, int64_t ns)
     if (i == p->n) {
         if (p->n == 64)
             return;
-        p->name[p->n++] = pass;
+        snprintf(p->name[p->n++], sizeof p->name[0], "%s", pass);
     }
     p->ns[i] += ns;
     p->hwm[i] = peak_rss_kib();

@@ -1,12 +1,12 @@
 # The analysis passes' order in summary.json does not depend on which thread ran them:
-# the critical path runs on a second thread beside the passes before op_perf (its tables
-# moved into the summary after op_perf's, where it used to run: src/analyse/analyse.c),
+# kernels, the critical path and variability run on a second thread beside other passes
+# (their tables moved into the summary where they used to run: src/analyse/analyse.c),
 # and summary.json must be byte for byte what running every pass on one thread gives
 # (TD_TEST_SERIAL=1), on real traces of each kind that has a critical path: Kineto with
 # steps (A100, 16 ranks' rank 0), Kineto with shapes and SDPA (H100), an 8-rank Kineto
 # archive, an nsys export (NVTX: the thread starts after the XLA and module passes) and an
 # nsys-jax archive (no critical path: the same either way). `report --timings` names every pass with its wall time and the peak
-# RSS after it, and says how long the critical path took on its thread.
+# RSS after it, and says how long the passes on the second thread took there.
 . "$ROOT/tests/lib.sh"
 need_traces
 i=0
@@ -23,7 +23,7 @@ for f in kineto/hta_a100_ws16_rank0.json.gz kineto-shapes/tl_h100_bert_small.jso
     case $f in nsys-jax/*) ;; # its kernels come from the NVTX projection: no path
     *) grep -q '"critical_path"' "$WORK/t$i/summary.json" || die "$f: no critical_path table" ;;
     esac
-    for w in 'read  ' 'analyse  ' '  nest  ' '  steps  ' '  op_perf  ' 'critpath (thread)' 'render (all)'; do
+    for w in 'read  ' 'analyse  ' '  nest  ' '  steps  ' '  op_perf  ' 'kernels (thread)' 'critpath (thread)' 'render (all)'; do
         grep -q "^tracedoc: timings: *${w}" "$WORK/t$i.err" ||
             die "$f: --timings says nothing of '$w': $(grep timings "$WORK/t$i.err")"
     done
