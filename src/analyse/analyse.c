@@ -211,7 +211,7 @@ static void trim(void)
  * runs the passes before it; side_end waits for it and moves its tables in where it
  * would have run (td_sum_adopt), so that summary.json is what one thread gives
  * (tests/cases/report_timings.sh). Such a pass reads the trace contexts and the set,
- * which the passes beside it only read (they may intern names: it reads a copy of the
+ * which the passes beside it only read (where they intern names, it reads a copy of the
  * string table), and writes its own summary and nothing else that they read or write
  * (a->part: only the job's pass writes it meanwhile). It must not read the main summary:
  * the tables whose presence there changes what it does are looked for before it starts
@@ -222,7 +222,8 @@ typedef struct side_job {
     const char *name;          /* for --timings */
     void (*pass)(td_actx *);
     td_actx a;                 /* a copy whose s is the job's own summary, set the job's set */
-    td_traceset set;           /* a copy whose strs is a copy (td_strtab_copy) */
+    td_traceset set;           /* a copy, whose strs is a copy when own_names */
+    int own_names;
     pthread_t th;
     int64_t ns;                /* the pass's wall time on its thread */
     int state;                 /* 0 not started, 1 running, 2 done, 3 ended */
@@ -237,9 +238,11 @@ static void *side_main(void *p)
     return NULL;
 }
 
-/* Starts pass on a second thread, unless one of tables (NULL-ended) is in a's summary. */
+/* Starts pass on a second thread, unless one of tables (NULL-ended) is in a's summary.
+ * copy_names: the passes beside it intern names (else it reads the table itself: a copy
+ * costs 36 bytes a name, and a trace can have millions). */
 static void side_start(side_job *j, const td_actx *a, const char *name, void (*pass)(td_actx *),
-                       const char *const *tables)
+                       const char *const *tables, int copy_names)
 {
     j->name = name;
     j->pass = pass;
@@ -254,12 +257,15 @@ static void side_start(side_job *j, const td_actx *a, const char *name, void (*p
     j->a.commname = NULL;         /* td_is_comm_id's memo: its own */
     j->a.ncommname = 0;
     j->set = *a->set;
-    j->set.strs = td_strtab_copy(a->set->strs);
+    if (copy_names)
+        j->set.strs = td_strtab_copy(a->set->strs);
     j->a.set = &j->set;
     j->a.s = td_summary_new();
+    j->own_names = copy_names;
     if (pthread_create(&j->th, NULL, side_main, j) != 0) {
         td_summary_free(j->a.s);
-        td_strtab_free(j->set.strs);
+        if (copy_names)
+            td_strtab_free(j->set.strs);
         return;
     }
     j->state = 1;
@@ -293,7 +299,8 @@ static void side_end(side_job *j, td_actx *a)
     side_wait(j, a->o);
     if (j->state == 2) {
         free(j->a.commname);
-        td_strtab_free(j->set.strs);
+        if (j->own_names)
+            td_strtab_free(j->set.strs);
         j->state = 3;
         if (td_sum_adopt(a->s, j->a.s))
             return;
@@ -360,7 +367,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
     PASS("steps", st = td_an_steps(&a, e));
     if (st == TD_OK) {
         side_job kj, cp, vj;
-        side_start(&kj, &a, "kernels", td_an_kernels, kernel_tables);
+        side_start(&kj, &a, "kernels", td_an_kernels, kernel_tables, 0); /* ops interns none */
         PASS("ops", td_an_ops(&a));
         side_end(&kj, &a);
         PASS("trim", trim());
@@ -371,7 +378,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
          * same run without this pass, to measure what it adds to the peak memory */
         int cp_on = !getenv("TD_TEST_NO_CRITPATH");
         if (cp_on && !xla)
-            side_start(&cp, &a, "critpath", td_an_critpath, cp_tables);
+            side_start(&cp, &a, "critpath", td_an_critpath, cp_tables, 1); /* modules does */
         PASS("trim", trim());
         PASS("timeline", td_an_timeline(&a));
         PASS("nsys_memcpy", td_an_nsys_memcpy(&a));
@@ -388,7 +395,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
             PASS("modules", td_an_modules(&a));
         PASS("trim", trim());
         if (cp_on && xla)
-            side_start(&cp, &a, "critpath", td_an_critpath, cp_tables);
+            side_start(&cp, &a, "critpath", td_an_critpath, cp_tables, 0); /* idle..memory: none */
         /* diagnosis (issue 24): idle causes, launches, queues, comm/comp overlap */
         PASS("idle", td_an_idle(&a));
         PASS("launches", td_an_launches(&a));
@@ -400,7 +407,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
          * beside op_perf instead */
         if (cp_on)
             side_wait(&cp, o);
-        side_start(&vj, &a, "var", td_an_var, var_tables);
+        side_start(&vj, &a, "var", td_an_var, var_tables, 1); /* op_perf interns */
         PASS("op_perf", td_an_op_perf(&a));
         if (cp_on)
             side_end(&cp, &a);
