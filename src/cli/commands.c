@@ -62,50 +62,6 @@ static td_render_opts render_opts(const cli *c, const td_template *t)
     return r;
 }
 
-static void timing(int on, const char *what, int64_t ns)
-{
-    if (on)
-        td_cli_say("timings: %-14s %10.3f ms", what, (double)ns / 1e6);
-}
-
-/* --timings of report: each analysis pass's wall time, summed by name (a pass that runs
- * more than once, as the heap trims between passes, is one line), in the order of first
- * run; printed under "analyse" */
-typedef struct {
-    char name[64][32];
-    int64_t ns[64], hwm[64]; /* hwm: the process's peak RSS (KiB) after the pass */
-    int n;
-} pass_times;
-
-/* The process's peak resident memory so far (VmHWM, KiB), 0 unknown. */
-static int64_t peak_rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long long kib = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %lld kB", &kib) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kib;
-}
-
-static void pass_time(void *ctx, const char *pass, int64_t ns)
-{
-    pass_times *p = ctx;
-    int i = 0;
-    while (i < p->n && strcmp(p->name[i], pass))
-        i++;
-    if (i == p->n) {
-        if (p->n == 64)
-            return;
-        snprintf(p->name[p->n++], sizeof p->name[0], "%s", pass);
-    }
-    p->ns[i] += ns;
-    p->hwm[i] = peak_rss_kib();
-}
-
 /* Detection options: --tolerance, else the template's `tolerance`, else 5%; the
  * template's per-metric tolerances. */
 static td_detect_opts detect_opts(const cli *c, const td_template *t)
@@ -396,7 +352,7 @@ int td_cmd_flame(void *ctx, char **args, int nargs)
     if (td_render_svg(s, fl, &r, c.out, &e) != TD_OK)
         code = td_cli_fail(&e);
     else
-        timing(c.timings, "render svg", td_now_ns() - t0);
+        td_cli_timing(c.timings, "render svg", td_now_ns() - t0);
 done:
     td_summary_free(bs);
     td_summary_free(s);
@@ -445,9 +401,9 @@ int td_cmd_report(void *ctx, char **args, int nargs)
         goto fail;
     /* no document draws or writes stacks, nothing compares them: a merge skips them */
     c.run.no_stacks = !(docs & (TD_DOC_PDF | TD_DOC_SVG | TD_DOC_FOLDED)) && !base && !hdb;
-    pass_times pt = {.n = 0};
+    td_cli_passes pt = {.n = 0};
     if (c.timings) {
-        c.run.o.pass_time = pass_time;
+        c.run.o.pass_time = td_cli_pass_time;
         c.run.o.pass_time_ctx = &pt;
     }
     td_status rs = td_run_summary(&c.run, c.inputs, c.ninputs, &s, &t_read, &t_an, &e);
@@ -488,11 +444,10 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     td_outdir od; /* the documents go to a stage, switched in at the end (cli/outdir.h) */
     if (td_outdir_begin(&od, out, &e) != TD_OK)
         goto fail;
-    timing(c.timings, "read", t_read);
-    timing(c.timings, "analyse", t_an);
-    for (int i = 0; c.timings && i < pt.n; i++)
-        td_cli_say("timings:   %-12s %10.3f ms (peak RSS %.1f MiB)", pt.name[i],
-                   (double)pt.ns[i] / 1e6, (double)pt.hwm[i] / 1024);
+    td_cli_timing(c.timings, "read", t_read);
+    td_cli_timing(c.timings, "analyse", t_an);
+    if (c.timings)
+        td_cli_passes_print(&pt);
     td_render_opts r = render_opts(&c, t);
     int64_t t_render = td_now_ns();
     char msg[PATH_MAX + 32];
@@ -510,7 +465,7 @@ int td_cmd_report(void *ctx, char **args, int nargs)
     td_outdir_end(&od);
     if (st != TD_OK)
         goto fail;
-    timing(c.timings, "render (all)", td_now_ns() - t_render);
+    td_cli_timing(c.timings, "render (all)", td_now_ns() - t_render);
     if (hdb) { /* recorded once its documents are written */
         if (td_history_append(hdb, s, &e) != TD_OK)
             goto fail;

@@ -27,10 +27,9 @@ typedef struct kid {
 
 static void doc_timing(void *ctx, const char *doc, int64_t ns)
 {
-    char what[64]; /* as cli/commands.c's timing() says it */
+    char what[64];
     snprintf(what, sizeof what, "render %s", doc);
-    if (*(const int *)ctx)
-        td_cli_say("timings: %-14s %10.3f ms", what, (double)ns / 1e6);
+    td_cli_timing(*(const int *)ctx, what, ns);
 }
 
 static void spawn(kid *k, const td_summary *s, const td_template *t, const td_render_opts *r,

@@ -1,6 +1,6 @@
 /* cli/internal.h - what the files of src/cli share, from the bottom up: cli/messages.c
  * (what tracedoc says, exit statuses), cli/paths.c (input lists, -o checks, the data
- * directory), cli/commands.c (the commands' run functions), cli/main.c (options, the
+ * directory), cli/timings.c (--timings), cli/commands.c (the commands' run functions), cli/main.c (options, the
  * tables, main). Private to src/cli. */
 #ifndef TD_CLI_INTERNAL_H
 #define TD_CLI_INTERNAL_H
@@ -55,6 +55,18 @@ int td_cli_fail(const td_err *e);
 int td_cli_stop(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The exit status of a module's status. */
 int td_cli_exit_for(td_status s);
+/* cli/timings.c, what --timings prints: "timings: WHAT MS ms" when on; and for report
+ * each analysis pass's wall time and the process's peak RSS after it, collected by
+ * td_cli_pass_time (a td_opts.pass_time) into a td_cli_passes and printed in the order
+ * the passes first ran, a name seen again (the heap's trims between passes) summed. */
+void td_cli_timing(int on, const char *what, int64_t ns);
+typedef struct td_cli_passes {
+    char name[64][32];
+    int64_t ns[64], hwm[64]; /* hwm: peak RSS (KiB) after the pass */
+    int n;
+} td_cli_passes;
+void td_cli_pass_time(void *ctx, const char *pass, int64_t ns);
+void td_cli_passes_print(const td_cli_passes *p);
 /* cli/docproc.c: the documents in docs (TD_DOC_*) into the directory out, rendered in
  * child processes (a renderer's death is exit 5 with a message); messages name the
  * directory shown instead of out (the stage of cli/outdir.h). Returns the exit status,
