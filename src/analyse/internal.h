@@ -111,7 +111,9 @@ void td_an_nest(td_actx *a, td_tctx *c);          /* analyse/nest.c: isop/parent
 td_status td_an_steps(td_actx *a, td_err *e);     /* analyse/steps.c: steps + warm-up + table */
 void td_an_ops(td_actx *a);                       /* analyse/ops.c */
 void td_an_kernels(td_actx *a);                   /* analyse/device.c */
-void td_an_nsys_stats(td_actx *a);                /* analyse/nsys_stats.c */
+void td_an_host_comm(td_actx *a);                 /* analyse/nsys_stats.c: comm.host_*, and the
+                                                     device work in those ranges as iscomm */
+void td_an_nsys_stats(td_actx *a);                /* analyse/nsys_stats.c: the nsys stats tables */
 void td_an_nsys_memcpy(td_actx *a);               /* the memcpy table, after the timeline */
 void td_an_timeline(td_actx *a);                  /* analyse/timeline.c */
 void td_an_coll(td_actx *a);                      /* analyse/coll.c */

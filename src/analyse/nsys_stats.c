@@ -142,6 +142,10 @@ static int comm_range(const char *n)
 static void host_comm(td_actx *a)
 {
     int64_t total = 0, span = 0, nranges = 0;
+    /* per name id: 0 not looked at, 1 no, 2 a communication range (a 1 GB export has
+     * 4.5 M ranges over a few names) */
+    size_t nn = td_strtab_count(a->set->strs);
+    uint8_t *memo = NULL;
     for (size_t i = 0; i < a->n; i++) {
         td_tctx *c = &a->tc[i];
         const td_trace *t = c->t;
@@ -149,10 +153,23 @@ static void host_comm(td_actx *a)
             continue;
         uint8_t *isc = td_xcalloc(t->nev + 1, 1);
         int any = 0;
-        for (size_t k = 0; k < t->nev; k++)
-            if (t->ev[k].kind == TD_K_RANGE && c->isop[k] &&
-                comm_range(td_name(a, t->ev[k].name)))
+        for (size_t k = 0; k < t->nev; k++) {
+            if (t->ev[k].kind != TD_K_RANGE || !c->isop[k])
+                continue;
+            td_str id = t->ev[k].name;
+            int yes;
+            if (id < nn) {
+                if (!memo)
+                    memo = td_xcalloc(nn, 1);
+                if (!memo[id])
+                    memo[id] = (uint8_t)(1 + comm_range(td_name(a, id)));
+                yes = memo[id] == 2;
+            } else {
+                yes = comm_range(td_name(a, id));
+            }
+            if (yes)
                 isc[k] = any = 1;
+        }
         span += c->t1 - c->t0;
         if (!any) {
             free(isc);
@@ -185,6 +202,7 @@ static void host_comm(td_actx *a)
         }
         free(isc);
     }
+    free(memo);
     if (!nranges)
         return;
     td_summary *s = a->s;
@@ -292,9 +310,13 @@ void td_an_nsys_memcpy(td_actx *a)
 
 enum { R_API, R_MEMT, R_MEMS, R_NVTX, R_OSRT, R_N };
 
-void td_an_nsys_stats(td_actx *a)
+void td_an_host_comm(td_actx *a)
 {
     host_comm(a);
+}
+
+void td_an_nsys_stats(td_actx *a)
+{
     nv *x[R_N] = {0};
     size_t n[R_N] = {0}, cap[R_N] = {0};
     int any = 0;
