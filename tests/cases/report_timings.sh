@@ -4,9 +4,11 @@
 # and summary.json must be byte for byte what running every pass on one thread gives
 # (TD_TEST_SERIAL=1), on real traces of each kind that has a critical path: Kineto with
 # steps (A100, 16 ranks' rank 0), Kineto with shapes and SDPA (H100), an 8-rank Kineto
-# archive, an nsys export (NVTX: the thread starts after the XLA and module passes) and an
-# nsys-jax archive (no critical path: the same either way). `report --timings` names every pass with its wall time and the peak
-# RSS after it, and says how long the passes on the second thread took there.
+# archive, an nsys export and an nsys-jax archive (no critical path: the same either
+# way). `report --timings` names every pass with its wall time and the peak RSS after it,
+# and says how long the passes on the second thread took there. These traces are small:
+# below 100,000 events the passes run on one thread (TD_SIDE_MIN=0 here: always a second
+# thread), which the last check sees.
 . "$ROOT/tests/lib.sh"
 need_traces
 i=0
@@ -14,7 +16,7 @@ for f in kineto/hta_a100_ws16_rank0.json.gz kineto-shapes/tl_h100_bert_small.jso
     kineto/param_dlrm_8ranks.tar.gz nsys/pipit_saxpy_mpi_cuda_a100.sqlite \
     nsys-jax/pax_fsdp4_4proc_proc0.zip; do
     i=$((i + 1))
-    "$TD" report --format json --timings -o "$WORK/t$i" "$TRACES/$f" 2>"$WORK/t$i.err" ||
+    TD_SIDE_MIN=0 "$TD" report --format json --timings -o "$WORK/t$i" "$TRACES/$f" 2>"$WORK/t$i.err" ||
         die "$f: report failed: $(cat "$WORK/t$i.err")"
     TD_TEST_SERIAL=1 "$TD" report --format json -o "$WORK/s$i" "$TRACES/$f" 2>"$WORK/s$i.err" ||
         die "$f: serial report failed: $(cat "$WORK/s$i.err")"
@@ -34,4 +36,10 @@ for f in kineto/hta_a100_ws16_rank0.json.gz kineto-shapes/tl_h100_bert_small.jso
     ! grep -q '^tracedoc: timings:   critpath  ' "$WORK/t$i.err" ||
         die "$f: the critical path ran on the main thread"
 done
+# a small trace without TD_SIDE_MIN: every pass on the main thread, the same summary
+"$TD" report --format json --timings -o "$WORK/small" "$TRACES/kineto-shapes/tl_h100_bert_small.json.gz" \
+    2>"$WORK/small.err" || die "small trace: $(cat "$WORK/small.err")"
+cmp -s "$WORK/small/summary.json" "$WORK/s2/summary.json" || die "small trace: summary.json differs"
+! grep -q '(thread)' "$WORK/small.err" || die "a 71 KB trace used a second thread for its passes"
+grep -q '^tracedoc: timings:   critpath  ' "$WORK/small.err" || die "small trace: no critpath line"
 exit 0
