@@ -387,17 +387,19 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
     PASS("steps", st = td_an_steps(&a, e));
     if (st == TD_OK) {
         side_job kj, cp, vj;
-        side_start(&kj, &a, "kernels", td_an_kernels, kernel_tables, 0); /* ops interns none */
-        PASS("ops", td_an_ops(&a));
-        side_end(&kj, &a);
-        PASS("trim", trim());
-        PASS("host_comm", td_an_host_comm(&a)); /* the last to write iscomm */
+        td_host_comm hc;
+        PASS("host_comm", td_an_host_comm(&a, &hc)); /* the last to write iscomm */
         /* the critical path beside the passes up to op_perf, once what it reads is made.
          * TD_TEST_NO_CRITPATH (tests/cases/diag_critpath_cost.sh): the same run without
          * this pass, to measure what it adds to the peak memory */
         int cp_on = !getenv("TD_TEST_NO_CRITPATH");
         if (cp_on) /* nsys_stats, XLA, modules, op_perf intern */
             side_start(&cp, &a, "critpath", td_an_critpath, cp_tables, 1);
+        side_start(&kj, &a, "kernels", td_an_kernels, kernel_tables, 0); /* ops interns none */
+        PASS("ops", td_an_ops(&a));
+        side_end(&kj, &a);
+        PASS("trim", trim());
+        td_an_host_comm_scalars(&a, &hc);
         PASS("nsys_stats", td_an_nsys_stats(&a));
         PASS("trim", trim());
         PASS("timeline", td_an_timeline(&a));

@@ -111,8 +111,14 @@ void td_an_nest(td_actx *a, td_tctx *c);          /* analyse/nest.c: isop/parent
 td_status td_an_steps(td_actx *a, td_err *e);     /* analyse/steps.c: steps + warm-up + table */
 void td_an_ops(td_actx *a);                       /* analyse/ops.c */
 void td_an_kernels(td_actx *a);                   /* analyse/device.c */
-void td_an_host_comm(td_actx *a);                 /* analyse/nsys_stats.c: comm.host_*, and the
-                                                     device work in those ranges as iscomm */
+/* analyse/nsys_stats.c: host communication (MPI/UCX/NCCL ranges): td_an_host_comm marks
+ * the device work launched in them as iscomm and measures them; td_an_host_comm_scalars
+ * writes comm.host_* (later, where the scalars have their place in summary.json) */
+typedef struct td_host_comm {
+    int64_t total, span, nranges;
+} td_host_comm;
+void td_an_host_comm(td_actx *a, td_host_comm *out);
+void td_an_host_comm_scalars(td_actx *a, const td_host_comm *h);
 void td_an_nsys_stats(td_actx *a);                /* analyse/nsys_stats.c: the nsys stats tables */
 void td_an_nsys_memcpy(td_actx *a);               /* the memcpy table, after the timeline */
 void td_an_timeline(td_actx *a);                  /* analyse/timeline.c */

@@ -139,7 +139,7 @@ static int comm_range(const char *n)
  * outermost ranges counted. Device work launched inside such a range by a CUDA call on
  * that thread (the nsys GPU projection) is communication in the GPU timeline
  * (c->iscomm, as NCCL kernels are): this runs before td_an_timeline. */
-static void host_comm(td_actx *a)
+static void host_comm(td_actx *a, td_host_comm *out)
 {
     int64_t total = 0, span = 0, nranges = 0;
     /* per name id: 0 not looked at, 1 no, 2 a communication range (a 1 GB export has
@@ -203,13 +203,18 @@ static void host_comm(td_actx *a)
         free(isc);
     }
     free(memo);
-    if (!nranges)
+    *out = (td_host_comm){total, span, nranges};
+}
+
+void td_an_host_comm_scalars(td_actx *a, const td_host_comm *h)
+{
+    if (!h->nranges)
         return;
     td_summary *s = a->s;
-    td_sum_set_int(s, "comm.host_ns", "Host time in MPI/UCX/NCCL ranges", TD_T_NS, total);
+    td_sum_set_int(s, "comm.host_ns", "Host time in MPI/UCX/NCCL ranges", TD_T_NS, h->total);
     td_sum_set_f64(s, "comm.host_share", "Share of the traced time", TD_T_SHARE,
-                   span ? (double)total / (double)span : 0);
-    td_sum_set_int(s, "comm.host_ranges", "MPI/UCX/NCCL ranges", TD_T_INT, nranges);
+                   h->span ? (double)h->total / (double)h->span : 0);
+    td_sum_set_int(s, "comm.host_ranges", "MPI/UCX/NCCL ranges", TD_T_INT, h->nranges);
 }
 
 /* The device timeline's total (gpu_timeline, trace scope, the job-wide row with several
@@ -310,9 +315,9 @@ void td_an_nsys_memcpy(td_actx *a)
 
 enum { R_API, R_MEMT, R_MEMS, R_NVTX, R_OSRT, R_N };
 
-void td_an_host_comm(td_actx *a)
+void td_an_host_comm(td_actx *a, td_host_comm *out)
 {
-    host_comm(a);
+    host_comm(a, out);
 }
 
 void td_an_nsys_stats(td_actx *a)
