@@ -227,7 +227,7 @@ typedef struct side_job {
     int own_names;
     pthread_t th;
     int64_t ns;                /* the pass's wall time on its thread */
-    int state;                 /* 0 not started, 1 running, 2 done, 3 ended */
+    int state;                 /* 0 not started (or ended), 1 running, 2 joined */
 } side_job;
 
 /* Below this many events the passes take milliseconds, no more than the threads and
@@ -318,15 +318,14 @@ static void side_end(side_job *j, td_actx *a)
 {
     side_wait(j, a->o);
     if (j->state == 2) {
+        j->state = 0;
         free(j->a.commname);
         if (j->own_names)
             td_strtab_free(j->set.strs);
-        j->state = 3;
         if (td_sum_adopt(a->s, j->a.s))
             return;
         td_summary_free(j->a.s);
     }
-    j->state = 3;
     int64_t t0 = td_now_ns();
     j->pass(a);
     timed(a->o, j->name, td_now_ns() - t0);
@@ -345,8 +344,22 @@ static const char *const var_tables[] = {"variability", "outlier_steps", NULL};
         int64_t pass_t0_ = o->pass_time ? td_now_ns() : 0;                                 \
         call;                                                                              \
         if (o->pass_time)                                                                  \
-            o->pass_time(o->pass_time_ctx, name, td_now_ns() - pass_t0_);                  \
+            timed(o, name, td_now_ns() - pass_t0_);                                        \
     } while (0)
+
+/* Nesting and the device order of every trace; 1 when one has NVTX ranges or compile
+ * records (the XLA passes run). */
+static int nest_all(td_actx *a)
+{
+    int xla = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        td_an_nest(a, &a->tc[i]);
+        td_dev_order(&a->tc[i]); /* devix and bystream, which the passes walk */
+        if (a->tc[i].t->nranges || a->tc[i].t->ncompile)
+            xla = 1;
+    }
+    return xla;
+}
 
 static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_partial *part,
                      td_err *e)
@@ -372,15 +385,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
     for (size_t i = 0; i < a.n; i++)
         a.tc[i].t = set->tr[i];
     qsort(a.tc, a.n, sizeof *a.tc, by_rank);
-    int64_t t0 = o->pass_time ? td_now_ns() : 0;
-    for (size_t i = 0; i < a.n; i++) {
-        td_an_nest(&a, &a.tc[i]);
-        td_dev_order(&a.tc[i]); /* devix and bystream, which the passes walk */
-        if (a.tc[i].t->nranges || a.tc[i].t->ncompile)
-            xla = 1;
-    }
-    if (o->pass_time)
-        o->pass_time(o->pass_time_ctx, "nest", td_now_ns() - t0);
+    PASS("nest", xla = nest_all(&a));
     trim();
     PASS("scalars", run_scalars(&a));
     PASS("accel", td_an_accel(&a));

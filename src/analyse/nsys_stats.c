@@ -139,7 +139,7 @@ static int comm_range(const char *n)
  * outermost ranges counted. Device work launched inside such a range by a CUDA call on
  * that thread (the nsys GPU projection) is communication in the GPU timeline
  * (c->iscomm, as NCCL kernels are): this runs before td_an_timeline. */
-static void host_comm(td_actx *a, td_host_comm *out)
+void td_an_host_comm(td_actx *a, td_host_comm *out)
 {
     int64_t total = 0, span = 0, nranges = 0;
     /* per name id: 0 not looked at, 1 no, 2 a communication range (a 1 GB export has
@@ -314,11 +314,6 @@ void td_an_nsys_memcpy(td_actx *a)
 }
 
 enum { R_API, R_MEMT, R_MEMS, R_NVTX, R_OSRT, R_N };
-
-void td_an_host_comm(td_actx *a, td_host_comm *out)
-{
-    host_comm(a, out);
-}
 
 void td_an_nsys_stats(td_actx *a)
 {

@@ -58,15 +58,19 @@ slow:;
 
 void td_fmt_ns(char *dst, size_t cap, int64_t ns)
 {
+    static const struct { double at; const char *unit; } units[] = {
+        {1e9, " s"}, {1e6, " ms"}, {1e3, " " TD_US}};
     double v = (double)ns;
     double a = v < 0 ? -v : v;
-    const char *u = a >= 1e9 ? " s" : a >= 1e6 ? " ms" : a >= 1e3 ? " " TD_US : " ns";
     char t[40];
-    if (a >= 1e3)
-        td_fmt_fixed(t, sizeof t, v / (a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : 1e3), 3);
-    else
-        td_fmt_int(t, sizeof t, ns);
-    snprintf(dst, cap, "%s%s", t, u);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (a >= units[i].at) {
+            td_fmt_fixed(t, sizeof t, v / units[i].at, 3);
+            snprintf(dst, cap, "%s%s", t, units[i].unit);
+            return;
+        }
+    td_fmt_int(t, sizeof t, ns);
+    snprintf(dst, cap, "%s ns", t);
 }
 
 void td_fmt_bytes(char *dst, size_t cap, int64_t bytes)
