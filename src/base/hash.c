@@ -1,6 +1,7 @@
 /* base/hash.c - see base/hash.h. */
 #include "base/hash.h"
 #include "base/alloc.h"
+#include "base/dynlib.h"
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,17 +19,35 @@ uint64_t td_hash64(const void *p, size_t n)
 
 /* ---- sha256 (OpenSSL's libcrypto: it uses the CPU's SHA extensions, ~2 GB/s here
  * against ~0.3 GB/s for libmd's portable code, which made hashing half of the run time
- * on large traces) ---- */
+ * on large traces; loaded when first used, base/dynlib.h: linked, it was a seventh of
+ * every run's start) ---- */
+#define CRYPTO_FUNCS(X, T) \
+    X(T, EVP_DigestFinal_ex) \
+    X(T, EVP_DigestInit_ex) \
+    X(T, EVP_DigestUpdate) \
+    X(T, EVP_MD_CTX_free) \
+    X(T, EVP_MD_CTX_new) \
+    X(T, EVP_sha256)
+typedef struct crypto_fns {
+    CRYPTO_FUNCS(TD_DYNLIB_PTR, crypto_fns)
+} crypto_fns;
+td_status td_hash_crypto_load(const char *file, td_err *e); /* this file's only */
+TD_DYNLIB_DEFINE(td_hash_crypto, crypto_fns, CRYPTO_FUNCS, td_hash_crypto_load,
+                 "SHA-256 is not available", TD_E_INTERNAL, {"libcrypto.so.3", "libssl3"})
+#define C (&td_hash_crypto)
+
 struct td_sha256 {
     EVP_MD_CTX *ctx;
 };
 
 td_sha256 *td_sha256_new(void)
 {
+    if (td_hash_crypto_load(NULL, NULL) != TD_OK)
+        return NULL;
     td_sha256 *s = td_xmalloc(sizeof *s);
-    s->ctx = EVP_MD_CTX_new();
-    if (!s->ctx || EVP_DigestInit_ex(s->ctx, EVP_sha256(), NULL) != 1) {
-        EVP_MD_CTX_free(s->ctx);
+    s->ctx = C->EVP_MD_CTX_new();
+    if (!s->ctx || C->EVP_DigestInit_ex(s->ctx, C->EVP_sha256(), NULL) != 1) {
+        C->EVP_MD_CTX_free(s->ctx);
         free(s);
         return NULL;
     }
@@ -38,7 +57,7 @@ td_sha256 *td_sha256_new(void)
 void td_sha256_update(td_sha256 *s, const void *p, size_t n)
 {
     if (s)
-        EVP_DigestUpdate(s->ctx, p, n);
+        C->EVP_DigestUpdate(s->ctx, p, n);
 }
 
 void td_sha256_final(td_sha256 *s, char hex[65])
@@ -49,10 +68,19 @@ void td_sha256_final(td_sha256 *s, char hex[65])
         hex[0] = 0;
         return;
     }
-    EVP_DigestFinal_ex(s->ctx, d, &n);
-    EVP_MD_CTX_free(s->ctx);
+    C->EVP_DigestFinal_ex(s->ctx, d, &n);
+    C->EVP_MD_CTX_free(s->ctx);
     for (unsigned int i = 0; i < 32 && i < n; i++)
         snprintf(hex + 2 * i, 3, "%02x", d[i]);
     hex[64] = 0;
     free(s);
+}
+
+td_status td_sha256_fail(const char *file, td_err *e)
+{
+    td_status st = td_hash_crypto_load(file, e);
+    if (st != TD_OK)
+        return st;
+    return td_fail(e, TD_E_INTERNAL, "%s%sSHA-256 is not available", file ? file : "",
+                   file ? ": " : "");
 }

@@ -1,6 +1,7 @@
 /* base/hash.h - FNV-1a 64 for tables and colours, SHA-256 (libcrypto) for input digests. */
 #ifndef TD_HASH_H
 #define TD_HASH_H
+#include "base/err.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,6 +33,11 @@ static inline uint64_t td_hash_words(uint64_t seed, const char *s, size_t len)
  * caller reports that; update on NULL does nothing and final on NULL gives "" so that a
  * caller that does not check records no digest rather than a wrong one. final frees s. */
 typedef struct td_sha256 td_sha256;
+/* The error of a td_sha256_new that gave NULL, TD_E_INTERNAL: "FILE: SHA-256 is not
+ * available: the library libcrypto.so.3 (Debian package libssl3) cannot be loaded: ..."
+ * (libcrypto is loaded when first used, base/dynlib.h), else "FILE: SHA-256 is not
+ * available" ("FILE: " left out when file is NULL). */
+td_status td_sha256_fail(const char *file, td_err *e);
 td_sha256 *td_sha256_new(void);
 void td_sha256_update(td_sha256 *s, const void *p, size_t n);
 void td_sha256_final(td_sha256 *s, char hex[65]);

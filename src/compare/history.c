@@ -3,9 +3,9 @@
 #include "compare/history.h"
 #include "summary/flame.h"
 #include "read/folded.h"
+#include "io/sqlite_lib.h"
 #include <jansson.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -133,6 +133,11 @@ td_status td_history_open(const char *path, int create, td_histdb **out, td_err 
     td_histdb *h = td_xcalloc(1, sizeof *h);
     snprintf(h->path, sizeof h->path, "%s", path);
     int fl = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE;
+    td_status ls = td_sqlite_load(path, e);
+    if (ls != TD_OK) {
+        free(h);
+        return ls;
+    }
     if (sqlite3_open_v2(path, &h->db, fl, NULL) != SQLITE_OK) {
         td_status st = td_fail(e, create ? TD_E_OUTPUT : TD_E_IO, "%s: cannot open the history "
                                "database: %s", path, h->db ? sqlite3_errmsg(h->db)

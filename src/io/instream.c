@@ -10,7 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "io/instream.h"
 #include "io/peek.h"
-#include <archive.h>
+#include "io/archive_lib.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <isa-l/igzip_lib.h>
@@ -534,7 +534,7 @@ td_status td_in_finish(td_in *in, uint64_t *raw_bytes, char sha256[65], td_err *
             break;
     }
     if (in->no_sha)
-        return td_fail(e, TD_E_INTERNAL, "%s: SHA-256 unavailable (libcrypto)", in->name);
+        return td_sha256_fail(in->name, e);
     if (in->sha) {
         td_sha256_final(in->sha, in->hex);
         in->sha = NULL;

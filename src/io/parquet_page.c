@@ -2,9 +2,9 @@
  * page headers, decompression, the RLE/bit-packed hybrid, PLAIN and dictionary values.
  * Sizes and counts from the file are checked against the bytes present before use. */
 #include "io/parquet_int.h"
+#include "io/snappy_lib.h"
 #include <stdlib.h>
 #include <string.h>
-#include <snappy-c.h>
 #include <zstd.h>
 #include <zlib.h>
 
@@ -82,6 +82,11 @@ static td_status decompress(dec *x, int codec, const uint8_t *src, size_t n, siz
         memcpy(dst, src, n);
     } else if (codec == CODEC_SNAPPY) {
         size_t ulen = 0;
+        td_status ls = td_snappy_load(x->f->name, x->e);
+        if (ls != TD_OK) {
+            free(dst);
+            return ls;
+        }
         if (snappy_uncompressed_length((const char *)src, n, &ulen) != SNAPPY_OK
             || ulen != usize) { free(dst);
             return col_fail(x, "%s%lld", "corrupt snappy page", 0 * (long long)n); }

@@ -356,7 +356,7 @@ static td_status write_cb(FILE *f, void *ctx, td_err *e)
     size_t L = 0;
     td_sha256 *sh = td_sha256_new(); /* of every line before the sum line */
     if (!sh)
-        return td_fail(e, TD_E_INTERNAL, "SHA-256 is not available (libcrypto)");
+        return td_sha256_fail(NULL, e);
 #define LINE() (td_buf_putc(&b, '\n'), L++)
     td_buf_printf(&b, "%s\t%d", TD_TDS_MAGIC, TD_TDS_VERSION);
     LINE();

@@ -243,7 +243,7 @@ td_status td_partial_merge_file(td_partial *p, const char *path, td_err *e)
     char sum[65] = "";
     int summed = 0;
     if (!hs) {
-        st = td_fail(e, TD_E_INTERNAL, "SHA-256 is not available (libcrypto)");
+        st = td_sha256_fail(NULL, e);
         goto out;
     }
     while ((len = getline(&line, &lcap, f)) > 0) {

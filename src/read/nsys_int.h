@@ -11,7 +11,7 @@
 #ifndef TD_READ_NSYS_INT_H
 #define TD_READ_NSYS_INT_H
 #include "read/read.h"
-#include <sqlite3.h>
+#include "io/sqlite_lib.h"
 #include <stdlib.h>
 #include <string.h>
 #include <inttypes.h>

@@ -17,8 +17,7 @@
  * One archive = one process = one td_trace; its rank is the launcher threads' process. */
 #include "read/read.h"
 #include "io/parquet.h"
-#include <archive.h>
-#include <archive_entry.h>
+#include "io/archive_lib.h"
 #include <csv.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -616,6 +615,9 @@ static int64_t hlo_member(const char *p)
 td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
                            const void *data, size_t n, td_err *e)
 {
+    td_status ls = td_archive_load(name, e);
+    if (ls != TD_OK)
+        return ls;
     struct archive *ar = archive_read_new();
     /* seekable: reads the central directory, so a truncated archive is an error */
     archive_read_support_format_zip_seekable(ar);

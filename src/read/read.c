@@ -15,8 +15,7 @@
 #include "read/aiu.h"
 #include "read/samba.h"
 #include "read/ipu.h"
-#include <archive.h>
-#include <archive_entry.h>
+#include "io/archive_lib.h"
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -302,6 +301,9 @@ static td_status read_tar(const rd *arg, td_err *e)
         td_warn(&set->warnings, "%s: archive inside an archive skipped", name);
         return TD_OK;
     }
+    td_status ls = td_archive_load(name, e);
+    if (ls != TD_OK)
+        return ls;
     struct archive *a = archive_read_new();
     archive_read_support_format_tar(a);
     arctx *x = td_xcalloc(1, sizeof *x);

@@ -6,6 +6,7 @@
  * functions they call keep their names (each is a macro for a pointer of td_gfx). */
 #ifndef TD_RENDER_PDF_GFX_H
 #define TD_RENDER_PDF_GFX_H
+#include "base/dynlib.h"
 #include "base/err.h"
 #include <cairo-pdf.h>
 #include <cairo.h>
@@ -15,78 +16,76 @@
 
 /* every function of those libraries the renderer calls; a call to one not listed fails
  * to link (the libraries are not linked), so the list cannot fall behind */
-#define TD_GFX_FUNCS(X) \
-    X(FcConfigAppFontAddFile) \
-    X(FcConfigCreate) \
-    X(FcConfigDestroy) \
-    X(FcConfigGetFonts) \
-    X(FcConfigSetCurrent) \
-    X(cairo_arc) \
-    X(cairo_clip) \
-    X(cairo_close_path) \
-    X(cairo_create) \
-    X(cairo_destroy) \
-    X(cairo_fill) \
-    X(cairo_fill_preserve) \
-    X(cairo_font_options_create) \
-    X(cairo_font_options_destroy) \
-    X(cairo_font_options_set_hint_metrics) \
-    X(cairo_font_options_set_hint_style) \
-    X(cairo_line_to) \
-    X(cairo_move_to) \
-    X(cairo_new_path) \
-    X(cairo_paint) \
-    X(cairo_pdf_surface_create_for_stream) \
-    X(cairo_pdf_surface_set_metadata) \
-    X(cairo_recording_surface_create) \
-    X(cairo_rectangle) \
-    X(cairo_restore) \
-    X(cairo_save) \
-    X(cairo_set_dash) \
-    X(cairo_set_line_width) \
-    X(cairo_set_source_rgb) \
-    X(cairo_set_source_surface) \
-    X(cairo_show_page) \
-    X(cairo_status) \
-    X(cairo_status_to_string) \
-    X(cairo_stroke) \
-    X(cairo_surface_destroy) \
-    X(cairo_surface_finish) \
-    X(cairo_surface_status) \
-    X(g_free) \
-    X(g_object_unref) \
-    X(g_utf8_make_valid) \
-    X(pango_attr_insert_hyphens_new) \
-    X(pango_attr_list_insert) \
-    X(pango_attr_list_new) \
-    X(pango_attr_list_unref) \
-    X(pango_cairo_context_set_font_options) \
-    X(pango_cairo_context_set_resolution) \
-    X(pango_cairo_font_map_new_for_font_type) \
-    X(pango_cairo_show_layout) \
-    X(pango_cairo_update_context) \
-    X(pango_context_set_round_glyph_positions) \
-    X(pango_fc_font_map_set_config) \
-    X(pango_fc_font_map_shutdown) \
-    X(pango_font_description_free) \
-    X(pango_font_description_from_string) \
-    X(pango_font_description_set_size) \
-    X(pango_font_map_create_context) \
-    X(pango_layout_get_size) \
-    X(pango_layout_new) \
-    X(pango_layout_set_alignment) \
-    X(pango_layout_set_attributes) \
-    X(pango_layout_set_ellipsize) \
-    X(pango_layout_set_font_description) \
-    X(pango_layout_set_height) \
-    X(pango_layout_set_text) \
-    X(pango_layout_set_width) \
-    X(pango_layout_set_wrap)
+#define TD_GFX_FUNCS(X, T) \
+    X(T, FcConfigAppFontAddFile) \
+    X(T, FcConfigCreate) \
+    X(T, FcConfigDestroy) \
+    X(T, FcConfigGetFonts) \
+    X(T, FcConfigSetCurrent) \
+    X(T, cairo_arc) \
+    X(T, cairo_clip) \
+    X(T, cairo_close_path) \
+    X(T, cairo_create) \
+    X(T, cairo_destroy) \
+    X(T, cairo_fill) \
+    X(T, cairo_fill_preserve) \
+    X(T, cairo_font_options_create) \
+    X(T, cairo_font_options_destroy) \
+    X(T, cairo_font_options_set_hint_metrics) \
+    X(T, cairo_font_options_set_hint_style) \
+    X(T, cairo_line_to) \
+    X(T, cairo_move_to) \
+    X(T, cairo_new_path) \
+    X(T, cairo_paint) \
+    X(T, cairo_pdf_surface_create_for_stream) \
+    X(T, cairo_pdf_surface_set_metadata) \
+    X(T, cairo_recording_surface_create) \
+    X(T, cairo_rectangle) \
+    X(T, cairo_restore) \
+    X(T, cairo_save) \
+    X(T, cairo_set_dash) \
+    X(T, cairo_set_line_width) \
+    X(T, cairo_set_source_rgb) \
+    X(T, cairo_set_source_surface) \
+    X(T, cairo_show_page) \
+    X(T, cairo_status) \
+    X(T, cairo_status_to_string) \
+    X(T, cairo_stroke) \
+    X(T, cairo_surface_destroy) \
+    X(T, cairo_surface_finish) \
+    X(T, cairo_surface_status) \
+    X(T, g_free) \
+    X(T, g_object_unref) \
+    X(T, g_utf8_make_valid) \
+    X(T, pango_attr_insert_hyphens_new) \
+    X(T, pango_attr_list_insert) \
+    X(T, pango_attr_list_new) \
+    X(T, pango_attr_list_unref) \
+    X(T, pango_cairo_context_set_font_options) \
+    X(T, pango_cairo_context_set_resolution) \
+    X(T, pango_cairo_font_map_new_for_font_type) \
+    X(T, pango_cairo_show_layout) \
+    X(T, pango_cairo_update_context) \
+    X(T, pango_context_set_round_glyph_positions) \
+    X(T, pango_fc_font_map_set_config) \
+    X(T, pango_fc_font_map_shutdown) \
+    X(T, pango_font_description_free) \
+    X(T, pango_font_description_from_string) \
+    X(T, pango_font_description_set_size) \
+    X(T, pango_font_map_create_context) \
+    X(T, pango_layout_get_size) \
+    X(T, pango_layout_new) \
+    X(T, pango_layout_set_alignment) \
+    X(T, pango_layout_set_attributes) \
+    X(T, pango_layout_set_ellipsize) \
+    X(T, pango_layout_set_font_description) \
+    X(T, pango_layout_set_height) \
+    X(T, pango_layout_set_text) \
+    X(T, pango_layout_set_width) \
+    X(T, pango_layout_set_wrap)
 
 typedef struct td_gfx_fns {
-#define TD_GFX_PTR(f) __typeof__(f) *f;
-    TD_GFX_FUNCS(TD_GFX_PTR)
-#undef TD_GFX_PTR
+    TD_GFX_FUNCS(TD_DYNLIB_PTR, td_gfx_fns)
 } td_gfx_fns;
 
 extern td_gfx_fns td_gfx;
@@ -95,7 +94,7 @@ extern td_gfx_fns td_gfx;
  * return the first call's result). A library or function that cannot be loaded is
  * TD_E_OUTPUT ("the PDF cannot be written"), naming it and the Debian package; one that
  * cannot be mapped for lack of memory (a ulimit -v) is TD_E_NOMEM. */
-td_status td_gfx_load(td_err *e);
+td_status td_gfx_load(const char *file, td_err *e);
 
 #ifndef TD_GFX_LOADER
 #define FcConfigAppFontAddFile (td_gfx.FcConfigAppFontAddFile)

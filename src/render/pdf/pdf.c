@@ -323,9 +323,9 @@ static td_status named(td_err *e, td_status st, const char *path)
 td_status td_render_pdf(const td_summary *s, const td_template *t, const td_render_opts *o,
                         const char *path, td_err *e)
 {
-    td_status st = td_gfx_load(e);
+    td_status st = td_gfx_load(path, e);
     if (st != TD_OK)
-        return named(e, st, path);
+        return st;
     PangoFontMap *fm = NULL;
     st = load_fonts(o->fontdir, &fm, e);
     if (st != TD_OK)

@@ -6,7 +6,7 @@
 #ifndef TD_RENDER_XLSX_INT_H
 #define TD_RENDER_XLSX_INT_H
 #include "render/render.h"
-#include <xlsxwriter.h>
+#include "render/xlsx/xlsx_lib.h"
 
 #define SUMMARY_A_WIDTH 42 /* width of the Summary sheet's label column */
 #define SUMMARY_B_WIDTH 64 /* width of the Summary sheet's value column */

@@ -89,6 +89,9 @@ static void contents(xw *x)
 td_status td_render_xlsx(const td_summary *s, const td_template *t, const td_render_opts *o,
                          const char *path, td_err *e)
 {
+    td_status ls = td_xlsx_load(path, e);
+    if (ls != TD_OK)
+        return ls;
     char *tmp = td_tmp_name(path);
     /* Create the temporary file first: libxlsxwriter only opens it in workbook_close
      * and prints its own message when that fails; ours names the file and the cause. */
