@@ -27,12 +27,16 @@ for tr in "$TRACES"/kineto/*.gz "$TRACES"/kineto-shapes/*.gz; do
     }
     once "hta_window-$n" cut_trace || die "hta_window $n"
     C=$ONCE
+    # every table of the plain cut from one run (report's CSV files are summary --table's)
+    "$TD" report --format csv -o "$W/all" "$C"/all/*.json >/dev/null 2>"$W/all.err" ||
+        die "tracedoc $n: $(cat "$W/all.err")"
     for t in idle_breakdown launches; do
-        "$TD" summary --format csv --table $t "$C"/all/*.json >"$W/$t.csv" || die "tracedoc $n $t"
+        [ -f "$W/all/$t.csv" ] || die "tracedoc $n: no $t.csv"
+        mv "$W/all/$t.csv" "$W/$t.csv"
     done
     # no communication kernel: no comm_overlap table (HTA writes NaN, 0/0)
-    "$TD" summary --format csv --table comm_overlap "$C"/all/*.json >"$W/comm_overlap.csv" 2>/dev/null \
-        || : >"$W/comm_overlap.csv"
+    if [ -f "$W/all/comm_overlap.csv" ]; then mv "$W/all/comm_overlap.csv" "$W/comm_overlap.csv"
+    else : >"$W/comm_overlap.csv"; fi
     # HTA sees no launch at all on AMD traces: nothing left, no table
     "$TD" summary --format csv --table launches "$C"/launch/*.json >"$W/launches_hta.csv" 2>/dev/null \
         || { grep -q '^0,0,' "$H/launch_stats_summary_no_ns_rounding.csv" || die "tracedoc $n launches"; : >"$W/launches_hta.csv"; }
