@@ -131,16 +131,22 @@ elif mode == "coll":
     print("%d collective rows, %d calls" % (len(ref), sum(ref.values())))
 sys.exit(1 if bad else 0)
 PYEOF
-run() { "$TD" summary --warmup none --format csv --table "$2" "$K/$1.json.gz" >"$WORK/$1.$2.csv" || die "summary $1 $2"; }
-run hta_nccl_data kernels
+# every table of a trace from one run (report's CSV files are summary --table's:
+# analyse_golden.sh)
+run() {
+    "$TD" report --warmup none --format csv -o "$WORK/$1" "$K/$1.json.gz" >/dev/null 2>&1 || die "report $1"
+    for t in kernels gpu_timeline collectives; do
+        [ ! -f "$WORK/$1/$t.csv" ] || mv "$WORK/$1/$t.csv" "$WORK/$1.$t.csv"
+    done
+}
+run hta_nccl_data
+run hta_ns_resolution_rank0
 checked $PY "$WORK/ref.py" kernels "$K/hta_nccl_data.json.gz" "$WORK/hta_nccl_data.kernels.csv" || die "kernels"
 for t in hta_nccl_data hta_ns_resolution_rank0; do
-    run $t gpu_timeline
     checked $PY "$WORK/ref.py" timeline "$K/$t.json.gz" "$WORK/$t.gpu_timeline.csv" || die "timeline $t"
 done
 "$TD" summary --warmup 1 --format csv --table gpu_timeline "$K/hta_ns_resolution_rank0.json.gz" \
     >"$WORK/steady.csv" || die "summary --warmup 1"
 checked $PY "$WORK/ref.py" steady "$K/hta_ns_resolution_rank0.json.gz" "$WORK/steady.csv" || die "steady timeline"
-run hta_nccl_data collectives
 checked $PY "$WORK/ref.py" coll "$K/hta_nccl_data.json.gz" "$WORK/hta_nccl_data.collectives.csv" || die "collectives"
 exit 0
