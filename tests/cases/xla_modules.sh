@@ -20,10 +20,8 @@ need_traces
 T=$(dirname "$TD")/tests/test_xla
 [ -x "$T" ] || { echo "test_xla helper not built"; exit 77; }
 Z=$TRACES/nsys-jax
-for i in 0 1 2 3; do
-    "$T" dump "$Z/pax_fsdp4_4proc_proc$i.zip" >"$WORK/dump$i.tsv" || die "dump $i"
-done
-"$T" json "$Z"/pax_fsdp4_4proc_proc{0,1,2,3}.zip >"$WORK/all.json" || die "json all"
+# dump0-3.tsv (each archive's projected ranges) and all.json, from one read of the four
+"$T" all "$WORK" "$Z"/pax_fsdp4_4proc_proc{0,1,2,3}.zip || die "dumps and json of all"
 "$T" json "$Z/pax_fsdp4_4proc_proc0.zip" >"$WORK/p0.json" || die "json p0"
 "$T" json -w0 "$Z/pax_fsdp4_4proc_proc0.zip" >"$WORK/p0none.json" || die "json p0 none"
 for k in opname source; do

@@ -527,24 +527,59 @@ static void test_built(void)
     free(th);
 }
 
+static void dump_trace(const td_traceset *set, const td_trace *t, FILE *f)
+{
+    fprintf(f, "range_id\tparent_id\tproj_start\tproj_dur\tnum_gpu_ops\tpid\ttid\tthread\tname\n");
+    for (size_t i = 0; i < t->nranges; i++) {
+        const td_range *r = &t->ranges[i];
+        const td_track *k = &t->tracks[r->track];
+        fprintf(f, "%lld\t%lld\t%lld\t%lld\t%d\t%lld\t%lld\t%s\t%s\n", (long long)r->range_id,
+                (long long)r->parent_id, (long long)r->gpu_start,
+                (long long)(r->gpu_end - r->gpu_start), r->num_gpu_ops, (long long)k->pid,
+                (long long)k->tid, td_strget(set->strs, k->thread_name),
+                td_strget(set->strs, r->name));
+    }
+}
+
 static int dump(const char *path)
 {
     td_traceset *set = td_traceset_new();
     td_err e;
     if (load_file(set, path, &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
-    td_trace *t = set->tr[0];
-    printf("range_id\tparent_id\tproj_start\tproj_dur\tnum_gpu_ops\tpid\ttid\tthread\tname\n");
-    for (size_t i = 0; i < t->nranges; i++) {
-        const td_range *r = &t->ranges[i];
-        const td_track *k = &t->tracks[r->track];
-        printf("%lld\t%lld\t%lld\t%lld\t%d\t%lld\t%lld\t%s\t%s\n", (long long)r->range_id,
-               (long long)r->parent_id, (long long)r->gpu_start,
-               (long long)(r->gpu_end - r->gpu_start), r->num_gpu_ops, (long long)k->pid,
-               (long long)k->tid, td_strget(set->strs, k->thread_name),
-               td_strget(set->strs, r->name));
-    }
+    dump_trace(set, set->tr[0], stdout);
     td_traceset_free(set);
     return 0;
+}
+
+/* "all DIR FILE...": the archives read once into one set, then DIR/dumpI.tsv of the
+ * I-th (what dump prints for it alone) and DIR/all.json (what json prints for them all):
+ * tests/cases/xla_modules.sh, which read each archive twice for these before */
+static int dump_all(const char *dir, int argc, char **argv)
+{
+    td_traceset *set = td_traceset_new();
+    td_opts o;
+    td_opts_default(&o);
+    td_err e;
+    char path[4096];
+    int rc = 0;
+    for (int i = 0; i < argc; i++)
+        if (load_file(set, argv[i], &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
+    for (size_t i = 0; i < set->n && !rc; i++) {
+        snprintf(path, sizeof path, "%s/dump%zu.tsv", dir, i);
+        FILE *f = fopen(path, "w");
+        if (!f) { perror(path); rc = 1; break; }
+        dump_trace(set, set->tr[i], f);
+        rc = fclose(f) != 0;
+    }
+    td_summary *s = td_summary_new();
+    td_analyse_xla(set, &o, s);
+    snprintf(path, sizeof path, "%s/all.json", dir);
+    FILE *f = rc ? NULL : fopen(path, "w");
+    if (!rc && (!f || td_summary_write_json(s, f, &e) != TD_OK || fclose(f) != 0))
+        rc = 1;
+    td_summary_free(s);
+    td_traceset_free(set);
+    return rc;
 }
 
 static int json(int argc, char **argv, const char *fold)
@@ -573,6 +608,7 @@ static int json(int argc, char **argv, const char *fold)
 int main(int argc, char **argv)
 {
     if (argc > 2 && !strcmp(argv[1], "dump")) return dump(argv[2]);
+    if (argc > 3 && !strcmp(argv[1], "all")) return dump_all(argv[2], argc - 3, argv + 3);
     if (argc > 2 && !strcmp(argv[1], "json")) return json(argc - 2, argv + 2, NULL);
     if (argc > 3 && !strcmp(argv[1], "fold")) return json(argc - 3, argv + 3, argv[2]);
     test_synthetic();
