@@ -55,7 +55,7 @@ TD_CPPFLAGS = -Isrc -D_FILE_OFFSET_BITS=64 -DTD_VERSION='"$(VERSION)"' -DTD_DATA
 TD_CFLAGS = $(WARN) $(OPT)
 ALL_CFLAGS = $(TD_CPPFLAGS) $(CPPFLAGS) $(TD_CFLAGS) $(CFLAGS)
 LDLIBS += $(shell pkg-config --libs $(filter-out $(LAZY_PKGS),$(PKGS))) -lcsv -lm -lpthread -ldl
-TEST_LDLIBS = $(shell pkg-config --libs sqlite3 libarchive)
+TEST_LDLIBS = $(shell pkg-config --libs sqlite3 libarchive libcrypto)
 
 # sources in a folder per stage (src/README.md); objects mirror the folders
 SRCS := $(sort $(shell find src -name '*.c'))

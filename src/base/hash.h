@@ -1,4 +1,4 @@
-/* base/hash.h - FNV-1a 64 for tables and colours, SHA-256 (libcrypto) for input digests. */
+/* base/hash.h - FNV-1a 64 for tables and colours, SHA-256 (the CPU's SHA extensions, else libcrypto) for input digests. */
 #ifndef TD_HASH_H
 #define TD_HASH_H
 #include "base/err.h"

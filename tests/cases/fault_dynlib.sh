@@ -3,8 +3,9 @@
 # fontconfig, glib), xlsxwriter, SQLite, libarchive, snappy and libcrypto.
 # 1. none of them is among the shared objects the binary needs (readelf -d);
 # 2. a run maps only those its inputs and outputs need (the dynamic linker's own trace of
-#    the files it opens, LD_DEBUG=files): a Kineto trace to JSON/CSV/SVG maps none but
-#    libcrypto (the input's digest); an XLSX maps xlsxwriter, a PDF the graphics, an nsys
+#    the files it opens, LD_DEBUG=files): a Kineto trace to JSON/CSV/SVG maps none
+#    (libcrypto only where the CPU lacks the SHA extensions, or with TD_SHA256=libcrypto,
+#    which gives the same digests); an XLSX maps xlsxwriter, a PDF the graphics, an nsys
 #    export SQLite, an archive libarchive, a snappy Parquet page snappy;
 # 3. a library that cannot be loaded (an empty file bound over it in a mount namespace)
 #    fails the run that needs it with the documented exit status and a message naming the
@@ -40,8 +41,17 @@ run_traced() { # NAME CMD...: runs CMD with the loader's trace in $WORK/NAME.log
 }
 LAZY="libcairo.so.2 libxlsxwriter.so.4 libsqlite3.so.0 libarchive.so.13 libsnappy.so.1"
 run_traced plain "$TD" report "$EX" --format json,csv,svg -o "$WORK/plain"
-maps plain libcrypto.so.3
 maps_not plain $LAZY
+# the inputs' SHA-256: on the CPU's SHA extensions where it has them (base/sha256_ni.c),
+# else libcrypto's; TD_SHA256=libcrypto takes libcrypto anyway
+if grep -qw sha_ni /proc/cpuinfo 2>/dev/null && [ "${BUILD_KIND:-build}" != build-portable ]; then
+    maps_not plain libcrypto.so.3
+else
+    maps plain libcrypto.so.3
+fi
+TD_SHA256=libcrypto run_traced crypto "$TD" report "$EX" --format json -o "$WORK/crypto"
+maps crypto libcrypto.so.3
+cmp "$WORK/plain/summary.json" "$WORK/crypto/summary.json" || die "the digests of libcrypto differ from the SHA extensions'"
 run_traced version "$TD" --version
 maps_not version $LAZY libcrypto.so.3
 run_traced xlsx "$TD" report "$EX" --format xlsx -o "$WORK/x"
@@ -104,8 +114,8 @@ without libxlsxwriter.so.4 0 "" "$TD" report "$EX" --format json,pdf -o "$WORK/x
 without libsqlite3.so.0 3 "^tracedoc: $WORK/h2.db: cannot open SQLite databases: the library libsqlite3.so.0 (Debian package libsqlite3-0) cannot be loaded" \
     "$TD" report "$EX" --format json --history "$WORK/h2.db" -o "$WORK/h2"
 [ ! -e "$WORK/h2.db" ] || die "missing SQLite: the history database was created"
-# the digest of every input: exit 5
-without libcrypto.so.3 5 "^tracedoc: $EX: SHA-256 is not available: the library libcrypto.so.3 (Debian package libssl3) cannot be loaded" "$TD" report "$EX" --format json -o "$WORK/c"
+# the digest of every input through libcrypto: exit 5
+TD_SHA256=libcrypto without libcrypto.so.3 5 "^tracedoc: $EX: SHA-256 is not available: the library libcrypto.so.3 (Debian package libssl3) cannot be loaded" "$TD" report "$EX" --format json -o "$WORK/c"
 if [ -n "${TRACES:-}" ] && [ -d "$TRACES" ]; then
     without libsqlite3.so.0 3 "^tracedoc: $NSYS: cannot open SQLite databases: the library libsqlite3.so.0 (Debian package libsqlite3-0) cannot be loaded" \
         "$TD" report "$NSYS" --format json -o "$WORK/n2"

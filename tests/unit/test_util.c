@@ -6,6 +6,8 @@
 #include "base/fmt.h"
 #include "unit.h"
 #include "support.h"
+#include "base/sha256_ni.h"
+#include <openssl/evp.h>
 #include <stdlib.h>
 
 
@@ -54,8 +56,65 @@ static void fmt_against_printf(void)
     CHECK_EQ_INT(bad, 0);
 }
 
+/* SHA-256 (base/hash.c: on the SHA extensions where the CPU has them, else libcrypto):
+ * FIPS 180-2's examples, then every length 0-300, 1,000 bytes in pieces of 1-64 and 1 MB
+ * in pieces of 97-12,610 bytes against libcrypto called here directly */
+static void ref_sha(const uint8_t *p, size_t n, char hex[65])
+{
+    unsigned char d[32];
+    unsigned int k = 0;
+    EVP_Digest(p, n, d, &k, EVP_sha256(), NULL);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+static void ours(const uint8_t *p, size_t n, size_t piece, char hex[65])
+{
+    td_sha256 *s = td_sha256_new();
+    for (size_t i = 0; i < n; i += piece)
+        td_sha256_update(s, p + i, n - i < piece ? n - i : piece);
+    td_sha256_final(s, hex);
+}
+static void sha256_checks(void)
+{
+    char h[65], r[65];
+    ours((const uint8_t *)"abc", 3, 3, h);
+    CHECK_EQ_STR(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    ours((const uint8_t *)two, strlen(two), 7, h);
+    CHECK_EQ_STR(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    ours((const uint8_t *)"", 0, 1, h);
+    CHECK_EQ_STR(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    size_t big = 1 << 20;
+    uint8_t *b = malloc(big);
+    uint32_t x = 12345;
+    for (size_t i = 0; i < big; i++)
+        b[i] = (uint8_t)((x = x * 1103515245u + 12345u) >> 16);
+    int bad = 0;
+    for (size_t n = 0; n <= 300; n++) {
+        ours(b, n, n ? n : 1, h);
+        ref_sha(b, n, r);
+        bad += strcmp(h, r) != 0;
+    }
+    for (size_t piece = 1; piece <= 64; piece++) {
+        ours(b, 1000, piece, h);
+        ref_sha(b, 1000, r);
+        bad += strcmp(h, r) != 0;
+    }
+    for (size_t piece = 1; piece <= 130; piece++) {
+        ours(b, big, piece * 97, h);
+        ref_sha(b, big, r);
+        bad += strcmp(h, r) != 0;
+    }
+    CHECK_EQ_INT(bad, 0);
+    const char *force = getenv("TD_SHA256");
+    printf("sha256 through %s\n", force && !strcmp(force, "libcrypto") ? "libcrypto (TD_SHA256)"
+                                   : td_sha256_ni_available() ? "the SHA extensions" : "libcrypto");
+    free(b);
+}
+
 int main(void)
 {
+    sha256_checks();
     fmt_against_printf();
     td_strtab *t = td_strtab_new();
     td_str a = td_intern_cstr(t, "aten::mm"), b = td_intern_cstr(t, "aten::add");
