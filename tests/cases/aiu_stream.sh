@@ -2,8 +2,8 @@
 # (bench/mkaiu.py) give the tables that a Python computation from the JSON gives
 # (formats.md "IBM AIU": pairs per AIU, Cmpt Exec device time = TS3->TS4 cycles at the SoC
 # clock, names with [_-]digits as _[N]), whatever the read buffer (TD_READ_BUF=16 makes
-# nearly every event straddle a refill); 8 times the file takes less than 1.5 times the
-# memory; a truncated copy keeps the events before the cut and names its byte; a damaged
+# nearly every event straddle a refill); 8 times the file (14 MiB more) takes less than
+# 8 MiB more memory; a truncated copy keeps the events before the cut and names its byte; a damaged
 # one far past the first buffer is an error naming the damaged byte.
 . "$ROOT/tests/lib.sh"
 need_traces
@@ -94,7 +94,7 @@ PY
 expect_exit 3 "$TD" summary "$WORK/bad.json" 2>"$WORK/bad.err" >/dev/null || exit 1
 grep -q "bad.json: byte $(cat "$WORK/bad.at"): expected ':'" "$WORK/bad.err" ||
     die "damage message: $(cat "$WORK/bad.err") (expected byte $(cat "$WORK/bad.at"))"
-# memory: 8 times the file (16 MiB against 2 MiB) takes less than 1.5 times the memory
+# memory: 8 times the file (16 MiB against 2 MiB) takes less than 8 MiB more memory
 if [ $asan = 0 ] && [ -x /usr/bin/time ]; then
     $PY "$MK" "$WORK/m1.json" 2 "$A/allreduce_tp4.json" 2>/dev/null || die "mkaiu 2"
     $PY "$MK" "$WORK/m8.json" 16 "$A/allreduce_tp4.json" 2>/dev/null || die "mkaiu 16"
@@ -104,8 +104,10 @@ if [ $asan = 0 ] && [ -x /usr/bin/time ]; then
     done
     r1=$(tail -n 1 "$WORK/m1.rss") r8=$(tail -n 1 "$WORK/m8.rss")
     echo "peak RSS: 2 MiB file $r1 KiB, 16 MiB file $r8 KiB"
-    # read whole, the 14 MiB more were 14-16 MiB more memory (1.9 times); streamed, the
-    # 34,000 more instructions take about 4 MiB (1.25 times)
-    [ $((2 * r8)) -lt $((3 * r1)) ] || die "16 MiB file: $r8 KiB, not under 1.5 times the $r1 KiB of 2 MiB"
+    # read whole, the 14 MiB more were 14-16 MiB more memory; streamed, the 34,000 more
+    # instructions take about 4 MiB (4.2 MiB in the tenth session). Bounded as a
+    # difference, 8 MiB: the ratio it was (1.5 times) rose from 1.25 to 1.66 when the run
+    # stopped mapping libcrypto (4 MiB less at both sizes), the 4 MiB unchanged
+    [ $((r8 - r1)) -lt 8192 ] || die "16 MiB file: $r8 KiB, $((r8 - r1)) KiB more than the $r1 KiB of 2 MiB (8 MiB at most)"
 fi
 exit 0
