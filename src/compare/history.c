@@ -130,14 +130,12 @@ static td_status check_and_create(td_histdb *h, int create, td_err *e)
 td_status td_history_open(const char *path, int create, td_histdb **out, td_err *e)
 {
     *out = NULL;
+    td_status ls = td_sqlite_load(path, e);
+    if (ls != TD_OK)
+        return ls;
     td_histdb *h = td_xcalloc(1, sizeof *h);
     snprintf(h->path, sizeof h->path, "%s", path);
     int fl = create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE;
-    td_status ls = td_sqlite_load(path, e);
-    if (ls != TD_OK) {
-        free(h);
-        return ls;
-    }
     if (sqlite3_open_v2(path, &h->db, fl, NULL) != SQLITE_OK) {
         td_status st = td_fail(e, create ? TD_E_OUTPUT : TD_E_IO, "%s: cannot open the history "
                                "database: %s", path, h->db ? sqlite3_errmsg(h->db)

@@ -181,6 +181,9 @@ td_status td_read_nsys_sqlite_file(td_traceset *set, td_trace *t, const char *na
     td_status s = check_header(name, head, (size_t)size, e);
     if (s != TD_OK)
         return s;
+    s = td_sqlite_load(name, e);
+    if (s != TD_OK)
+        return s;
     /* file:PATH?immutable=1: read-only, no locks, no journal looked for or created next
      * to the input; the path percent-escaped for the URI */
     td_buf u = {0};
@@ -193,11 +196,6 @@ td_status td_read_nsys_sqlite_file(td_traceset *set, td_trace *t, const char *na
             td_buf_printf(&u, "%%%02X", *p);
     }
     td_buf_puts(&u, "?immutable=1");
-    td_status ls = td_sqlite_load(name, e);
-    if (ls != TD_OK) {
-        td_buf_free(&u);
-        return ls;
-    }
     rd r = {.set = set, .t = t, .name = name, .e = e};
     int rc = sqlite3_open_v2(td_buf_cstr(&u), &r.db,
                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
