@@ -10,7 +10,10 @@
  *     execution cut short, warm-up, hidden communication, runtime totals, compile
  *     phases with a parallel region and a folded cuBLAS range), and a large synthetic
  *     trace that must be analysed quickly (no quadratic passes).
- *  3. Damaged inputs: truncated zip, a zip whose CSV member is not xz, a zip whose
+ *  3. Dumps with the same compressed bytes (the ranks of one job) are decoded once and
+ *     shared; what a later job finds in the shared module equals what it finds in its
+ *     own decode of the same bytes; a dump of the same size but other bytes is not shared.
+ *  4. Damaged inputs: truncated zip, a zip whose CSV member is not xz, a zip whose
  *     Parquet member is truncated, an empty zip: a clear TD_E_FORMAT error naming the
  *     file and member; never a crash.
  * With arguments (used by tests/cases/xla_*.sh):
@@ -19,6 +22,7 @@
  *   test_xla fold KIND ZIP...  folded stacks of flame KIND (compile, device) */
 #define _POSIX_C_SOURCE 200809L /* open_memstream in support.h */
 #include "analyse/analyse.h"
+#include "analyse/xla/xla.h"
 #include "read/read.h"
 #include "unit.h"
 #include "support.h"
@@ -605,6 +609,62 @@ static int json(int argc, char **argv, const char *fold)
     return rc;
 }
 
+/* Byte-identical dumps decoded once (xla_hlo_decode_all): the real archive's step
+ * function (400 KB of xz, 6.5 MB decoded) as three jobs at three addresses, the third
+ * with one byte changed, plus a small program; then a fifth job, in a later call, with
+ * the first's bytes. */
+static void test_shared_dumps(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/nsys-jax/pax_fsdp4_4proc_proc0.zip", traces());
+    size_t n = 0, sn = 0;
+    uint8_t *a = zip_member(path,
+        "dump/module_0040.pjit__wrapped_step_fn.sm_8.0_gpu_after_optimizations.hlo.pb.xz", &n);
+    uint8_t *small = zip_member(path,
+        "dump/module_0011.jit__threefry_split_original.sm_8.0_gpu_after_optimizations.hlo.pb.xz", &sn);
+    if (!a || !small) { free(a); free(small); return; }
+    uint8_t *b = malloc(n), *c = malloc(n);
+    memcpy(b, a, n);
+    memcpy(c, a, n);
+    c[n / 2] ^= 0x55; /* same size, other bytes: the xz check fails, read as empty */
+    td_hlo_dump d[5] = {{40, a, n}, {11, small, sn}, {40, b, n}, {41, c, n}, {42, b, n}};
+    xla_hlo all[5], own[1];
+    memset(all, 0, sizeof all);
+    memset(own, 0, sizeof own);
+    for (int i = 0; i < 5; i++) { all[i].d = &d[i]; all[i].tr = i; }
+    xla_hlo_decode_all(all, 0, 4);
+    xla_hlo_decode_all(all, 4, 1);
+    own[0].d = &d[2];
+    xla_hlo_decode_all(own, 0, 1);
+    CHECK(!all[0].shared && !all[1].shared && !all[3].shared);
+    CHECK(all[2].shared && all[4].shared);
+    CHECK(all[2].in == all[0].in && all[4].in == all[0].in);
+    CHECK_EQ_INT(all[2].tr, 2);
+    CHECK(all[2].d == &d[2] && all[4].d == &d[4]);
+    CHECK(all[0].nin > 10000);
+    CHECK(all[1].nin > 0 && all[1].nin < 1000);
+    CHECK_EQ_INT(all[3].nin, 0);
+    /* the shared module answers as the job's own decode does */
+    CHECK_EQ_INT(all[2].nin, own[0].nin);
+    CHECK(!strcmp(all[2].fingerprint, own[0].fingerprint));
+    CHECK_EQ_INT(all[2].nfrm, own[0].nfrm);
+    for (size_t k = 0; k < own[0].nin; k += 97) {
+        const xla_hinst *p = &own[0].in[k];
+        const xla_hinst *q = xla_hlo_find(&all[2], p->name, p->namel);
+        CHECK(q && q->id == p->id && q->comp == p->comp && q->bytes == p->bytes &&
+              q->opl == p->opl && !memcmp(q->op, p->op, p->opl));
+        td_buf f1 = {0}, f2 = {0};
+        CHECK_EQ_INT(xla_hlo_frames(&all[2], q ? q->frame : 0, &f1),
+                     xla_hlo_frames(&own[0], p->frame, &f2));
+        CHECK(!strcmp(td_buf_cstr(&f1), td_buf_cstr(&f2)));
+        td_buf_free(&f1);
+        td_buf_free(&f2);
+    }
+    for (int i = 0; i < 5; i++) xla_hlo_free(&all[i]);
+    xla_hlo_free(&own[0]);
+    free(a); free(b); free(c); free(small);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && !strcmp(argv[1], "dump")) return dump(argv[2]);
@@ -613,6 +673,7 @@ int main(int argc, char **argv)
     if (argc > 3 && !strcmp(argv[1], "fold")) return json(argc - 3, argv + 3, argv[2]);
     test_synthetic();
     test_real();
+    test_shared_dumps();
     test_built();
     return UNIT_DONE();
 }

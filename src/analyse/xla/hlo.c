@@ -408,33 +408,74 @@ static void *worker(void *p)
     return NULL;
 }
 
-void xla_hlo_decode_all(xla_hlo *jobs, size_t n)
+/* Same compressed bytes: the processes of one SPMD job dump the same programs, so the
+ * archives of a job's ranks carry byte-identical dumps (nsys-jax's 4-process example:
+ * the step function's 400 KB in each of the four). */
+static int same_dump(const td_hlo_dump *a, const td_hlo_dump *b)
+{
+    return a->n == b->n && (a->xz == b->xz || !memcmp(a->xz, b->xz, a->n));
+}
+
+void xla_hlo_decode_all(xla_hlo *all, size_t first, size_t n)
 {
     if (!n)
         return;
-    dec_queue q = {jobs, td_xmalloc(n * sizeof(size_t)), n, 0, PTHREAD_MUTEX_INITIALIZER};
-    td_keyed *k = td_xmalloc(n * sizeof *k); /* largest first, ties in order */
+    xla_hlo *jobs = all + first;
+    /* twin[i]: the job (index into all) whose decoded dump job i shares, or -1 */
+    int64_t *twin = td_xmalloc(n * sizeof *twin);
+    size_t nown = 0;
+    for (size_t i = 0; i < n; i++) {
+        twin[i] = -1;
+        for (size_t k = 0; k < first + i && twin[i] < 0; k++)
+            if (!all[k].shared && (k < first || twin[k - first] < 0) &&
+                same_dump(all[k].d, jobs[i].d))
+                twin[i] = (int64_t)k;
+        nown += twin[i] < 0;
+    }
+    dec_queue q = {jobs, td_xmalloc((nown ? nown : 1) * sizeof(size_t)), nown, 0,
+                   PTHREAD_MUTEX_INITIALIZER};
+    td_keyed *k = td_xmalloc((nown ? nown : 1) * sizeof *k); /* largest first, ties in order */
+    size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        k[i] = (td_keyed){-(int64_t)jobs[i].d->n, (int64_t)i};
-    td_sort_keyed(k, n);
-    for (size_t i = 0; i < n; i++)
+        if (twin[i] < 0)
+            k[m++] = (td_keyed){-(int64_t)jobs[i].d->n, (int64_t)i};
+    td_sort_keyed(k, m);
+    for (size_t i = 0; i < m; i++)
         q.order[i] = (size_t)k[i].val;
     free(k);
     pthread_t th;
-    int threaded = n > 1 && pthread_create(&th, NULL, worker, &q) == 0;
+    int threaded = m > 1 && pthread_create(&th, NULL, worker, &q) == 0;
     worker(&q);
     if (threaded)
         pthread_join(th, NULL);
     pthread_mutex_destroy(&q.mu);
     free(q.order);
+    /* the twins: the decoded module by value (read-only from here on), their own dump,
+     * trace and frame cache */
+    for (size_t i = 0; i < n; i++) {
+        if (twin[i] < 0)
+            continue;
+        xla_hlo *h = &jobs[i];
+        const td_hlo_dump *d = h->d;
+        int tr = h->tr;
+        *h = all[twin[i]];
+        h->d = d;
+        h->tr = tr;
+        h->fcache = NULL;
+        h->shared = 1;
+    }
+    free(twin);
 }
 
 void xla_hlo_free(xla_hlo *h)
 {
+    for (size_t i = 0; h->fcache && i < h->nfrm; i++) free(h->fcache[i]);
+    free(h->fcache);
+    if (h->shared) /* the decoded module belongs to its twin */
+        return;
     free(h->buf); free(h->in); free(h->byid); free(h->bycomp); free(h->ids);
     free(h->fn); free(h->fu);
-    for (size_t i = 0; h->fcache && i < h->nfrm; i++) free(h->fcache[i]);
-    free(h->fcache); free(h->loc); free(h->frm);
+    free(h->loc); free(h->frm);
 }
 
 const xla_hinst *xla_hlo_find(const xla_hlo *h, const char *name, size_t len)

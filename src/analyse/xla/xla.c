@@ -375,7 +375,7 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
     for (size_t i = 0; i < x->nth; i++)
         if (x->th[i].comm) want_dump(x, &hcap, x->m[x->th[i].mod].tr, x->m[x->th[i].mod].program);
     size_t ndec = x->nhlo;
-    xla_hlo_decode_all(x->hlo, ndec);
+    xla_hlo_decode_all(x->hlo, 0, ndec);
     assign_keys(x);
 
     /* execution index per (device, program key), in range-id order */
@@ -568,7 +568,7 @@ void td_analyse_xla_part(td_traceset *set, const td_opts *o, td_summary *s, td_p
     for (size_t i = 0; i < x->nm; i++) /* summarize: any steady module may be a top one */
         if (x->m[i].top || (part && x->m[i].steady))
             want_dump(x, &hcap, x->m[i].tr, x->m[i].program);
-    if (x->nhlo > ndec) xla_hlo_decode_all(x->hlo + ndec, x->nhlo - ndec);
+    if (x->nhlo > ndec) xla_hlo_decode_all(x->hlo, ndec, x->nhlo - ndec);
     for (size_t i = 0; i < x->nth; i++) {
         xthunk *h = &x->th[i];
         const xmod *m = &x->m[h->mod];

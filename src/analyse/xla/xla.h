@@ -91,10 +91,14 @@ typedef struct xla_hlo {
     int32_t (*loc)[4]; size_t nloc;      /* file, function, line, column */
     int32_t (*frm)[2]; size_t nfrm;      /* location, parent */
     char **fcache;                       /* rendered stack per frame id (lazily) */
+    int shared;         /* the decoded module (buf .. frm) is a twin's: not freed here */
 } xla_hlo;
 
-/* Decode the dumps (on two threads); each job's d/tr/want_all are set by the caller. */
-void xla_hlo_decode_all(xla_hlo *jobs, size_t n);
+/* Decode the dumps all[first .. first + n) (on two threads); each job's d/tr are set by the
+ * caller. A dump whose compressed bytes equal those of a job before it in all[] (decoded
+ * by an earlier call or this one) is decoded once: the later job shares the decoded
+ * module (shared = 1), which is read-only from then on. */
+void xla_hlo_decode_all(xla_hlo *all, size_t first, size_t n);
 /* Decode one serialized (not compressed) HloProto of n bytes; h->want_all set by the
  * caller (the fuzz harness and tests use it; the dumps go through xla_hlo_decode_all). */
 void xla_hlo_decode_pb(xla_hlo *h, const uint8_t *bytes, size_t n);
