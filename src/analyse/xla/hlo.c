@@ -145,19 +145,6 @@ static int cmp_perm_name(const void *a, const void *b)
     int c = cmp_name(&g_h->in[i], &g_h->in[j]);
     return c ? c : i < j ? -1 : i > j;
 }
-static int cmp_byid(const void *a, const void *b)
-{
-    const xla_hinst *x = &g_h->in[*(const size_t *)a], *y = &g_h->in[*(const size_t *)b];
-    if (x->id != y->id) return x->id < y->id ? -1 : 1;
-    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
-}
-static int cmp_bycomp(const void *a, const void *b)
-{
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const xla_hinst *x = &g_h->in[i], *y = &g_h->in[j];
-    if (x->comp != y->comp) return x->comp < y->comp ? -1 : 1;
-    return i < j ? -1 : i > j;
-}
 static int64_t by_id(const xla_hlo *h, int64_t id)
 {
     size_t lo = 0, hi = h->nbyid;
@@ -207,8 +194,13 @@ static void decode_stack_index(xla_hlo *h, pb s)
 static void decode_pb(xla_hlo *h, uint8_t *buf, size_t got)
 {
     h->buf = buf;
-    hraw *raw = NULL;
-    size_t incap = 0, rawcap = 0, nraw = 0, idcap = 0;
+    /* room for what a dump of this size usually holds (the step function: 6.5 MB, about
+     * one instruction per 60 bytes and an operand or call id per 20), so that the arrays
+     * are not copied as they grow; pages not written are never touched */
+    size_t incap = got / 48 + 16, rawcap = incap, nraw = 0, idcap = got / 16 + 16;
+    h->in = td_xmalloc(incap * sizeof *h->in);
+    hraw *raw = td_xmalloc(rawcap * sizeof *raw);
+    h->ids = td_xmalloc(idcap * sizeof *h->ids);
     pb top = { buf, buf + got, 0 }, mod = {0}, comp = {0}, ins = {0}, x = {0};
     int wt;
     uint64_t v;
@@ -304,13 +296,21 @@ static void decode_pb(xla_hlo *h, uint8_t *buf, size_t got)
     g_h = h;
     h->byid = td_xmalloc((n ? n : 1) * sizeof *h->byid);
     h->bycomp = td_xmalloc((n ? n : 1) * sizeof *h->bycomp);
-    for (size_t k = 0; k < n; k++) h->byid[k] = h->bycomp[k] = k;
     h->nbyid = n;
-    /* collectives, while raw[] still lines up with in[] */
-    if (n) {
-        qsort(h->byid, n, sizeof *h->byid, cmp_byid);
-        qsort(h->bycomp, n, sizeof *h->bycomp, cmp_bycomp);
+    /* by id and by computation, ties in decode order (a stable radix sort; the step
+     * function's 100 K instructions twice through qsort's comparisons were a tenth of
+     * the four nsys-jax archives' report) */
+    {
+        td_keyed *k = td_xmalloc((n ? n : 1) * sizeof *k);
+        for (size_t i = 0; i < n; i++) k[i] = (td_keyed){h->in[i].id, (int64_t)i};
+        td_sort_keyed(k, n);
+        for (size_t i = 0; i < n; i++) h->byid[i] = (size_t)k[i].val;
+        for (size_t i = 0; i < n; i++) k[i] = (td_keyed){h->in[i].comp, (int64_t)i};
+        td_sort_keyed(k, n);
+        for (size_t i = 0; i < n; i++) h->bycomp[i] = (size_t)k[i].val;
+        free(k);
     }
+    /* collectives, while raw[] still lines up with in[] */
     for (size_t k = 0; k < n; k++) {
         xla_hinst *hi = &h->in[k];
         size_t ci = k;
