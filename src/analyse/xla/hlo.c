@@ -196,8 +196,11 @@ static void decode_pb(xla_hlo *h, uint8_t *buf, size_t got)
     h->buf = buf;
     /* room for what a dump of this size usually holds, so that the arrays are not copied
      * as they grow (nsys-jax's step function: 6.5 MB, 37,026 instructions and 49,384
-     * operand and call ids, one per 176 and 132 bytes; a denser dump grows them) */
-    size_t incap = got / 128 + 16, rawcap = incap, nraw = 0, idcap = got / 96 + 16;
+     * operand and call ids, one per 176 and 132 bytes; a denser dump grows them), as
+     * for a dump of 128 MiB at most (a 1 GiB dump, the most td_unxz_with gives, would
+     * reserve 900 MB up front) */
+    size_t room = got < ((size_t)128 << 20) ? got : ((size_t)128 << 20);
+    size_t incap = room / 128 + 16, rawcap = incap, nraw = 0, idcap = room / 96 + 16;
     h->in = td_xmalloc(incap * sizeof *h->in);
     hraw *raw = td_xmalloc(rawcap * sizeof *raw);
     h->ids = td_xmalloc(idcap * sizeof *h->ids);
