@@ -282,13 +282,14 @@ static void event_args(cw *w, const td_trace *t, const td_event *ev, const char 
             td_cw_str(&a, "dtype", td_strget(S, x->dtype));
         if (x->group_size)
             td_cw_int(&a, "Group size", x->group_size);
-        if (x->grid[0] || x->grid[1] || x->grid[2]) {
+        const td_dims *d = td_trace_dims(t, ev->aux);
+        if (d && (d->grid[0] || d->grid[1] || d->grid[2])) {
             td_cw_key(&a, "grid");
-            fprintf(w->f, "[%d, %d, %d]", x->grid[0], x->grid[1], x->grid[2]);
+            fprintf(w->f, "[%d, %d, %d]", d->grid[0], d->grid[1], d->grid[2]);
         }
-        if (x->block[0] || x->block[1] || x->block[2]) {
+        if (d && (d->block[0] || d->block[1] || d->block[2])) {
             td_cw_key(&a, "block");
-            fprintf(w->f, "[%d, %d, %d]", x->block[0], x->block[1], x->block[2]);
+            fprintf(w->f, "[%d, %d, %d]", d->block[0], d->block[1], d->block[2]);
         }
     }
     const td_track *k = &t->tracks[ev->track];

@@ -29,6 +29,7 @@ static void trace_free(td_trace *t)
 {
     free(t->ev);
     free(t->aux);
+    free(t->dims);
     free(t->tracks);
     free(t->cats);
     free(t->flows);
@@ -120,6 +121,28 @@ uint32_t td_trace_push_aux(td_trace *t, td_aux **out)
     a->out_nelems = -1;
     *out = a;
     return (uint32_t)(t->naux - 1);
+}
+
+void td_trace_set_dims(td_trace *t, uint32_t aux, const int32_t grid[3], const int32_t block[3])
+{
+    if (aux >= t->ndims) {
+        td_grow((void **)&t->dims, &t->dims_cap, (size_t)aux + 1, sizeof *t->dims);
+        memset(t->dims + t->ndims, 0, ((size_t)aux + 1 - t->ndims) * sizeof *t->dims);
+        t->ndims = (size_t)aux + 1;
+    }
+    memcpy(t->dims[aux].grid, grid, sizeof t->dims[aux].grid);
+    memcpy(t->dims[aux].block, block, sizeof t->dims[aux].block);
+}
+
+const td_dims *td_trace_dims(const td_trace *t, uint32_t aux)
+{
+    if (!aux || aux >= t->ndims)
+        return NULL;
+    const td_dims *d = &t->dims[aux];
+    for (int i = 0; i < 3; i++)
+        if (d->grid[i] || d->block[i])
+            return d;
+    return NULL;
 }
 
 td_device *td_trace_device(td_trace *t, int32_t id)

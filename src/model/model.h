@@ -56,8 +56,15 @@ typedef struct td_aux {
     td_str coll;          /* NCCL "Collective name" (e.g. "allreduce"); 0 none */
     td_str dtype;         /* NCCL "dtype" (e.g. "Float"); 0 none */
     int32_t group_size;   /* NCCL "Group size"; 0 unknown */
-    int32_t grid[3], block[3];
 } td_aux;
+
+/* A kernel's launch dimensions (Kineto args grid/block, nsys gridX..blockZ): dims[i]
+ * belongs to aux[i]. Only `export` writes them, so a set read for the analysis
+ * (td_traceset.no_dims) keeps none: 24 bytes less for every aux record (the 1 GB Kineto
+ * trace's 375 K, the 1.15 GB nsys export's 950 K kernels). */
+typedef struct td_dims {
+    int32_t grid[3], block[3];
+} td_dims;
 
 /* A track: where events happen. CPU threads have device = -1. */
 typedef struct td_track {
@@ -245,6 +252,7 @@ typedef struct td_trace {
 
     td_event *ev;   size_t nev, ev_cap;
     td_aux *aux;    size_t naux, aux_cap;      /* aux[0] unused (0 = none) */
+    td_dims *dims;  size_t ndims, dims_cap;    /* per aux id, below ndims (td_trace_dims) */
     td_track *tracks; size_t ntracks, tracks_cap;
     td_str *cats;   size_t ncats, cats_cap;    /* cats[0] = "" */
     td_flow *flows; size_t nflows, flows_cap;
@@ -282,6 +290,7 @@ typedef struct td_traceset {
     td_tsample *ts; size_t nts, ts_cap;
     struct td_samba_acc *samba_acc; /* SambaTune artifact files collected while one input
                                        argument is read (read/samba.c frees it) */
+    int no_dims;                    /* 1: readers keep no td_dims (no pass reads them) */
     int no_flows;                   /* 1: readers keep no td_flow records (no analysis pass
                                        reads them, only `export` does; 1.19 M of them, 38 MB,
                                        in bench's 1 GB trace). Set before reading. */
@@ -297,6 +306,10 @@ uint32_t td_trace_track(td_trace *t, int64_t pid, int64_t tid);   /* find or add
 uint16_t td_trace_cat(td_trace *t, td_str cat);                   /* find or add */
 td_event *td_trace_push_event(td_trace *t);                        /* zeroed */
 uint32_t td_trace_push_aux(td_trace *t, td_aux **out);             /* returns 1-based id */
+/* The launch dimensions of aux record aux (zero where not given); td_trace_dims: NULL
+ * when none were set (or the set keeps none). */
+void td_trace_set_dims(td_trace *t, uint32_t aux, const int32_t grid[3], const int32_t block[3]);
+const td_dims *td_trace_dims(const td_trace *t, uint32_t aux);
 td_device *td_trace_device(td_trace *t, int32_t id);               /* find or add */
 
 /* 1 for the op names whose input shapes the reader keeps (analyse/op_perf.c models them:

@@ -346,8 +346,11 @@ static void add_aux(cj *c, td_jrawev *r, td_event *ev)
     if (r->have & H_DTYPE) a->dtype = td_jscan_intern(&c->js, r->dtype);
     if (r->have & H_GROUP)
         a->group_size = r->group > INT32_MAX ? INT32_MAX : r->group < 0 ? 0 : (int32_t)r->group;
-    if (r->have & H_GRID) memcpy(a->grid, r->grid, sizeof a->grid);
-    if (r->have & H_BLOCK) memcpy(a->block, r->block, sizeof a->block);
+    if ((r->have & (H_GRID | H_BLOCK)) && !c->set->no_dims) {
+        static const int32_t none[3] = {0, 0, 0};
+        td_trace_set_dims(c->t, ev->aux, r->have & H_GRID ? r->grid : none,
+                          r->have & H_BLOCK ? r->block : none);
+    }
 }
 
 static u32vec *stack_of(cj *c, uint32_t track)

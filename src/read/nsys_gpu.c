@@ -118,9 +118,13 @@ td_status td_nsys_read_device_table(rd *r, int which)
                 ev->name = sid_str(r, st, 7);
             if (!ev->name)
                 ev->name = sid_str(r, st, 8);
-            for (int i = 0; i < 3; i++) {
-                a->grid[i] = (int32_t)col_i64(st, 9 + i, 0);
-                a->block[i] = (int32_t)col_i64(st, 12 + i, 0);
+            if (!r->set->no_dims) {
+                int32_t g[3], b[3];
+                for (int i = 0; i < 3; i++) {
+                    g[i] = (int32_t)col_i64(st, 9 + i, 0);
+                    b[i] = (int32_t)col_i64(st, 12 + i, 0);
+                }
+                td_trace_set_dims(r->t, aux, g, b);
             }
             a->coll = nccl_coll(r, ev->name);
         } else if (which == K_MEMCPY) {

@@ -136,6 +136,9 @@ void td_nsys_split_processes(rd *r)
             td_aux *a;
             ev->aux = td_trace_push_aux(d, &a);
             *a = old.aux[old.ev[i].aux];
+            if (old.ev[i].aux < old.ndims)
+                td_trace_set_dims(d, ev->aux, old.dims[old.ev[i].aux].grid,
+                                  old.dims[old.ev[i].aux].block);
         }
     }
     for (size_t i = 0; i < old.nranges; i++) {

@@ -46,6 +46,7 @@ static td_status read_set(const td_run *r, char **inputs, int n, int one_job, in
 {
     td_traceset *set = td_traceset_new();
     set->no_flows = !keep_flows;
+    set->no_dims = !keep_flows; /* what only export writes */
     td_status st = TD_OK;
     *out = NULL;
     for (int i = 0; st == TD_OK && i < r->ncomplog; i++)

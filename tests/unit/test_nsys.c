@@ -413,9 +413,11 @@ static void multi_process(int with_mpi_names)
                 nk++;
                 kc = ev->corr;
                 CHECK(ev->aux > 0 && ev->aux < d->naux);
-                if (ev->aux > 0 && ev->aux < d->naux)
-                    CHECK_EQ_INT(d->aux[ev->aux].block[0], 64);
-                CHECK_EQ_INT(d->aux[ev->aux].grid[0], want_grid[k]);
+                /* the launch dimensions follow their kernel into its process's trace */
+                const td_dims *dm = td_trace_dims(d, ev->aux);
+                CHECK(dm != NULL);
+                CHECK_EQ_INT(dm ? dm->block[0] : 0, 64);
+                CHECK_EQ_INT(dm ? dm->grid[0] : 0, want_grid[k]);
             }
             if (ev->kind == TD_K_RUNTIME) {
                 nr++;
@@ -595,9 +597,10 @@ static void sample(const char *path)
             nk++;
             ktotal += ev->dur;
             CHECK_EQ_STR(S(set, ev->name), "saxpy(double *, double *, double *, double, int)");
-            td_aux *a = &t->aux[ev->aux];
-            CHECK_EQ_INT(a->grid[0], 2);
-            CHECK_EQ_INT(a->block[0], 512);
+            const td_dims *dm = td_trace_dims(t, ev->aux);
+            CHECK(dm != NULL);
+            CHECK_EQ_INT(dm ? dm->grid[0] : 0, 2);
+            CHECK_EQ_INT(dm ? dm->block[0] : 0, 512);
             /* the launching call: same corr on the host thread, named cudaLaunchKernel */
             int found = 0;
             for (size_t j = 0; j < t->nev; j++)

@@ -152,9 +152,11 @@ static void forms(void)
     CHECK(t->ev[0].aux != 0);
     if (t->ev[0].aux) {
         td_aux *a = &t->aux[t->ev[0].aux];
-        CHECK_EQ_INT(a->grid[0], 2);
-        CHECK_EQ_INT(a->grid[2], 4);
-        CHECK_EQ_INT(a->block[0], 128);
+        const td_dims *dm = td_trace_dims(t, t->ev[0].aux);
+        CHECK(dm != NULL);
+        CHECK_EQ_INT(dm ? dm->grid[0] : 0, 2);
+        CHECK_EQ_INT(dm ? dm->grid[2] : 0, 4);
+        CHECK_EQ_INT(dm ? dm->block[0] : 0, 128);
         CHECK_EQ_INT(a->bytes, -1);
     }
     /* array form, no trailing ']' (allowed by the spec: a truncation warning) */
