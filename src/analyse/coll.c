@@ -224,7 +224,7 @@ static void collect(td_actx *a, td_tctx *c, crec **recs, size_t *n, size_t *cap)
         if (!c->iscomm[i])
             continue;
         const td_event *ev = &t->ev[i];
-        const td_aux *x = ev->aux && ev->aux < t->naux ? &t->aux[ev->aux] : NULL;
+        const td_nccl *x = td_aux_nccl(t, ev->aux);
         crec *r = TD_PUSH(*recs, *n, *cap);
         memset(r, 0, sizeof *r);
         r->type = coll_type(td_name(a, ev->name), x && x->coll ? td_name(a, x->coll) : NULL);

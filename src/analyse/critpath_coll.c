@@ -31,7 +31,7 @@ static int cinst_cmp(const void *x, const void *y)
 
 static const char *coll_name(td_actx *a, const td_trace *t, const td_event *ev)
 {
-    const td_aux *x = ev->aux && ev->aux < t->naux ? &t->aux[ev->aux] : NULL;
+    const td_nccl *x = td_aux_nccl(t, ev->aux);
     if (x && x->coll)
         return td_name(a, x->coll);
     const char *n = td_name(a, ev->name);

@@ -60,7 +60,7 @@ void td_an_nest(td_actx *a, td_tctx *c)
         if (td_kind_is_device(ev->kind)) {
             c->ndev++;
             if (ev->kind == TD_K_KERNEL || ev->kind == TD_K_DEVICE_OTHER) {
-                const td_aux *x = ev->aux && ev->aux < t->naux ? &t->aux[ev->aux] : NULL;
+                const td_nccl *x = td_aux_nccl(t, ev->aux);
                 c->iscomm[i] = (x && x->coll) || td_is_comm_id(a, ev->name);
             }
             continue;

@@ -272,16 +272,17 @@ static void event_args(cw *w, const td_trace *t, const td_event *ev, const char 
             td_cw_int(&a, "External id", x->ext_id);
         if (x->bytes >= 0)
             td_cw_int(&a, "bytes", x->bytes);
-        if (x->in_nelems >= 0)
-            td_cw_int(&a, "In msg nelems", x->in_nelems);
-        if (x->out_nelems >= 0)
-            td_cw_int(&a, "Out msg nelems", x->out_nelems);
-        if (x->coll)
-            td_cw_str(&a, "Collective name", td_strget(S, x->coll));
-        if (x->dtype)
-            td_cw_str(&a, "dtype", td_strget(S, x->dtype));
-        if (x->group_size)
-            td_cw_int(&a, "Group size", x->group_size);
+        const td_nccl *n = td_aux_nccl(t, ev->aux);
+        if (n && n->in_nelems >= 0)
+            td_cw_int(&a, "In msg nelems", n->in_nelems);
+        if (n && n->out_nelems >= 0)
+            td_cw_int(&a, "Out msg nelems", n->out_nelems);
+        if (n && n->coll)
+            td_cw_str(&a, "Collective name", td_strget(S, n->coll));
+        if (n && n->dtype)
+            td_cw_str(&a, "dtype", td_strget(S, n->dtype));
+        if (n && n->group_size)
+            td_cw_int(&a, "Group size", n->group_size);
         const td_dims *d = td_trace_dims(t, ev->aux);
         if (d && (d->grid[0] || d->grid[1] || d->grid[2])) {
             td_cw_key(&a, "grid");

@@ -30,6 +30,7 @@ static void trace_free(td_trace *t)
     free(t->ev);
     free(t->aux);
     free(t->dims);
+    free(t->nccl);
     free(t->tracks);
     free(t->cats);
     free(t->flows);
@@ -117,8 +118,6 @@ uint32_t td_trace_push_aux(td_trace *t, td_aux **out)
     td_aux *a = TD_PUSH(t->aux, t->naux, t->aux_cap);
     memset(a, 0, sizeof *a);
     a->bytes = -1;
-    a->in_nelems = -1;
-    a->out_nelems = -1;
     *out = a;
     return (uint32_t)(t->naux - 1);
 }
@@ -143,6 +142,24 @@ const td_dims *td_trace_dims(const td_trace *t, uint32_t aux)
         if (d->grid[i] || d->block[i])
             return d;
     return NULL;
+}
+
+td_nccl *td_trace_push_nccl(td_trace *t, uint32_t aux)
+{
+    td_nccl *n = TD_PUSH(t->nccl, t->nnccl, t->nccl_cap);
+    memset(n, 0, sizeof *n);
+    n->in_nelems = -1;
+    n->out_nelems = -1;
+    t->aux[aux].nccl = (uint32_t)t->nnccl;
+    return n;
+}
+
+const td_nccl *td_aux_nccl(const td_trace *t, uint32_t aux)
+{
+    if (!aux || aux >= t->naux)
+        return NULL;
+    uint32_t k = t->aux[aux].nccl;
+    return k && k <= t->nnccl ? &t->nccl[k - 1] : NULL;
 }
 
 td_device *td_trace_device(td_trace *t, int32_t id)

@@ -51,12 +51,18 @@ typedef struct td_event {
 typedef struct td_aux {
     int64_t bytes;        /* memcpy/memset bytes; -1 unknown */
     int64_t ext_id;       /* "External id"; 0 none */
+    uint32_t nccl;        /* its NCCL arguments: td_trace.nccl[nccl - 1]; 0 none */
+} td_aux;
+
+/* A collective kernel's NCCL arguments (td_aux_nccl), apart from td_aux: 32 bytes that
+ * most device work has no use for (the 1 GB Kineto trace: 375 K aux records). */
+typedef struct td_nccl {
     int64_t in_nelems;    /* NCCL "In msg nelems"; -1 unknown */
     int64_t out_nelems;   /* NCCL "Out msg nelems"; -1 unknown */
     td_str coll;          /* NCCL "Collective name" (e.g. "allreduce"); 0 none */
     td_str dtype;         /* NCCL "dtype" (e.g. "Float"); 0 none */
     int32_t group_size;   /* NCCL "Group size"; 0 unknown */
-} td_aux;
+} td_nccl;
 
 /* A kernel's launch dimensions (Kineto args grid/block, nsys gridX..blockZ): dims[i]
  * belongs to aux[i]. Only `export` writes them, so a set read for the analysis
@@ -253,6 +259,7 @@ typedef struct td_trace {
     td_event *ev;   size_t nev, ev_cap;
     td_aux *aux;    size_t naux, aux_cap;      /* aux[0] unused (0 = none) */
     td_dims *dims;  size_t ndims, dims_cap;    /* per aux id, below ndims (td_trace_dims) */
+    td_nccl *nccl;  size_t nnccl, nccl_cap;    /* td_aux.nccl - 1 (td_aux_nccl) */
     td_track *tracks; size_t ntracks, tracks_cap;
     td_str *cats;   size_t ncats, cats_cap;    /* cats[0] = "" */
     td_flow *flows; size_t nflows, flows_cap;
@@ -309,6 +316,10 @@ uint32_t td_trace_push_aux(td_trace *t, td_aux **out);             /* returns 1-
 /* The launch dimensions of aux record aux (zero where not given); td_trace_dims: NULL
  * when none were set (or the set keeps none). */
 void td_trace_set_dims(td_trace *t, uint32_t aux, const int32_t grid[3], const int32_t block[3]);
+/* NCCL arguments for aux record aux (unknown: -1, 0), new; td_aux_nccl: those of aux, or
+ * NULL (no aux record, or one without them). */
+td_nccl *td_trace_push_nccl(td_trace *t, uint32_t aux);
+const td_nccl *td_aux_nccl(const td_trace *t, uint32_t aux);
 const td_dims *td_trace_dims(const td_trace *t, uint32_t aux);
 td_device *td_trace_device(td_trace *t, int32_t id);               /* find or add */
 

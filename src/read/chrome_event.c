@@ -340,12 +340,15 @@ static void add_aux(cj *c, td_jrawev *r, td_event *ev)
     ev->aux = td_trace_push_aux(c->t, &a);
     if (r->have & H_EXT) a->ext_id = r->ext;
     if (r->have & H_BYTES) a->bytes = r->bytes;
-    if (r->have & H_IN) a->in_nelems = r->in_nel;
-    if (r->have & H_OUT) a->out_nelems = r->out_nel;
-    if (r->have & H_COLL) a->coll = td_jscan_intern(&c->js, r->coll);
-    if (r->have & H_DTYPE) a->dtype = td_jscan_intern(&c->js, r->dtype);
-    if (r->have & H_GROUP)
-        a->group_size = r->group > INT32_MAX ? INT32_MAX : r->group < 0 ? 0 : (int32_t)r->group;
+    if (r->have & (H_IN | H_OUT | H_COLL | H_DTYPE | H_GROUP)) {
+        td_nccl *n = td_trace_push_nccl(c->t, ev->aux);
+        if (r->have & H_IN) n->in_nelems = r->in_nel;
+        if (r->have & H_OUT) n->out_nelems = r->out_nel;
+        if (r->have & H_COLL) n->coll = td_jscan_intern(&c->js, r->coll);
+        if (r->have & H_DTYPE) n->dtype = td_jscan_intern(&c->js, r->dtype);
+        if (r->have & H_GROUP)
+            n->group_size = r->group > INT32_MAX ? INT32_MAX : r->group < 0 ? 0 : (int32_t)r->group;
+    }
     if ((r->have & (H_GRID | H_BLOCK)) && !c->set->no_dims) {
         static const int32_t none[3] = {0, 0, 0};
         td_trace_set_dims(c->t, ev->aux, r->have & H_GRID ? r->grid : none,

@@ -121,10 +121,10 @@ td_status td_nsys_read_device_table(rd *r, int which)
              * or launch dimensions kept for export (the other kernels' records held only
              * defaults: 950 K of them, 46 MB, in the 1.15 GB export) */
             td_str coll = nccl_coll(r, ev->name);
-            if (coll || !r->set->no_dims) {
+            if (coll || !r->set->no_dims)
                 ev->aux = td_trace_push_aux(r->t, &a);
-                a->coll = coll;
-            }
+            if (coll)
+                td_trace_push_nccl(r->t, ev->aux)->coll = coll;
             if (!r->set->no_dims) {
                 int32_t g[3], b[3];
                 for (int i = 0; i < 3; i++) {

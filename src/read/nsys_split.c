@@ -136,6 +136,10 @@ void td_nsys_split_processes(rd *r)
             td_aux *a;
             ev->aux = td_trace_push_aux(d, &a);
             *a = old.aux[old.ev[i].aux];
+            a->nccl = 0;
+            const td_nccl *n = td_aux_nccl(&old, old.ev[i].aux);
+            if (n)
+                *td_trace_push_nccl(d, ev->aux) = *n;
             if (old.ev[i].aux < old.ndims)
                 td_trace_set_dims(d, ev->aux, old.dims[old.ev[i].aux].grid,
                                   old.dims[old.ev[i].aux].block);

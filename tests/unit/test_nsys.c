@@ -350,6 +350,66 @@ static void nvtx_unsorted(void)
 }
 
 /* Several processes in one report: one trace per process with CUDA/NVTX activity. */
+/* An NCCL kernel's collective (td_nccl, apart from its aux record) survives the split of
+ * a report into one trace per process; a plain kernel read for the analysis (no_dims)
+ * gets no aux record at all, and one read for export keeps its launch dimensions. */
+static void nccl_split(void)
+{
+    td_buf b = {0};
+    td_buf_puts(&b,
+        "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO StringIds VALUES(1,'cudaLaunchKernel_v7000'),(2,'kern'),"
+        " (3,'ncclDevKernel_AllGather_RING_LL(ncclDevComm *, unsigned long, ncclWork *)');"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER,"
+        " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER,"
+        " gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, eventClass INTEGER,"
+        " globalTid INTEGER, correlationId INTEGER, nameId INTEGER);");
+    for (int p = 1; p <= 2; p++)
+        td_buf_printf(&b,
+            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(1000,2000,0,7,5,%lld,2,4,1,1,32,1,1);"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(3000,4000,0,7,6,%lld,3,8,1,1,64,1,1);"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(100,200,0,%lld,5,1);"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(300,400,0,%lld,6,1);",
+            (long long)G(p, 0), (long long)G(p, 0), (long long)G(p, p), (long long)G(p, p));
+    size_t n;
+    unsigned char *db = make_db(td_buf_cstr(&b), &n);
+    td_buf_free(&b);
+    for (int no_dims = 0; no_dims <= 1; no_dims++) {
+        td_traceset *set = td_traceset_new();
+        set->no_dims = no_dims;
+        td_trace *t = td_traceset_add(set, "nccl.sqlite");
+        td_err e = {0};
+        CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "nccl.sqlite", db, n, &e), TD_OK);
+        CHECK_EQ_INT(set->n, 2);
+        for (size_t k = 0; k < set->n; k++) {
+            const td_trace *d = set->tr[k];
+            int seen = 0;
+            for (size_t i = 0; i < d->nev; i++) {
+                const td_event *ev = &d->ev[i];
+                if (ev->kind != TD_K_KERNEL)
+                    continue;
+                seen++;
+                const td_nccl *nc = td_aux_nccl(d, ev->aux);
+                const td_dims *dm = td_trace_dims(d, ev->aux);
+                if (!strncmp(S(set, ev->name), "nccl", 4)) {
+                    CHECK(nc != NULL);
+                    CHECK_EQ_STR(nc && nc->coll ? S(set, nc->coll) : "", "allgather");
+                    CHECK_EQ_INT(nc ? nc->in_nelems : 0, -1);
+                    CHECK_EQ_INT(dm ? dm->grid[0] : 0, no_dims ? 0 : 8);
+                } else {
+                    CHECK(nc == NULL);
+                    CHECK_EQ_INT(ev->aux != 0, !no_dims);
+                    CHECK_EQ_INT(dm ? dm->block[0] : 0, no_dims ? 0 : 32);
+                }
+            }
+            CHECK_EQ_INT(seen, 2);
+        }
+        td_traceset_free(set);
+    }
+    sqlite3_free(db);
+}
+
 static void multi_process(int with_mpi_names)
 {
     td_buf b = {0};
@@ -738,6 +798,7 @@ int main(void)
     runtime_dedup();
     nvtx_unsorted();
     multi_process(1);
+    nccl_split();
     multi_process(0);
     xla_compile();
     for (int seed = 1; seed <= 3; seed++)

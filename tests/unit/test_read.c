@@ -300,11 +300,15 @@ static void nccl_args(void)
     CHECK(k && k->aux);
     if (k && k->aux) {
         td_aux *a = &t->aux[k->aux];
-        CHECK_EQ_STR(S(a->coll), "allreduce");
-        CHECK_EQ_STR(S(a->dtype), "Float");
-        CHECK_EQ_INT(a->group_size, 8);
-        CHECK_EQ_INT(a->in_nelems, 1048576);
-        CHECK_EQ_INT(a->out_nelems, 1048576);
+        const td_nccl *n = td_aux_nccl(t, k->aux);
+        CHECK(n != NULL);
+        if (n) {
+            CHECK_EQ_STR(S(n->coll), "allreduce");
+            CHECK_EQ_STR(S(n->dtype), "Float");
+            CHECK_EQ_INT(n->group_size, 8);
+            CHECK_EQ_INT(n->in_nelems, 1048576);
+            CHECK_EQ_INT(n->out_nelems, 1048576);
+        }
         CHECK_EQ_INT(a->ext_id, 12);
         CHECK_EQ_INT(t->tracks[k->track].device, 0); /* no "device" arg: the pid */
         CHECK_EQ_INT(t->tracks[k->track].stream, 20);
