@@ -84,6 +84,8 @@ void td_nsys_split_processes(rd *r)
     td_trace old = *t;
     t->ev = NULL, t->nev = t->ev_cap = 0;
     t->aux = NULL, t->naux = t->aux_cap = 0;
+    t->dims = NULL, t->ndims = t->dims_cap = 0;
+    t->nccl = NULL, t->nnccl = t->nccl_cap = 0;
     t->tracks = NULL, t->ntracks = t->tracks_cap = 0;
     t->ranges = NULL, t->nranges = t->ranges_cap = 0;
     t->compile = NULL, t->ncompile = t->compile_cap = 0;
@@ -168,6 +170,8 @@ void td_nsys_split_processes(rd *r)
         dst[k]->nevents = dst[k]->nev;
     free(old.ev);
     free(old.aux);
+    free(old.dims);
+    free(old.nccl);
     free(old.tracks);
     free(old.ranges);
     free(old.compile);

@@ -352,7 +352,10 @@ static void nvtx_unsorted(void)
 /* Several processes in one report: one trace per process with CUDA/NVTX activity. */
 /* An NCCL kernel's collective (td_nccl, apart from its aux record) survives the split of
  * a report into one trace per process; a plain kernel read for the analysis (no_dims)
- * gets no aux record at all, and one read for export keeps its launch dimensions. */
+ * gets no aux record at all, and one read for export keeps its launch dimensions, each
+ * process its own (the first process's trace is the one split: what it is dealt must
+ * not land in the arrays being dealt out, nor a memcpy after the last kernel take a
+ * kernel's dimensions). 20 collectives a process outgrow the first array's room. */
 static void nccl_split(void)
 {
     td_buf b = {0};
@@ -364,14 +367,23 @@ static void nccl_split(void)
         " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER,"
         " gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER);"
         "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER, end INTEGER, eventClass INTEGER,"
-        " globalTid INTEGER, correlationId INTEGER, nameId INTEGER);");
+        " globalTid INTEGER, correlationId INTEGER, nameId INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER, end INTEGER, deviceId INTEGER,"
+        " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, bytes INTEGER,"
+        " copyKind INTEGER);");
+    /* the two processes' rows interleaved: pid 2's first */
+    for (int j = 0; j < 20; j++)
+        for (int p = 2; p >= 1; p--)
+            td_buf_printf(&b,
+                "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(%d,%d,0,7,%d,%lld,%d,%d,1,1,%d,1,1);",
+                1000 + 100 * j, 1050 + 100 * j, 5 + j, (long long)G(p, 0), j ? 3 : 2,
+                j ? 8 * p : 4 * p, j ? 64 : 32 * p);
     for (int p = 1; p <= 2; p++)
         td_buf_printf(&b,
-            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(1000,2000,0,7,5,%lld,2,4,1,1,32,1,1);"
-            "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(3000,4000,0,7,6,%lld,3,8,1,1,64,1,1);"
+            "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES(9000,9100,0,7,0,%lld,%d,1);"
             "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(100,200,0,%lld,5,1);"
             "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(300,400,0,%lld,6,1);",
-            (long long)G(p, 0), (long long)G(p, 0), (long long)G(p, p), (long long)G(p, p));
+            (long long)G(p, 0), 1000 * p, (long long)G(p, p), (long long)G(p, p));
     size_t n;
     unsigned char *db = make_db(td_buf_cstr(&b), &n);
     td_buf_free(&b);
@@ -384,26 +396,37 @@ static void nccl_split(void)
         CHECK_EQ_INT(set->n, 2);
         for (size_t k = 0; k < set->n; k++) {
             const td_trace *d = set->tr[k];
-            int seen = 0;
+            int p = (int)k + 1, seen = 0, ncoll = 0, ncopy = 0;
             for (size_t i = 0; i < d->nev; i++) {
                 const td_event *ev = &d->ev[i];
+                const td_nccl *nc = td_aux_nccl(d, ev->aux);
+                const td_dims *dm = td_trace_dims(d, ev->aux);
+                if (ev->kind == TD_K_MEMCPY) {
+                    ncopy++;
+                    CHECK(ev->aux != 0 && nc == NULL && dm == NULL);
+                    CHECK_EQ_INT(ev->aux ? d->aux[ev->aux].bytes : 0, 1000 * p);
+                    continue;
+                }
                 if (ev->kind != TD_K_KERNEL)
                     continue;
                 seen++;
-                const td_nccl *nc = td_aux_nccl(d, ev->aux);
-                const td_dims *dm = td_trace_dims(d, ev->aux);
                 if (!strncmp(S(set, ev->name), "nccl", 4)) {
+                    ncoll++;
                     CHECK(nc != NULL);
                     CHECK_EQ_STR(nc && nc->coll ? S(set, nc->coll) : "", "allgather");
                     CHECK_EQ_INT(nc ? nc->in_nelems : 0, -1);
-                    CHECK_EQ_INT(dm ? dm->grid[0] : 0, no_dims ? 0 : 8);
+                    CHECK_EQ_INT(dm ? dm->grid[0] : 0, no_dims ? 0 : 8 * p);
+                    CHECK_EQ_INT(dm ? dm->block[0] : 0, no_dims ? 0 : 64);
                 } else {
                     CHECK(nc == NULL);
                     CHECK_EQ_INT(ev->aux != 0, !no_dims);
-                    CHECK_EQ_INT(dm ? dm->block[0] : 0, no_dims ? 0 : 32);
+                    CHECK_EQ_INT(dm ? dm->grid[0] : 0, no_dims ? 0 : 4 * p);
+                    CHECK_EQ_INT(dm ? dm->block[0] : 0, no_dims ? 0 : 32 * p);
                 }
             }
-            CHECK_EQ_INT(seen, 2);
+            CHECK_EQ_INT(seen, 20);
+            CHECK_EQ_INT(ncoll, 19);
+            CHECK_EQ_INT(ncopy, 1);
         }
         td_traceset_free(set);
     }
