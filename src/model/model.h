@@ -66,7 +66,7 @@ typedef struct td_nccl {
 
 /* A kernel's launch dimensions (Kineto args grid/block, nsys gridX..blockZ): dims[i]
  * belongs to aux[i]. Only `export` writes them, so a set read for the analysis
- * (td_traceset.no_dims) keeps none: 24 bytes less for every aux record (the 1 GB Kineto
+ * (td_traceset.analysis_only) keeps none: 24 bytes less for every aux record (the 1 GB Kineto
  * trace's 375 K, the 1.15 GB nsys export's 950 K kernels). */
 typedef struct td_dims {
     int32_t grid[3], block[3];
@@ -297,10 +297,10 @@ typedef struct td_traceset {
     td_tsample *ts; size_t nts, ts_cap;
     struct td_samba_acc *samba_acc; /* SambaTune artifact files collected while one input
                                        argument is read (read/samba.c frees it) */
-    int no_dims;                    /* 1: readers keep no td_dims (no pass reads them) */
-    int no_flows;                   /* 1: readers keep no td_flow records (no analysis pass
-                                       reads them, only `export` does; 1.19 M of them, 38 MB,
-                                       in bench's 1 GB trace). Set before reading. */
+    int analysis_only;              /* 1: the set is read for the analysis passes, so readers
+                                       keep nothing only `export` writes: no td_flow records
+                                       (1.19 M of them, 38 MB, in bench's 1 GB trace) and no
+                                       td_dims. Set before reading. */
 } td_traceset;
 
 td_traceset *td_traceset_new(void);

@@ -349,7 +349,7 @@ static void add_aux(cj *c, td_jrawev *r, td_event *ev)
         if (r->have & H_GROUP)
             n->group_size = r->group > INT32_MAX ? INT32_MAX : r->group < 0 ? 0 : (int32_t)r->group;
     }
-    if ((r->have & (H_GRID | H_BLOCK)) && !c->set->no_dims) {
+    if ((r->have & (H_GRID | H_BLOCK)) && !c->set->analysis_only) {
         static const int32_t none[3] = {0, 0, 0};
         td_trace_set_dims(c->t, ev->aux, r->have & H_GRID ? r->grid : none,
                           r->have & H_BLOCK ? r->block : none);
@@ -485,7 +485,7 @@ void td_chrome_commit(cj *c, td_jrawev *r)
     if (ph == 's' || ph == 't' || ph == 'f') {
         td_str fcat = r->have & H_CAT ? td_jscan_intern(&c->js, r->cat) : 0;
         uint32_t ftrack = track_of(c, r); /* a flow's track is a track, kept or not */
-        if (c->set->no_flows)
+        if (c->set->analysis_only)
             return;
         td_flow *f = TD_PUSH(t->flows, t->nflows, t->flows_cap);
         f->id = r->have & H_ID ? r->id : 0;

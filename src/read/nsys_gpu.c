@@ -121,11 +121,11 @@ td_status td_nsys_read_device_table(rd *r, int which)
              * or launch dimensions kept for export (the other kernels' records held only
              * defaults: 950 K of them, 46 MB, in the 1.15 GB export) */
             td_str coll = nccl_coll(r, ev->name);
-            if (coll || !r->set->no_dims)
+            if (coll || !r->set->analysis_only)
                 ev->aux = td_trace_push_aux(r->t, &a);
             if (coll)
                 td_trace_push_nccl(r->t, ev->aux)->coll = coll;
-            if (!r->set->no_dims) {
+            if (!r->set->analysis_only) {
                 int32_t g[3], b[3];
                 for (int i = 0; i < 3; i++) {
                     g[i] = (int32_t)col_i64(st, 9 + i, 0);
@@ -134,7 +134,6 @@ td_status td_nsys_read_device_table(rd *r, int which)
                 td_trace_set_dims(r->t, ev->aux, g, b);
             }
         } else if (which == K_MEMCPY) {
-            ev->aux = td_trace_push_aux(r->t, &a);
             int64_t k = col_i64(st, 7, 0);
             if (k < 0 || k > 10)
                 k = 0;
@@ -144,10 +143,11 @@ td_status td_nsys_read_device_table(rd *r, int which)
                 copy_names[k] = td_intern_cstr(S, buf);
             }
             ev->name = copy_names[k];
-            a->bytes = col_i64(st, 6, -1);
         } else {
-            ev->aux = td_trace_push_aux(r->t, &a);
             ev->name = memset_name;
+        }
+        if (which != K_KERNEL) {
+            ev->aux = td_trace_push_aux(r->t, &a);
             a->bytes = col_i64(st, 6, -1);
         }
         if (ev->corr) {

@@ -45,8 +45,7 @@ static td_status read_set(const td_run *r, char **inputs, int n, int one_job, in
                           td_traceset **out, td_err *e)
 {
     td_traceset *set = td_traceset_new();
-    set->no_flows = !keep_flows;
-    set->no_dims = !keep_flows; /* what only export writes */
+    set->analysis_only = !keep_flows;
     td_status st = TD_OK;
     *out = NULL;
     for (int i = 0; st == TD_OK && i < r->ncomplog; i++)

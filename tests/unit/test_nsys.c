@@ -351,7 +351,7 @@ static void nvtx_unsorted(void)
 
 /* Several processes in one report: one trace per process with CUDA/NVTX activity. */
 /* An NCCL kernel's collective (td_nccl, apart from its aux record) survives the split of
- * a report into one trace per process; a plain kernel read for the analysis (no_dims)
+ * a report into one trace per process; a plain kernel read for the analysis (analysis_only)
  * gets no aux record at all, and one read for export keeps its launch dimensions, each
  * process its own (the first process's trace is the one split: what it is dealt must
  * not land in the arrays being dealt out, nor a memcpy after the last kernel take a
@@ -389,7 +389,7 @@ static void nccl_split(void)
     td_buf_free(&b);
     for (int no_dims = 0; no_dims <= 1; no_dims++) {
         td_traceset *set = td_traceset_new();
-        set->no_dims = no_dims;
+        set->analysis_only = no_dims;
         td_trace *t = td_traceset_add(set, "nccl.sqlite");
         td_err e = {0};
         CHECK_EQ_INT(td_read_nsys_sqlite(set, t, "nccl.sqlite", db, n, &e), TD_OK);

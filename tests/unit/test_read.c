@@ -9,7 +9,7 @@
 
 static td_traceset *set;
 static td_err err;
-static int no_flows; /* rd() reads as `report` does (set->no_flows) */
+static int analysis_only; /* rd() reads as `report` does (set->analysis_only) */
 
 /* Read JSON text as one trace; returns the trace or NULL (err filled). */
 static td_trace *rd(const char *json)
@@ -17,7 +17,7 @@ static td_trace *rd(const char *json)
     if (set)
         td_traceset_free(set);
     set = td_traceset_new();
-    set->no_flows = no_flows;
+    set->analysis_only = analysis_only;
     memset(&err, 0, sizeof err);
     td_trace *t = td_traceset_add(set, "t.json");
     t->rank = -1;
@@ -259,7 +259,7 @@ static void phases(void)
     }
 }
 
-/* The analysis reads no flow events, so `report` keeps none (set->no_flows): the events,
+/* The analysis reads no flow events, so `report` keeps none (set->analysis_only): the events,
  * tracks (a flow's own included) and warnings are the same as when they are kept. */
 static void flows_dropped(void)
 {
@@ -268,9 +268,9 @@ static void flows_dropped(void)
         "{\"ph\":\"f\",\"id\":7,\"bp\":\"e\",\"cat\":\"ac2g\",\"name\":\"f\",\"pid\":0,\"tid\":9,\"ts\":4},"
         "{\"ph\":\"t\",\"id\":8,\"name\":\"f\",\"pid\":1,\"tid\":1}]";
     for (int drop = 0; drop < 2; drop++) {
-        no_flows = drop;
+        analysis_only = drop;
         td_trace *t = rd(json);
-        no_flows = 0;
+        analysis_only = 0;
         CHECK(t != NULL);
         if (!t)
             return;
