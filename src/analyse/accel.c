@@ -26,6 +26,9 @@ void td_an_accel(td_actx *a)
         const td_trace *t = a->tc[i].t;
         if (t->format == TD_FMT_AIU_FLEX)
             aiu = 1;
+        if (t->format == TD_FMT_ROCPROF_JSON || t->format == TD_FMT_ROCPROF_CSV ||
+            t->format == TD_FMT_ROCPD)
+            rocm = 1; /* rocprofv3 profiles AMD GPUs only */
         if (a->tc[i].ndev)
             dev = 1;
         for (size_t k = 0; k < t->ncats; k++) {

@@ -13,6 +13,9 @@ const char *td_format_name(td_format f)
     case TD_FMT_AIU_FLEX: return "aiu-flex";
     case TD_FMT_SAMBA: return "samba-artifacts";
     case TD_FMT_IPU: return "ipu-json";
+    case TD_FMT_ROCPROF_JSON: return "rocprof-json";
+    case TD_FMT_ROCPROF_CSV: return "rocprof-csv";
+    case TD_FMT_ROCPD: return "rocpd";
     default: return "unknown";
     }
 }

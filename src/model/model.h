@@ -233,9 +233,13 @@ typedef enum {
     TD_FMT_NSYS_JAX,
     TD_FMT_AIU_FLEX,      /* IBM AIU runtime flex trace (read/aiu.c) */
     TD_FMT_SAMBA,         /* SambaTune stack-tracing artifact set (read/samba.c) */
-    TD_FMT_IPU            /* tracedoc.ipu/1 export of a PopVision report (read/ipu.h) */
+    TD_FMT_IPU,           /* tracedoc.ipu/1 export of a PopVision report (read/ipu.h) */
+    TD_FMT_ROCPROF_JSON,  /* rocprofv3 JSON (read/rocprof.h) */
+    TD_FMT_ROCPROF_CSV,   /* rocprofv3 CSV files of one process */
+    TD_FMT_ROCPD          /* rocprofv3 rocpd SQLite database */
 } td_format;
-/* "chrome-json", "nsys-sqlite", "nsys-jax", "aiu-flex", "samba-artifacts", "ipu-json" */
+/* "chrome-json", "nsys-sqlite", "nsys-jax", "aiu-flex", "samba-artifacts", "ipu-json",
+ * "rocprof-json", "rocprof-csv", "rocpd" */
 const char *td_format_name(td_format f);
 
 /* A Graphcore IPU report (model/ipu.h); owned by its trace, freed by td_ipu_free. */

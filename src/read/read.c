@@ -15,6 +15,7 @@
 #include "read/aiu.h"
 #include "read/samba.h"
 #include "read/ipu.h"
+#include "read/rocprof.h"
 #include "io/archive_lib.h"
 #include <dirent.h>
 #include <errno.h>
@@ -224,6 +225,18 @@ static td_status read_ipu(const rd *x, td_err *e)
     return st;
 }
 
+/* Read as a stream; size and hash are known at the end. */
+static td_status read_rocprof_json(const rd *x, td_err *e)
+{
+    td_trace *t = new_trace(x);
+    td_status st = td_read_rocprof_json(x->set, t, x->in, e);
+    if (st == TD_OK)
+        st = td_in_finish(x->in, &t->bytes, t->sha256, e);
+    if (st == TD_OK)
+        (*x->found)++;
+    return st;
+}
+
 static td_status read_chrome(const rd *x, td_err *e)
 {
     td_trace *t = new_trace(x);
@@ -263,6 +276,7 @@ static const format formats[] = {
     {"DeepRT compile log", td_aiu_looks_complog, read_complog}, /* "[DeepRT] ..." may look like JSON */
     {"PopVision (IPU) JSON", sniff_ipu, read_ipu},
     {"tracedoc stack-trace report", sniff_samba_report, read_samba_report},
+    {"rocprofv3 JSON", td_rocprof_json_sniff, read_rocprof_json},
     {"Chrome trace JSON", sniff_json, read_chrome},
     {"SambaTune stack-trace artifact", td_samba_sniff, read_samba},
 };

@@ -89,6 +89,14 @@ tds_cut() {
 tds_cut examples/hta_nccl_data.json.gz nccl.tds
 "$ROOT/build/tracedoc" summarize tests/data/read_small.json -o "$S/tds/small.tds" 2>/dev/null
 [ -n "${z:-}" ] && tds_cut "$z" nsysjax.tds
+# rocprofv3 JSON: the hand-made files of tests/gen/rocprof_small.py and slices of the sample
+mkdir -p "$S/rocprof"
+/usr/bin/python3 tests/gen/rocprof_small.py "$S/rocprof"
+if [ -f "$TRACES/rocprof/908_results.json.gz" ]; then
+    zcat "$TRACES/rocprof/908_results.json.gz" | head -c 12000 >"$S/rocprof/908-head.json"
+    zcat "$TRACES/rocprof/908_results.json.gz" | head -c 18402000 | tail -c 6000 |
+        sed '1s/^[^{]*/{"rocprofiler-sdk-tool":[{"buffer_records":{"kernel_dispatch":[/' >"$S/rocprof/908-dispatch.json"
+fi
 harnesses=${*:-$(ls "$B"/fuzz/ 2>/dev/null | sed 's/^fuzz_//')}
 for h in $harnesses; do
     h=${h#fuzz_}

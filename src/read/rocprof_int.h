@@ -1,0 +1,105 @@
+/* read/rocprof_int.h - private to the rocprofv3 readers (read/rocprof_*.c): the JSON
+ * reader's state, the parsers of its records (read/rocprof_rec.c) and a small int64 map. */
+#ifndef TD_READ_ROCPROF_INT_H
+#define TD_READ_ROCPROF_INT_H
+#include "read/rocprof.h"
+#include "read/json_scan.h"
+
+#define MAXF 8
+/* memory copies have no queue: they go on one track per agent with this stream id */
+#define COPY_STREAM 65535
+
+/* int64 -> u32 (open addressing; 0 values are stored like any other) */
+
+typedef struct {
+    int64_t k;
+    uint32_t v, used;
+} ment;
+
+typedef struct {
+    ment *e;
+    size_t n, cap;
+} imap;
+
+uint32_t *td_rp_imap_put(imap *m, int64_t k); /* find or add (value 0) */
+const uint32_t *td_rp_imap_get(const imap *m, int64_t k);
+
+
+enum { C_ROOT, C_TOOLS, C_TOOL, C_STRINGS, C_BUF, C_CB,
+       /* arrays of records */
+       C_AGENTS, C_KSYMS, C_SKINDS, C_SMARKER, C_DISPATCH, C_API, C_MARKER, C_COPY,
+       C_COUNTERS, C_CCOLL };
+
+typedef struct {
+    uint8_t ctx, obj, st;   /* st: 0 first, 1 after a value, 2 after a comma */
+    uint8_t api;            /* C_API: 1 HIP, 2 HSA, 3 other (RCCL, rocDecode...) */
+} frame;
+
+typedef struct {
+    int64_t handle;
+    int32_t dev;    /* device id (GPU agents), -1 CPU */
+    int type;       /* 1 CPU, 2 GPU (rocprofiler_agent_type_t), 0 unknown */
+} agent;
+
+typedef struct {
+    td_str *ops;
+    size_t nops;
+    td_str kind;
+} kindnames;
+
+enum { P_KERNEL, P_OP, P_MARKER };
+
+typedef struct {
+    uint32_t ev;
+    uint32_t what;
+    int64_t key;    /* kernel id, kind << 32 | operation, correlation id */
+    uint32_t kind, op;
+} pending;
+
+typedef struct {
+    td_traceset *set;
+    td_trace *t;
+    td_in *in;
+    const char *name;
+    td_err *e;
+    char *buf;
+    size_t cap, len;
+    uint64_t base;
+    int eof;
+    td_jscan js;
+    frame f[MAXF];
+    int nf, done, skipping, trailing;
+    td_jskip sk;
+    /* tables */
+    agent *ag; size_t nag, agcap;
+    imap ksym;              /* kernel id -> td_str */
+    int seen_ksyms, seen_kinds, seen_markers;
+    kindnames *kn; size_t nkn, kncap;
+    td_str *tops; size_t ntops, topscap;   /* scratch of parse_kind */
+    imap marker;            /* correlation id -> td_str */
+    imap qtrack;            /* (agent index << 32 | queue) -> track + 1 */
+    uint64_t *qkey; size_t nq, qcap;  /* per device track made here: agent << 32 | queue */
+    uint32_t *qtr;
+    pending *pend; size_t npend, pendcap;
+    int64_t pid;
+    td_str cat_kernel, cat_copy, cat_marker;
+    uint64_t n_negdur, n_unnamed_marker, n_records;
+} rp;
+
+/* Parsers: p at the value ('{' for records); the end of the value, or NULL (c->js.fk). */
+const char *td_rp_metadata(rp *c, const char *p, const char *end);
+const char *td_rp_agent(rp *c, const char *p, const char *end);
+const char *td_rp_ksym(rp *c, const char *p, const char *end);
+const char *td_rp_kind(rp *c, const char *p, const char *end);
+const char *td_rp_smarker(rp *c, const char *p, const char *end);
+const char *td_rp_dispatch(rp *c, const char *p, const char *end);
+/* api: 1 HIP, 2 HSA, 3 other; marker: a ROCTx record (buffer_records.marker_api) */
+const char *td_rp_api(rp *c, const char *p, const char *end, int api, int marker);
+const char *td_rp_copy(rp *c, const char *p, const char *end);
+/* Names of kernels and operations (also for the pending list at the end) */
+td_str td_rp_kernel_name(rp *c, int64_t id);
+td_str td_rp_op_name(rp *c, int64_t kind, int64_t op);
+td_str td_rp_kind_name(rp *c, int64_t kind);
+const agent *td_rp_find_agent(const rp *c, int64_t handle);
+
+#endif
