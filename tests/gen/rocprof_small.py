@@ -7,7 +7,7 @@ small.json: one GPU agent (gpu_index 0, "AMD Instinct MI300X"), a CPU agent, thr
 ranges ProfilerStep#1..3 of 1,000 ns each on thread 11; in each, two hipLaunchKernel calls
 (100 ns) whose dispatches (same internal correlation id) start 50 ns after the call ends
 and run 200 ns on HIP stream 3; one hipMemcpy (corr 99) and its 1 MiB host-to-device copy
-of 400 ns in step 3. Expected: 6 kernels "gemm_kernel" (1,200 ns), launches 7 with delay
+of 400 ns in step 3 on the same stream. Expected: 6 kernels "gemm_kernel" (1,200 ns), launches 7 with delay
 50 ns each, 3 steps of 1,000 ns, memcpy 400 ns, device "AMD Instinct MI300X".
 reordered.json: the same content with buffer_records before strings and kernel_symbols
 (names resolved at the end): must read the same.
@@ -58,15 +58,17 @@ hip.append({"size": 48, "kind": HIP, "operation": 2, "thread_id": 11,
 copies.append({"size": 64, "kind": COPY, "operation": 2, "thread_id": 11,
                "correlation_id": {"internal": 99, "external": 0},
                "start_timestamp": t, "end_timestamp": t + 400,
-               "dst_agent_id": {"handle": 7}, "src_agent_id": {"handle": 6}, "bytes": 1 << 20})
+               "dst_agent_id": {"handle": 7}, "src_agent_id": {"handle": 6}, "bytes": 1 << 20,
+               "stream_id": {"handle": 3}})
 meta = {"pid": 4242, "init_time": T0 - 5000, "fini_time": T0 + 9000}
 agents = [{"size": 312, "id": {"handle": 6}, "type": 1, "name": "AMD EPYC", "product_name": "AMD EPYC",
-           "cu_count": 64, "logical_node_id": 0},
+           "cu_count": 64, "node_id": 0, "logical_node_id": 0},
           {"size": 312, "id": {"handle": 7}, "type": 2, "name": "gfx942",
-           "product_name": "AMD Instinct MI300X", "cu_count": 304, "logical_node_id": 1, "gpu_index": 0}]
+           "product_name": "AMD Instinct MI300X", "cu_count": 304, "node_id": 1, "logical_node_id": 1,
+           "gpu_index": 0}]
 strings = {"buffer_records": [{"kind": k, "operations": OPS.get(k, [])} for k in KINDS],
            "marker_api": msgs, "callback_records": []}
-ksyms = [{"size": 88, "kernel_id": 4, "kernel_name": "_Z11gemm_kernelPfS_i.kd",
+ksyms = [{"size": 88, "kernel_id": 4, "code_object_id": 1, "kernel_name": "_Z11gemm_kernelPfS_i.kd",
           "formatted_kernel_name": "gemm_kernel(float*, float*, int)",
           "truncated_kernel_name": "gemm_kernel"}]
 buf = {"kernel_dispatch": disp, "hip_api": hip, "hsa_api": [], "marker_api": marks,
