@@ -37,10 +37,10 @@ static int64_t steps_kept(const td_summary *s, int64_t *mean_ns)
     *mean_ns = 0;
     if (!st)
         return 0;
-    int cw = td_table_col(st, "wall_ns"), cu = td_table_col(st, "warmup");
+    int cw = td_table_col(st, "wall_ns");
     int64_t n = 0, sum = 0;
     for (size_t r = 0; r < st->nrows; r++)
-        if (!(cu >= 0 && td_table_cell(st, r, cu)->i == 1) && cw >= 0) {
+        if (td_steps_row_steady(st, r) && cw >= 0) {
             n++;
             sum += td_table_cell(st, r, cw)->i;
         }

@@ -170,7 +170,7 @@ void td_an_critpath(td_actx *a)
         size_t nl = 0;
         for (size_t k = 0; k < c->nsteps; k++) {
             const td_step *s = &c->steps[k];
-            len[k] = s->warmup ? -1 : window_rows(a, c, st, &tb, s->start, s->end, s->num, NULL);
+            len[k] = !td_step_steady(s) ? -1 : window_rows(a, c, st, &tb, s->start, s->end, s->num, NULL);
             nl += len[k] >= 0;
         }
         /* the drawn step: the steady step whose path is the median length */

@@ -45,7 +45,7 @@ static int straggler(const td_table *st, int64_t *rank, double *ratio)
     double *med = td_xmalloc((n + 1) * sizeof *med), *w = td_xmalloc((n + 1) * sizeof *w);
     for (size_t r = 0; r < n; r++) {
         int64_t x = td_row_get_int(st, r, "rank");
-        if (td_row_get_int(st, r, "warmup") || x == TD_NA)
+        if (!td_steps_row_steady(st, r) || x == TD_NA)
             continue;
         size_t k = 0;
         while (k < nr && ranks[k] != x)
@@ -59,7 +59,7 @@ static int straggler(const td_table *st, int64_t *rank, double *ratio)
         for (size_t k = 0; k < nr; k++) {
             size_t m = 0;
             for (size_t r = 0; r < n; r++)
-                if (!td_row_get_int(st, r, "warmup") && td_row_get_int(st, r, "rank") == ranks[k])
+                if (td_steps_row_steady(st, r) && td_row_get_int(st, r, "rank") == ranks[k])
                     w[m++] = (double)td_row_get_int(st, r, "wall_ns");
             med[k] = median_of(w, m);
             if (med[k] > med[worst])

@@ -1,6 +1,7 @@
 /* analyse/headline.c - the figures page 1 leads with: the step time of the steady steps
- * (those the warm-up rule kept), median and 90th percentile over every rank's kept steps.
+ * (those the warm-up rule kept, less any step cut short by the trace's ends), median and 90th percentile over every rank's kept steps.
  * Scalars step_time.median_ns, step_time.p90_ns, step_time.steps; absent without steps.
+ * step_time.cut_steps / cut_note: the steps cut short by the trace's ends, left out.
  * The median of an even count is the mean of the two middle values; the p90 is the
  * nearest-rank percentile (the smallest value with at least 90% of the steps at or below
  * it), so that it is a step that happened.
@@ -23,6 +24,44 @@ static int cmp_i64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* step_time.cut_steps and step_time.cut_note: the steps cut short by the trace's ends
+ * (column cut, analyse/steps.c), left out of the figures above; a cut row that is its
+ * rank's last row was cut by the end, else by the start. */
+static void cut_note(td_summary *s, const td_table *st)
+{
+    int cc = td_table_col(st, "cut"), cr = td_table_col(st, "rank");
+    if (cc < 0)
+        return;
+    size_t ncut = 0, nend = 0;
+    for (size_t r = 0; r < st->nrows; r++) {
+        if (td_table_cell(st, r, cc)->i != 1)
+            continue;
+        ncut++;
+        nend += r + 1 == st->nrows ||
+                (cr >= 0 && td_table_cell(st, r + 1, cr)->i != td_table_cell(st, r, cr)->i);
+    }
+    if (!ncut)
+        return;
+    td_sum_set_int(s, "step_time.cut_steps", "Steps cut short by the trace's ends", TD_T_INT,
+                   (int64_t)ncut);
+    td_buf b = {0};
+    const char *who = ncut == 1 ? "step was" : "steps were";
+    const char *them = ncut == 1 ? "it" : "them";
+    if (nend == ncut)
+        td_buf_printf(&b, "%zu %s cut short by the trace's end (the profiler stopped during "
+                      "%s)", ncut, who, them);
+    else if (!nend)
+        td_buf_printf(&b, "%zu %s cut short by the trace's start (the profiler began during "
+                      "%s)", ncut, who, them);
+    else
+        td_buf_printf(&b, "%zu %s cut short by the trace's start or end", ncut, who);
+    td_buf_puts(&b, ", less than half a typical step recorded: left out of the step time "
+                "(column cut of the steps table).");
+    td_sum_set_str(s, "step_time.cut_note", "Steps cut short",
+                   td_arena_strdup(s->a, td_buf_cstr(&b)));
+    td_buf_free(&b);
+}
+
 static void step_time(td_actx *a)
 {
     td_summary *s = a->s;
@@ -32,9 +71,8 @@ static void step_time(td_actx *a)
     int64_t *w = td_xcalloc(st->nrows + 1, sizeof *w), *bz = td_xcalloc(st->nrows + 1, sizeof *bz);
     size_t n = 0, nb = 0;
     int64_t wsum = 0, bsum = 0;
-    int cw = td_table_col(st, "warmup");
     for (size_t r = 0; r < st->nrows; r++) {
-        if (cw >= 0 && td_row_get_int(st, r, "warmup"))
+        if (!td_steps_row_steady(st, r)) /* warm-up, or cut short by the trace's ends */
             continue;
         int64_t v = td_row_get_int(st, r, "wall_ns");
         if (v != TD_NA && v >= 0)
@@ -46,6 +84,7 @@ static void step_time(td_actx *a)
             bsum += b;
         }
     }
+    cut_note(s, st);
     if (n) {
         qsort(w, n, sizeof *w, cmp_i64);
         int64_t med = n % 2 ? w[n / 2] : w[n / 2 - 1] + (w[n / 2] - w[n / 2 - 1]) / 2;

@@ -48,8 +48,11 @@ typedef struct td_step {
     int64_t num;       /* trailing number in the name, or ordinal */
     uint32_t track;
     int warmup;        /* dropped by warm-up removal */
+    int cut;           /* cut short by the trace's end (1) or start (2): not a steady step */
     int window;        /* active window (1-based): a run of consecutive step numbers */
 } td_step;
+/* a step the statistics keep: neither warm-up nor cut short by the trace's ends */
+static inline int td_step_steady(const td_step *st) { return !st->warmup && !st->cut; }
 
 /* Per-trace derived data. */
 typedef struct td_tctx {

@@ -177,7 +177,7 @@ static exec *find_execs(td_actx *a, td_tctx *c, uint8_t *cache, size_t *nout)
             e->end = c->steps[k].end;
             const char *nm = td_strip_num(a->s, td_name(a, c->steps[k].name));
             e->name = td_intern_cstr(a->set->strs, nm);
-            e->warm = c->steps[k].warmup;
+            e->warm = !td_step_steady(&c->steps[k]);
         }
     }
     if (n)

@@ -14,12 +14,28 @@
  * how ProfilerStep# numbers map to loop iterations differs by one between torch
  * versions, so the count is of missing numbers, not a claim about the schedule).
  * schedule.windows / .first_step / .missing_steps / .steps say so (the first rank
- * with steps; torch.profiler gives every rank the same schedule). */
+ * with steps; torch.profiler gives every rank the same schedule).
+ *
+ * Steps cut short by the trace's ends, per rank (column cut of `steps`; doc/summary-json.md): the
+ * profiler's stop ends the step range that is open at that moment (leaving
+ * `with profile(...)` right after prof.step() records a ProfilerStep#N+1 holding little
+ * or nothing), and a trace that begins during a step records only its tail. The last
+ * step is cut by the trace's end when the trace ends less than half a typical step (the
+ * median wall time of the rank's other steps) after it began: t1 - start < 0.5 median,
+ * t1 the end of the trace's last event; a complete last step has t1 - start >= its own
+ * wall time. The first step is cut by the trace's start when it ends less than half a
+ * typical step after the trace's first event: end - t0 < 0.5 median. With only one other
+ * step the median is that step, which may be a long first iteration: then the candidate
+ * must also hold no work (no device work and no op of its thread begins inside it).
+ * A cut step stays in the steps table (cut 1) but not in any step statistic (the step
+ * time, outliers, warm-up, critical path, telemetry coverage); analyse/headline.c counts
+ * them (step_time.cut_steps) and says so (step_time.cut_note). */
 #include "analyse/internal.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define AUTO_RATIO 1.5
+#define CUT_RATIO 0.5 /* a step cut by the trace's ends: under half a typical step recorded */
 
 /* n is prefix followed by one or more digits (ProfilerStep#12, iteration_3) */
 static int is_numbered(const char *n, const char *prefix)
@@ -151,6 +167,64 @@ static void schedule_scalars(td_actx *a, const td_tctx *c)
     td_buf_free(&b);
 }
 
+/* Median wall time of the steps other than skip and those already cut; 0 when none. */
+static double median_other(const td_step *st, size_t n, size_t skip, size_t *nother)
+{
+    int64_t *w = td_xmalloc((n + 1) * sizeof *w);
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (k != skip && !st[k].cut)
+            w[m++] = st[k].end - st[k].start;
+    double med = 0;
+    if (m) {
+        qsort(w, m, sizeof *w, i64_cmp);
+        med = m % 2 ? (double)w[m / 2] : ((double)w[m / 2 - 1] + (double)w[m / 2]) / 2.0;
+    }
+    free(w);
+    *nother = m;
+    return med;
+}
+
+/* Did anything run in the step: device work overlapping it, or an op of its thread
+ * (other than the step's own range) beginning inside it. */
+static int step_has_work(const td_tctx *c, const td_step *sp)
+{
+    const td_trace *t = c->t;
+    for (size_t i = 0; i < t->nev; i++) {
+        const td_event *ev = &t->ev[i];
+        if (td_kind_is_device(ev->kind)) {
+            if (ev->ts < sp->end && ev->ts + ev->dur > sp->start)
+                return 1;
+        } else if (c->isop && c->isop[i] && ev->track == sp->track && ev->ts >= sp->start &&
+                   ev->ts < sp->end && !(ev->ts == sp->start && ev->name == sp->name))
+            return 1;
+    }
+    return 0;
+}
+
+/* Mark the steps cut short by the trace's end or start (see the top comment). */
+static void mark_cut(td_tctx *c)
+{
+    td_step *st = c->steps;
+    size_t n = c->nsteps, nother;
+    if (n < 2)
+        return;
+    size_t last = n - 1;
+    for (size_t k = 0; k < n; k++) /* the step that began last */
+        if (st[k].start >= st[last].start)
+            last = k;
+    double med = median_other(st, n, last, &nother);
+    if (med > 0 && (double)(c->t1 - st[last].start) < CUT_RATIO * med &&
+        (nother >= 2 || !step_has_work(c, &st[last])))
+        st[last].cut = 1;
+    if (st[0].cut)
+        return;
+    med = median_other(st, n, 0, &nother);
+    if (nother && med > 0 && (double)(st[0].end - c->t0) < CUT_RATIO * med &&
+        (nother >= 2 || !step_has_work(c, &st[0])))
+        st[0].cut = 2;
+}
+
 /* Number of warm-up steps to drop for one rank. */
 static size_t warmup_count(const td_opts *o, const td_step *st, size_t n)
 {
@@ -182,12 +256,19 @@ td_status td_an_steps(td_actx *a, td_err *e)
         c->steady0 = INT64_MIN;
         find_steps(a, c, cache);
         total += c->nsteps;
-        c->ndropped = warmup_count(a->o, c->steps, c->nsteps);
+        mark_cut(c);
+        /* warm-up among the steps that are not cut (cut ones are only at either end) */
+        size_t f = 0, m = 0;
+        while (f < c->nsteps && c->steps[f].cut)
+            f++;
+        for (size_t k = f; k < c->nsteps; k++)
+            m += !c->steps[k].cut;
+        c->ndropped = warmup_count(a->o, c->steps + f, m);
         for (size_t k = 0; k < c->ndropped; k++)
-            c->steps[k].warmup = 1;
+            c->steps[f + k].warmup = 1;
         dropped += c->ndropped;
-        if (c->ndropped && c->ndropped < c->nsteps)
-            c->steady0 = c->steps[c->ndropped].start;
+        if ((c->ndropped || f) && f + c->ndropped < c->nsteps)
+            c->steady0 = c->steps[f + c->ndropped].start;
     }
     free(cache);
 
@@ -210,7 +291,7 @@ td_status td_an_steps(td_actx *a, td_err *e)
     td_table *tb = td_sum_table(s, "steps", "Steps");
     td_table_cols(tb, "rank:int:Rank", "name:text:Step", "step:int:#", "start_ns:ns:Start",
                   "wall_ns:ns:Wall", "device_busy_ns:ns:Device busy", "warmup:bool:Warm-up",
-                  "window:int:Active window", NULL);
+                  "window:int:Active window", "cut:bool:Cut short", NULL);
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
         td_trace *t = c->t;
@@ -237,6 +318,7 @@ td_status td_an_steps(td_actx *a, td_err *e)
                        c->ndev ? td_iv_overlap1(dv, nd, st->start, st->end) : TD_NA);
             td_row_int(s, tb, r, "warmup", st->warmup);
             td_row_int(s, tb, r, "window", st->window);
+            td_row_int(s, tb, r, "cut", st->cut != 0);
         }
         free(dv);
     }

@@ -97,7 +97,7 @@ void td_an_telemetry(td_actx *a)
                 lo = v[i].t;
         hi = last;
         for (size_t k = 0; k < c->nsteps; k++)
-            if (!c->steps[k].warmup && c->steps[k].start >= lo && c->steps[k].end <= hi)
+            if (td_step_steady(&c->steps[k]) && c->steps[k].start >= lo && c->steps[k].end <= hi)
                 covered[k] = 1;
         qsort(v, tf->n, sizeof *v, cmp_key);
         int overlap = 0;

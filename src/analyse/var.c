@@ -88,17 +88,22 @@ static void outlier_steps(td_actx *a)
     td_table *tb = NULL;
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
-        size_t nk = c->nsteps - c->ndropped;
+        size_t nk = 0;
+        for (size_t k = 0; k < c->nsteps; k++)
+            nk += td_step_steady(&c->steps[k]);
         if (nk < 2)
             continue;
         int64_t *w = td_xmalloc(nk * sizeof *w);
-        for (size_t k = 0; k < nk; k++)
-            w[k] = c->steps[c->ndropped + k].end - c->steps[c->ndropped + k].start;
+        for (size_t k = 0, j = 0; k < c->nsteps; k++)
+            if (td_step_steady(&c->steps[k]))
+                w[j++] = c->steps[k].end - c->steps[k].start;
         qsort(w, nk, sizeof *w, i64_cmp);
         double med = nk % 2 ? (double)w[nk / 2] : ((double)w[nk / 2 - 1] + (double)w[nk / 2]) / 2.0;
         free(w);
-        for (size_t k = c->ndropped; k < c->nsteps; k++) {
+        for (size_t k = 0; k < c->nsteps; k++) {
             const td_step *st = &c->steps[k];
+            if (!td_step_steady(st))
+                continue;
             double wall = (double)(st->end - st->start);
             if (!(med > 0 && wall > OUTLIER_RATIO * med))
                 continue;

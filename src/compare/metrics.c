@@ -40,13 +40,13 @@ static void steps_metric(td_metrics *ms, const td_summary *s)
     const td_table *t = td_sum_find_table(s, "steps");
     if (!t)
         return;
-    int cw = td_table_col(t, "wall_ns"), cu = td_table_col(t, "warmup");
+    int cw = td_table_col(t, "wall_ns");
     if (cw < 0 || !t->nrows)
         return;
     double *v = td_arena_alloc(ms->a, t->nrows * sizeof *v);
     size_t n = 0;
     for (size_t r = 0; r < t->nrows; r++) {
-        if (cu >= 0 && td_table_cell(t, r, cu)->i == 1)
+        if (!td_steps_row_steady(t, r)) /* warm-up, or cut short by the trace's ends */
             continue;
         double w = cell_num(t, r, cw);
         if (!isnan(w))

@@ -361,6 +361,13 @@ int64_t td_row_get_int(const td_table *t, size_t row, const char *key)
                ? TD_NA : td_table_cell(t, row, c)->i;
 }
 
+int td_steps_row_steady(const td_table *st, size_t row)
+{
+    int cw = td_table_col(st, "warmup"), cc = td_table_col(st, "cut");
+    return !(cw >= 0 && td_table_cell(st, row, cw)->i == 1) &&
+           !(cc >= 0 && td_table_cell(st, row, cc)->i == 1);
+}
+
 double td_row_get_f64(const td_table *t, size_t row, const char *key)
 {
     int c = td_table_col(t, key);

@@ -156,6 +156,9 @@ td_cell *td_table_cell(const td_table *t, size_t row, int col);
 int64_t td_row_get_int(const td_table *t, size_t row, const char *key);
 double td_row_get_f64(const td_table *t, size_t row, const char *key);
 const char *td_row_get_str(const td_table *t, size_t row, const char *key);
+/* A row of the `steps` table that the step statistics keep: not warm-up (column warmup)
+ * and not cut short by the trace's ends (column cut); absent columns keep the row. */
+int td_steps_row_steady(const td_table *st, size_t row);
 /* Convenience setters by column key (no-op when the key is not a column). */
 void td_row_int(td_summary *s, td_table *t, size_t row, const char *key, int64_t v);
 void td_row_f64(td_summary *s, td_table *t, size_t row, const char *key, double v);

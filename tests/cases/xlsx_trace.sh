@@ -125,7 +125,7 @@ for r in runs:
                 not (k == "rank" and ranks == 1)]
         # a qualifier with one value in every row (issue 21): "Scope trace", "Warm-up no",
         # "Active window 1"; the rank when two rows or more share it; the checklist's flag
-        keys = [k for k in keys if not (k in ("scope", "warmup", "window", "rank") and
+        keys = [k for k in keys if not (k in ("scope", "warmup", "window", "cut", "rank") and
                                         len(set(json.dumps(x.get(k)) for x in rows)) == 1 and
                                         (k != "rank" or len(rows) > 1)) and
                 not (name == "checklist" and k == "ok")]

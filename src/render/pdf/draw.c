@@ -201,7 +201,8 @@ int pd_steps(pdoc *d, const char *title)
     if (!t || !t->nrows)
         return 0;
     int cw = td_table_col(t, "wall_ns"), crank = td_table_col(t, "rank");
-    int cstep = td_table_col(t, "step"), cwu = td_table_col(t, "warmup");
+    int cstep = td_table_col(t, "step"), cwu = td_table_col(t, "warmup"),
+        ccut = td_table_col(t, "cut");
     if (cw < 0)
         return 0;
     int64_t rank = crank >= 0 ? td_table_cell(t, 0, crank)->i : 0;
@@ -223,7 +224,7 @@ int pd_steps(pdoc *d, const char *title)
         rows[nr++] = r;
         if ((double)w > max)
             max = (double)w;
-        if (!(cwu >= 0 && td_table_cell(t, r, cwu)->i == 1))
+        if (td_steps_row_steady(t, r))
             steady[nsteady++] = w;
     }
     /* one step per rank (a profile of a single step on each of several ranks): one bar
@@ -240,7 +241,7 @@ int pd_steps(pdoc *d, const char *title)
             rows[nr++] = r;
             if ((double)w > max)
                 max = (double)w;
-            if (!(cwu >= 0 && td_table_cell(t, r, cwu)->i == 1))
+            if (td_steps_row_steady(t, r))
                 steady[nsteady++] = w;
         }
     }
@@ -284,7 +285,7 @@ int pd_steps(pdoc *d, const char *title)
     for (size_t i = 0; i < nr; i++) {
         size_t r = rows[i];
         double w = (double)td_table_cell(t, r, cw)->i;
-        int wu = cwu >= 0 && td_table_cell(t, r, cwu)->i == 1;
+        int wu = !td_steps_row_steady(t, r);
         double x = px0 + slot * (double)i + (slot - bw) / 2;
         double y = pd_axis_pos(&ay, w, py1, py0);
         pd_rgb(d, wu ? C_WARM : C_COMP);
@@ -315,7 +316,16 @@ int pd_steps(pdoc *d, const char *title)
     pd_text(d, px0, py1 + 12, byrank ? "rank (one step each)" : "step", PF_SANS, 7, px1 - px0,
             PANGO_ALIGN_CENTER, PANGO_ELLIPSIZE_END, C_TEXT);
     d->y = py1 + 26;
-    const char *labs[3] = {"steady steps", "warm-up (dropped)", med};
+    int anywu = 0, anycut = 0;
+    for (size_t i = 0; i < nr; i++) {
+        anywu |= cwu >= 0 && td_table_cell(t, rows[i], cwu)->i == 1;
+        anycut |= ccut >= 0 && td_table_cell(t, rows[i], ccut)->i == 1;
+    }
+    const char *labs[3] = {"steady steps",
+                           anycut ? (anywu ? "warm-up or cut short (dropped)"
+                                           : "cut short by the trace (dropped)")
+                                  : "warm-up (dropped)",
+                           med};
     uint32_t cols[3] = {C_COMP, C_WARM, C_TEXT};
     int nl = 0;
     if (nsteady)

@@ -561,7 +561,11 @@ int pd_keyfigures(pdoc *d, const char *title)
     const td_kv *cut = td_sum_get(s, "module_cut.threshold");
     if (!n && !(rule && rule->v.s && rule->v.s[0]))
         return 0;
-    char n1[1024] = "", n2[256] = "", n3[512] = "";
+    char n1[1024] = "", n2[256] = "", n3[512] = "", n4[512] = "";
+    /* a step cut short by the trace's ends is not in the step time: said, even brief */
+    const td_kv *cutn = td_sum_get(s, "step_time.cut_note");
+    if (cutn && cutn->type == TD_T_TEXT && cutn->v.s && med)
+        snprintf(n4, sizeof n4, "%s", cutn->v.s);
     /* what the idle time is (HTA's causes over every stream's idle time) */
     const td_kv *ih = td_sum_get(s, "idle.host_wait_share");
     const td_kv *ik = td_sum_get(s, "idle.kernel_wait_share");
@@ -586,11 +590,14 @@ int pd_keyfigures(pdoc *d, const char *title)
         snprintf(n2, sizeof n2, "Modules below %.2g%% of device time are left out of the "
                  "module tables.", cut->v.f * 100.0);
     double W = d->x1 - d->x0;
-    double tail = (n1[0] ? pd_text_h(d, n1, PF_SANS, 7, W) : 0) +
+    double tail = (n4[0] ? pd_text_h(d, n4, PF_SANS, 7, W) : 0) +
+                  (n1[0] ? pd_text_h(d, n1, PF_SANS, 7, W) : 0) +
                   (n2[0] ? pd_text_h(d, n2, PF_SANS, 7, W) : 0) +
                   (n3[0] ? pd_text_h(d, n3, PF_SANS, 7, W) : 0);
     pd_heading(d, title ? title : "Key figures", 48 + (n <= 4 ? tail : 0));
     draw_cards(d, c, n, tail);
+    if (n4[0])
+        pd_note(d, n4);
     if (n3[0])
         pd_note(d, n3);
     if (n1[0])

@@ -17,7 +17,6 @@ static void shade_steps(pdoc *d, const td_table *st, double px0, double px1, dou
 {
     int cs = td_table_col(st, "start_ns"), cw = td_table_col(st, "wall_ns");
     int cr = td_table_col(st, "rank"), cn = td_table_col(st, "name");
-    int cwu = td_table_col(st, "warmup");
     if (cs < 0 || cw < 0)
         return;
     int64_t rank0 = cr >= 0 && st->nrows ? td_table_cell(st, 0, cr)->i : 0;
@@ -30,7 +29,7 @@ static void shade_steps(pdoc *d, const td_table *st, double px0, double px1, dou
             continue;
         xa = fmax(xa, px0);
         xb = fmin(xb, px1);
-        int wu = cwu >= 0 && td_table_cell(st, r, cwu)->i == 1;
+        int wu = !td_steps_row_steady(st, r); /* warm-up, or cut short */
         pd_rgb(d, label ? (wu ? C_WARM : C_COMP) : C_ZEBRA);
         cairo_rectangle(d->cr, xa, y0, fmax(xb - xa - (label ? 0.6 : 0), 0.4), y1 - y0);
         cairo_fill(d->cr);

@@ -67,7 +67,7 @@ static int says_nothing(const xw *x, const td_table *t, int c, const size_t *row
      * the warm-up flag, the profiler's active window) with one value in every row (two
      * or more for the rank: one row's rank says whose it is) tells nothing a reader can sort or compare by: "Scope trace", "Warm-up
      * no", "Active window 1" down the sheet */
-    static const char *const qual[] = {"rank", "scope", "warmup", "window", NULL};
+    static const char *const qual[] = {"rank", "scope", "warmup", "window", "cut", NULL};
     for (int q = 0; qual[q] && nrows > 0; q++) {
         if (strcmp(col->key, qual[q]) || (q == 0 && nrows < 2)) /* one row's rank tells */
             continue;
@@ -219,7 +219,7 @@ static double clampw(size_t w)
 static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrows, int ncols)
 {
     int cw = td_table_col(t, "wall_ns"), cs = td_table_col(t, "step"),
-        cr = td_table_col(t, "rank"), cu = td_table_col(t, "warmup");
+        cr = td_table_col(t, "rank"), cu = td_table_col(t, "cut");
     if (cw < 0 || nrows < 2)   /* a chart of one bar says nothing */
         return;
     size_t n = nrows < CHART_MAX_STEPS ? nrows : CHART_MAX_STEPS;
@@ -244,7 +244,7 @@ static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrow
             snprintf(lab, sizeof lab, "%lld", (long long)step);
         xw_put_str(x, ws, (int)r + 1, c0, lab, NULL);
         int64_t w = td_table_cell(t, r, cw)->i;
-        int warm = cu >= 0 && td_table_cell(t, r, cu)->i == 1;
+        int warm = !td_steps_row_steady(t, r); /* warm-up, or cut short by the trace's ends */
         any_warm |= warm;
         if (w != TD_NA)
             xw_put_num(x, ws, (int)r + 1, c0 + (warm ? 2 : 1), (double)w / 1e6, x->ms);
@@ -271,7 +271,11 @@ static void steps_chart(xw *x, lxw_worksheet *ws, const td_table *t, size_t nrow
         se = chart_add_series(ch, NULL, NULL);
         chart_series_set_categories(se, sn, 1, (lxw_col_t)c0, last, (lxw_col_t)c0);
         chart_series_set_values(se, sn, 1, (lxw_col_t)(c0 + 2), last, (lxw_col_t)(c0 + 2));
-        chart_series_set_name(se, "Warm-up steps (dropped)");
+        int anycut = 0;
+        for (size_t r = 0; cu >= 0 && r < n; r++)
+            anycut |= td_table_cell(t, r, cu)->i == 1;
+        chart_series_set_name(se, anycut ? "Warm-up or cut short (dropped)"
+                                         : "Warm-up steps (dropped)");
         lxw_chart_fill f2 = {.color = 0xED7D31};
         chart_series_set_fill(se, &f2);
     }
