@@ -1,7 +1,9 @@
 /* analyse/headline.c - the figures page 1 leads with: the step time of the steady steps
  * (those the warm-up rule kept, less any step cut short by the trace's ends), median and 90th percentile over every rank's kept steps.
  * Scalars step_time.median_ns, step_time.p90_ns, step_time.steps; absent without steps.
- * step_time.cut_steps / cut_note: the steps cut short by the trace's ends, left out.
+ * step_time.steps counts the steady steps of every rank; with several ranks,
+ * step_time.ranks says how many and step_time.steps_per_rank the count of each (when
+ * every rank has the same). step_time.cut_steps / cut_note: the steps cut short by the trace's ends, left out.
  * The median of an even count is the mean of the two middle values; the p90 is the
  * nearest-rank percentile (the smallest value with at least 90% of the steps at or below
  * it), so that it is a step that happened.
@@ -71,6 +73,27 @@ static void step_time(td_actx *a)
     int64_t *w = td_xcalloc(st->nrows + 1, sizeof *w), *bz = td_xcalloc(st->nrows + 1, sizeof *bz);
     size_t n = 0, nb = 0;
     int64_t wsum = 0, bsum = 0;
+    /* ranks with steady steps, and whether each has the same count (rows come by rank) */
+    int cr = td_table_col(st, "rank");
+    int64_t nranks = 0, per = -1, cur = 0, prev = TD_NA;
+    int even = 1;
+    for (size_t r = 0; r < st->nrows; r++) {
+        if (!td_steps_row_steady(st, r))
+            continue;
+        int64_t rk = cr >= 0 ? td_table_cell(st, r, cr)->i : 0;
+        if (!nranks || rk != prev) {
+            if (nranks) {
+                even &= per < 0 || cur == per;
+                per = cur;
+            }
+            nranks++;
+            prev = rk;
+            cur = 0;
+        }
+        cur++;
+    }
+    if (nranks > 1)
+        even &= cur == per;
     for (size_t r = 0; r < st->nrows; r++) {
         if (!td_steps_row_steady(st, r)) /* warm-up, or cut short by the trace's ends */
             continue;
@@ -94,6 +117,12 @@ static void step_time(td_actx *a)
         td_sum_set_int(s, "step_time.p90_ns", "Step time (p90 of steady steps)", TD_T_NS,
                        w[k - 1]);
         td_sum_set_int(s, "step_time.steps", "Steady steps", TD_T_INT, (int64_t)n);
+        if (nranks > 1) { /* one count, one meaning: the steps of every rank, and per rank */
+            td_sum_set_int(s, "step_time.ranks", "Ranks with steady steps", TD_T_INT, nranks);
+            if (even)
+                td_sum_set_int(s, "step_time.steps_per_rank", "Steady steps per rank",
+                               TD_T_INT, (int64_t)n / nranks);
+        }
     }
     if (nb && wsum > 0) {
         qsort(bz, nb, sizeof *bz, cmp_i64);

@@ -7,6 +7,8 @@
 # after it began; the first when it ends less than that after the trace's first event.
 # Synthetic traces check the rule both ways (a complete last step is kept; a long first
 # step beside one other step does not make the second one "cut").
+# One count, one meaning: DLRM's page 1 said "of 8 steady steps" beside "1 step recorded"
+# (8 ranks of one step each): both now say per rank, counted here from the archive.
 . "$ROOT/tests/lib.sh"
 need_traces
 command -v pdftotext >/dev/null || { echo "no poppler"; exit 77; }
@@ -100,5 +102,32 @@ assert c == [True] + [False] * 5 and st["median_ns"] == 10_000_000, (c, st)
 assert "start" in st["cut_note"], st
 c, st = get("two")
 assert c == [False, False] and st["median_ns"] == 30_000_000, (c, st)
+PYEOF
+# DLRM: steps per rank from the archive's ProfilerStep events
+J=$TRACES/kineto/param_dlrm_8ranks.tar.gz
+"$TD" report "$J" -o dl --format pdf,json >/dev/null 2>err || die "dlrm: $(cat err)"
+pdftotext -f 1 -l 1 dl/report.pdf dl1.txt || die pdftotext
+$PY - "$J" dl/summary.json dl1.txt <<'PYEOF' || exit 1
+import json, re, sys, tarfile
+per = {}
+with tarfile.open(sys.argv[1]) as tf:
+    for m in tf.getmembers():
+        if not m.isfile() or not m.name.endswith(".json"):
+            continue
+        d = json.load(tf.extractfile(m))
+        n = sum(1 for e in d["traceEvents"] if e.get("ph") == "X" and
+                e.get("cat") == "user_annotation" and e["name"].startswith("ProfilerStep#"))
+        per[m.name] = n
+counts = set(per.values())
+assert len(per) == 8 and counts == {1}, per
+k, nr = counts.pop(), len(per)
+s = json.load(open(sys.argv[2]))
+st = s["step_time"]
+assert st["steps"] == k * nr and st["ranks"] == nr and st["steps_per_rank"] == k, st
+p1 = " ".join(open(sys.argv[3]).read().split())
+want = "%d ranks \u00d7 %d steady step%s" % (nr, k, "" if k == 1 else "s")
+assert want in p1, (want, p1[:3000])
+assert "Steps of each rank: %d step%s recorded" % (k, "" if k == 1 else "s") in p1, p1[:3000]
+assert not re.search(r"of %d steady steps?(?! on)" % (k * nr), p1), p1[:3000]
 PYEOF
 exit 0

@@ -413,7 +413,17 @@ int pd_keyfigures(pdoc *d, const char *title)
         c[n].label = "Step time (median)";
         fmt_kv(med, c[n].val, sizeof c[n].val);
         c[n].sub[0] = 0;
-        if (nst && nst->v.i != TD_NA)
+        /* one count, one meaning: with several ranks, per rank (as "Steps: 1 step
+         * recorded per rank" below says) and how many ranks */
+        const td_kv *nrk = td_sum_get(s, "step_time.ranks");
+        const td_kv *per = td_sum_get(s, "step_time.steps_per_rank");
+        if (nst && nst->v.i != TD_NA && nrk && nrk->v.i > 1 && per && per->v.i > 0)
+            snprintf(c[n].sub, sizeof c[n].sub, "%lld ranks \xc3\x97 %lld steady step%s",
+                     (long long)nrk->v.i, (long long)per->v.i, per->v.i == 1 ? "" : "s");
+        else if (nst && nst->v.i != TD_NA && nrk && nrk->v.i > 1)
+            snprintf(c[n].sub, sizeof c[n].sub, "%lld steady steps, %lld ranks",
+                     (long long)nst->v.i, (long long)nrk->v.i);
+        else if (nst && nst->v.i != TD_NA)
             snprintf(c[n].sub, sizeof c[n].sub, "of %lld steady step%s", (long long)nst->v.i,
                      nst->v.i == 1 ? "" : "s");
         n++;
@@ -581,8 +591,14 @@ int pd_keyfigures(pdoc *d, const char *title)
         /* the schedule sentence when steps are missing (a schedule, or a late start) */
         const td_kv *miss = td_sum_get(s, "schedule.missing_steps");
         const td_kv *sch = td_sum_get(s, "schedule.steps");
+        /* the sentence is of the first rank with steps: with several ranks, say whose */
+        const td_kv *nrk = td_sum_get(s, "step_time.ranks");
+        const td_kv *per = td_sum_get(s, "step_time.steps_per_rank");
+        const char *whose = !(nrk && nrk->v.i > 1) ? "Steps"
+                            : per                  ? "Steps of each rank"
+                                                   : "Steps of the first rank";
         if (miss && miss->v.i > 0 && sch && sch->type == TD_T_TEXT && sch->v.s)
-            snprintf(n1, sizeof n1, "Steps: %s Warm-up: %s", sch->v.s, rule->v.s);
+            snprintf(n1, sizeof n1, "%s: %s Warm-up: %s", whose, sch->v.s, rule->v.s);
         else
             snprintf(n1, sizeof n1, "Warm-up: %s", rule->v.s);
     }
