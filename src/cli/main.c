@@ -414,8 +414,8 @@ static const td_cli_opt opts[] = {
 static const td_cli the_cli = {
     "tracedoc", TD_VERSION, cmds, sizeof cmds / sizeof cmds[0], opts, sizeof opts / sizeof opts[0],
     "TRACE is a file (Chrome/Kineto JSON, plain or gzip; Nsight Systems SQLite;\n"
-    "nsys-jax .zip; rocprofv3 JSON; IBM AIU runtime trace or DeepRT compile log;\n"
-    "stack-tracing CSV;\n"
+    "nsys-jax .zip; rocprofv3 JSON, CSV or rocpd SQLite; IBM AIU runtime trace or\n"
+    "DeepRT compile log; stack-tracing CSV;\n"
     "tracedoc.ipu/1 export of a Graphcore PopVision report), '-' for stdin, a\n"
     "directory, or a .tar/.tar.gz of traces.\n"
     "Exit status: 0 ok, 1 a metric regressed (diff, report --baseline/--history),\n"

@@ -301,6 +301,8 @@ typedef struct td_traceset {
     td_tsample *ts; size_t nts, ts_cap;
     struct td_samba_acc *samba_acc; /* SambaTune artifact files collected while one input
                                        argument is read (read/samba.c frees it) */
+    struct td_rocprof_acc *rocprof_acc; /* rocprofv3 CSV files of the argument being read,
+                                       by prefix (read/rocprof_csv.c frees it) */
     int analysis_only;              /* 1: the set is read for the analysis passes, so readers
                                        keep nothing only `export` writes: no td_flow records
                                        (1.19 M of them, 38 MB, in bench's 1 GB trace) and no

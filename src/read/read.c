@@ -136,6 +136,8 @@ static td_status read_whole(const rd *x, whole_fn fn, td_err *e)
 static td_status whole_nsys(td_traceset *set, td_trace *t, const char *name,
                             const unsigned char *data, size_t n, td_err *e)
 {
+    if (td_rocpd_probe_mem(data, n)) /* rocprofv3's rocpd database */
+        return td_read_rocpd_mem(set, t, name, data, n, e);
     t->format = TD_FMT_NSYS_SQLITE;
     return td_read_nsys_sqlite(set, t, name, data, n, e);
 }
@@ -154,11 +156,22 @@ static td_status whole_samba_report(td_traceset *set, td_trace *t, const char *n
 }
 
 /* A file on disk is opened by SQLite itself (memory holds the rows kept, not the file);
- * stdin, gzip, archive members and WAL-mode files are read whole. */
+ * stdin, gzip, archive members and WAL-mode files are read whole. An SQLite file with
+ * rocpd's views is rocprofv3's database, any other an Nsight Systems export. */
 static td_status read_nsys(const rd *x, td_err *e)
 {
     const unsigned char *p;
     struct stat sb;
+    if (x->path && !td_in_is_gzip(x->in) && stat(x->path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        td_rocpd_probe_file(x->path)) {
+        td_trace *t = new_trace(x);
+        td_status st = td_in_finish(x->in, &t->bytes, t->sha256, e);
+        if (st == TD_OK)
+            st = td_read_rocpd_file(x->set, t, x->name, x->path, e);
+        if (st == TD_OK)
+            (*x->found)++;
+        return st;
+    }
     if (x->path && !td_in_is_gzip(x->in) && td_in_peek(x->in, 100, &p, e) >= 100 &&
         td_nsys_file_ok(p, 100) && stat(x->path, &sb) == 0 && S_ISREG(sb.st_mode)) {
         unsigned char head[100];
@@ -266,10 +279,19 @@ static td_status read_samba(const rd *x, td_err *e)
     return st;
 }
 
+/* A rocprofv3 CSV file: read into its prefix's trace, finished by td_rocprof_csv_done. */
+static td_status read_rocprof_csv(const rd *x, td_err *e)
+{
+    td_status st = td_rocprof_csv_collect(x->set, x->in, x->name, e);
+    if (st == TD_OK)
+        (*x->found)++;
+    return st;
+}
+
 static td_status read_tar(const rd *x, td_err *e);
 
 static const format formats[] = {
-    {"Nsight Systems SQLite", sniff_sqlite, read_nsys},
+    {"Nsight Systems SQLite or rocpd", sniff_sqlite, read_nsys},
     {"nsys-jax zip", sniff_zip, read_nsys_jax},
     {"tar archive", sniff_tar, read_tar},
     {"IBM AIU flex trace", sniff_aiu_flex, read_aiu},
@@ -278,6 +300,7 @@ static const format formats[] = {
     {"tracedoc stack-trace report", sniff_samba_report, read_samba_report},
     {"rocprofv3 JSON", td_rocprof_json_sniff, read_rocprof_json},
     {"Chrome trace JSON", sniff_json, read_chrome},
+    {"rocprofv3 CSV", td_rocprof_csv_sniff, read_rocprof_csv},
     {"SambaTune stack-trace artifact", td_samba_sniff, read_samba},
 };
 
@@ -504,6 +527,7 @@ td_status td_read_input(td_traceset *set, const char *arg, td_err *e)
     size_t before = set->n;
     /* stack-tracing artifacts met while reading arg become one trace */
     td_status st = td_samba_input_done(set, arg, read_input(set, arg, e), e);
+    st = td_rocprof_csv_done(set, st, e); /* rocprofv3 CSV files met while reading arg */
     const char *in = td_arena_strdup(set->arena, arg);
     for (size_t i = before; i < set->n; i++)
         set->tr[i]->input = in;

@@ -24,6 +24,34 @@ typedef struct {
 uint32_t *td_rp_imap_put(imap *m, int64_t k); /* find or add (value 0) */
 const uint32_t *td_rp_imap_get(const imap *m, int64_t k);
 
+/* ---- shared by the three readers (read/rocprof_rec.c) */
+
+/* Device tracks of (agent, HIP stream), (agent, queue) or (agent, copies), made while
+ * reading with a provisional pid and numbered by td_rp_tracks_finish once the agents are
+ * known: pid = device = dev_of(agent) (agents it does not know get numbers after the
+ * known devices, one per agent), host tracks get the process id. */
+enum { TD_RP_QUEUE = 0, TD_RP_STREAM = 1, TD_RP_COPY = 2 };
+typedef struct {
+    imap map;
+    int64_t *agent, *id; uint32_t *tr; uint8_t *what;
+    size_t n, cap;
+} td_rp_tracks;
+uint32_t td_rp_track(td_rp_tracks *k, td_trace *t, int64_t ag, int64_t id, int what);
+void td_rp_tracks_finish(td_rp_tracks *k, td_traceset *set, td_trace *t,
+                         int32_t (*dev_of)(const void *ctx, int64_t ag), const void *ctx,
+                         int64_t pid);
+void td_rp_tracks_free(td_rp_tracks *k);
+
+/* The kernel name rocprofv3 truncates to (`--truncate-kernels`, TraceLens's name): the last
+ * identifier before the trailing ()/<>/[] groups of a demangled name, so "void
+ * at::native::foo<4, float>(int)" is "foo" and a name without groups stays whole. kernel:
+ * the symbol as in the code object ("_Z...", "__amd_rocclr_copyBuffer.kd"), shown: the
+ * demangled (formatted) name; either may be NULL. */
+td_str td_rp_truncated(td_strtab *s, const char *kernel, const char *shown);
+/* What a record of this domain (kind) name is: TD_K_RUNTIME (HIP_*), TD_K_DRIVER (HSA_*),
+ * TD_K_USER_ANNOT (MARKER_*, ROCTx) or TD_K_OTHER. */
+int td_rp_domain_kind(const char *domain);
+
 
 enum { C_ROOT, C_TOOLS, C_TOOL, C_STRINGS, C_BUF, C_CB,
        /* arrays of records */
@@ -77,9 +105,7 @@ typedef struct {
     kindnames *kn; size_t nkn, kncap;
     td_str *tops; size_t ntops, topscap;   /* scratch of parse_kind */
     imap marker;            /* correlation id -> td_str */
-    imap qtrack;            /* (agent index << 32 | queue) -> track + 1 */
-    uint64_t *qkey; size_t nq, qcap;  /* per device track made here: agent << 32 | queue */
-    uint32_t *qtr;
+    td_rp_tracks tk;        /* device tracks */
     pending *pend; size_t npend, pendcap;
     int64_t pid;
     td_str cat_kernel, cat_copy, cat_marker;

@@ -302,6 +302,12 @@ static td_status run(rp *c)
     }
 }
 
+static int32_t agent_dev(const void *ctx, int64_t handle)
+{
+    const agent *a = td_rp_find_agent(ctx, handle);
+    return a ? a->dev : -1;
+}
+
 /* Names not known when their record was read, device numbers, the process id. */
 static void finish(rp *c)
 {
@@ -321,41 +327,7 @@ static void finish(rp *c)
                 ev->cat = td_trace_cat(t, kn);
         }
     }
-    /* device tracks: pid = device id; agents never listed get ids after the known ones */
-    int32_t next = 0;
-    for (size_t i = 0; i < t->ndevices; i++)
-        if (t->devices[i].id >= next)
-            next = t->devices[i].id + 1;
-    for (size_t i = 0; i < c->nq; i++) {
-        const agent *a = td_rp_find_agent(c, (int64_t)c->qkey[i]);
-        int32_t dev;
-        if (a && a->dev >= 0) {
-            dev = a->dev;
-        } else {
-            /* the same unknown agent keeps one number */
-            dev = -1;
-            for (size_t j = 0; j < i; j++)
-                if (c->qkey[j] == c->qkey[i])
-                    dev = t->tracks[c->qtr[j]].device;
-            if (dev < 0)
-                dev = next++;
-        }
-        td_track *tk = &t->tracks[c->qtr[i]];
-        tk->device = dev;
-        tk->pid = dev;
-        char b[64];
-        if (tk->sort_index)
-            snprintf(b, sizeof b, "HIP stream %d", tk->stream);
-        else if (tk->stream == COPY_STREAM)
-            snprintf(b, sizeof b, "memory copies");
-        else
-            snprintf(b, sizeof b, "queue %d", tk->stream);
-        tk->sort_index = 0;
-        tk->thread_name = td_intern_cstr(c->set->strs, b);
-    }
-    for (size_t i = 0; i < t->ntracks; i++)
-        if (t->tracks[i].device < 0)
-            t->tracks[i].pid = c->pid;
+    td_rp_tracks_finish(&c->tk, c->set, t, agent_dev, c, c->pid);
     if (c->n_negdur)
         td_warn(&c->set->warnings, "%s: %llu records end before they start (duration set to 0)",
                 c->name, (unsigned long long)c->n_negdur);
@@ -413,9 +385,7 @@ td_status td_read_rocprof_json(td_traceset *set, td_trace *t, td_in *in, td_err 
     free(c->kn);
     free(c->tops);
     free(c->marker.e);
-    free(c->qtrack.e);
-    free(c->qkey);
-    free(c->qtr);
+    td_rp_tracks_free(&c->tk);
     free(c->pend);
     td_jscan_free(&c->js);
     free(c);

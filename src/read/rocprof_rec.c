@@ -337,28 +337,6 @@ static void defer(rp *c, uint32_t what, int64_t key, int64_t kind, int64_t op)
     q->op = op < 0 || op > UINT32_MAX ? UINT32_MAX : (uint32_t)op;
 }
 
-/* The track of (agent, HIP stream), or of (agent, queue) when the record has no stream
- * (rocprofv3 before ROCm 6.4): made here with a provisional pid, numbered at the end. */
-static uint32_t dev_track(rp *c, int64_t agent_handle, int64_t queue, int is_stream)
-{
-    uint64_t key = ((uint64_t)agent_handle << 32) ^ (uint64_t)queue ^ ((uint64_t)is_stream << 63);
-    uint32_t *v = td_rp_imap_put(&c->qtrack, (int64_t)key);
-    if (*v)
-        return *v - 1;
-    /* a pid no host thread has: INT64_MIN + n */
-    uint32_t tr = td_trace_track(c->t, INT64_MIN + (int64_t)c->nq, queue);
-    *v = tr + 1;
-    size_t n = c->nq;
-    *TD_PUSH(c->qkey, c->nq, c->qcap) = (uint64_t)agent_handle;
-    c->qtr = td_xrealloc(c->qtr, c->qcap * sizeof *c->qtr);
-    c->qtr[n] = tr;
-    td_track *tk = &c->t->tracks[tr];
-    tk->stream = queue < 0 || queue > INT32_MAX ? 0 : (int32_t)queue;
-    tk->device = 0;
-    tk->sort_index = is_stream; /* read back (and reset) by finish() for the track's name */
-    return tr;
-}
-
 static td_event *push(rp *c, int64_t ts, int64_t te, int kind, uint32_t track, int64_t corr)
 {
     td_event *ev = td_trace_push_event(c->t);
@@ -411,7 +389,8 @@ const char *td_rp_dispatch(rp *c, const char *p, const char *end)
     if (ts < 0 || te < 0)
         return p;
     td_event *ev = push(c, ts, te, TD_K_KERNEL,
-                        stream >= 0 ? dev_track(c, agent_h, stream, 1) : dev_track(c, agent_h, queue, 0),
+                        stream >= 0 ? td_rp_track(&c->tk, c->t, agent_h, stream, TD_RP_STREAM)
+                                    : td_rp_track(&c->tk, c->t, agent_h, queue, TD_RP_QUEUE),
                         corr);
     ev->cat = td_trace_cat(c->t, c->cat_kernel);
     td_aux *a;
@@ -518,7 +497,8 @@ const char *td_rp_copy(rp *c, const char *p, const char *end)
     const agent *d = td_rp_find_agent(c, dst);
     int64_t on = d && d->type != 2 ? src : dst;
     td_event *ev = push(c, ts, te, TD_K_MEMCPY,
-                        stream >= 0 ? dev_track(c, on, stream, 1) : dev_track(c, on, COPY_STREAM, 0),
+                        stream >= 0 ? td_rp_track(&c->tk, c->t, on, stream, TD_RP_STREAM)
+                                    : td_rp_track(&c->tk, c->t, on, 0, TD_RP_COPY),
                         corr);
     ev->cat = td_trace_cat(c->t, c->cat_copy);
     td_aux *a;
@@ -532,3 +512,133 @@ const char *td_rp_copy(rp *c, const char *p, const char *end)
     return p;
 }
 
+/* ---------------------------------------------------------------- shared helpers */
+
+uint32_t td_rp_track(td_rp_tracks *k, td_trace *t, int64_t ag, int64_t id, int what)
+{
+    uint64_t key = mix((uint64_t)ag) ^ ((uint64_t)id * 4 + (uint64_t)what);
+    uint32_t *v = td_rp_imap_put(&k->map, (int64_t)key);
+    if (*v) {
+        size_t i = *v - 1;
+        if (k->agent[i] == ag && k->id[i] == id && k->what[i] == what)
+            return k->tr[i];
+        /* two pairs with one hash (never seen in practice): look for the exact one */
+        for (i = 0; i < k->n; i++)
+            if (k->agent[i] == ag && k->id[i] == id && k->what[i] == what)
+                return k->tr[i];
+    }
+    /* a pid no host thread has: INT64_MIN + n */
+    int64_t tid = what == TD_RP_COPY ? COPY_STREAM : id;
+    uint32_t tr = td_trace_track(t, INT64_MIN + (int64_t)k->n, tid);
+    if (k->n == k->cap) {
+        k->cap = k->cap ? k->cap * 2 : 16;
+        k->agent = td_xrealloc(k->agent, k->cap * sizeof *k->agent);
+        k->id = td_xrealloc(k->id, k->cap * sizeof *k->id);
+        k->tr = td_xrealloc(k->tr, k->cap * sizeof *k->tr);
+        k->what = td_xrealloc(k->what, k->cap * sizeof *k->what);
+    }
+    k->agent[k->n] = ag;
+    k->id[k->n] = id;
+    k->tr[k->n] = tr;
+    k->what[k->n] = (uint8_t)what;
+    k->n++;
+    if (!*v)
+        *v = (uint32_t)k->n;
+    td_track *tk = &t->tracks[tr];
+    tk->stream = tid < 0 || tid > INT32_MAX ? 0 : (int32_t)tid;
+    tk->device = 0;
+    return tr;
+}
+
+void td_rp_tracks_finish(td_rp_tracks *k, td_traceset *set, td_trace *t,
+                         int32_t (*dev_of)(const void *ctx, int64_t ag), const void *ctx,
+                         int64_t pid)
+{
+    int32_t next = 0;
+    for (size_t i = 0; i < t->ndevices; i++)
+        if (t->devices[i].id >= next && t->devices[i].id < INT32_MAX)
+            next = t->devices[i].id + 1;
+    for (size_t i = 0; i < k->n; i++) {
+        int32_t dev = dev_of(ctx, k->agent[i]);
+        if (dev < 0) { /* the same unknown agent keeps one number */
+            for (size_t j = 0; j < i && dev < 0; j++)
+                if (k->agent[j] == k->agent[i])
+                    dev = t->tracks[k->tr[j]].device;
+            if (dev < 0)
+                dev = next++;
+        }
+        td_track *tk = &t->tracks[k->tr[i]];
+        tk->device = dev;
+        tk->pid = dev;
+        char b[64];
+        if (k->what[i] == TD_RP_STREAM)
+            snprintf(b, sizeof b, "HIP stream %d", tk->stream);
+        else if (k->what[i] == TD_RP_COPY)
+            snprintf(b, sizeof b, "memory copies");
+        else
+            snprintf(b, sizeof b, "queue %d", tk->stream);
+        tk->thread_name = td_intern_cstr(set->strs, b);
+    }
+    for (size_t i = 0; i < t->ntracks; i++)
+        if (t->tracks[i].device < 0)
+            t->tracks[i].pid = pid;
+}
+
+void td_rp_tracks_free(td_rp_tracks *k)
+{
+    free(k->map.e);
+    free(k->agent);
+    free(k->id);
+    free(k->tr);
+    free(k->what);
+}
+
+td_str td_rp_truncated(td_strtab *s, const char *kernel, const char *shown)
+{
+    /* rocprofv3 truncates the demangled name; a symbol that does not demangle (not _Z...,
+     * or a shown name still mangled) is its own demangled name */
+    const char *n = shown;
+    if (kernel && *kernel && (strncmp(kernel, "_Z", 2) || !shown || !strncmp(shown, "_Z", 2)))
+        n = kernel;
+    if (!n || !*n)
+        n = kernel && *kernel ? kernel : shown;
+    if (!n)
+        return 0;
+    size_t len = strlen(n);
+    ptrdiff_t i = (ptrdiff_t)len - 1;
+    int depth = 0;
+    char open = 0, close = 0;
+    for (; i >= 0; i--) {
+        char ch = n[i];
+        if (!depth) {
+            if (ch == ')' || ch == '>' || ch == ']') {
+                close = ch;
+                open = ch == ')' ? '(' : ch == '>' ? '<' : '[';
+                depth = 1;
+            } else if (ch != ' ')
+                break;
+        } else if (ch == close)
+            depth++;
+        else if (ch == open)
+            depth--;
+    }
+    ptrdiff_t e = i + 1;
+    while (i >= 0 && n[i] != ' ' && n[i] != ':')
+        i--;
+    if (e - (i + 1) <= 0) /* nothing left (a name that is all groups): keep it whole */
+        return td_intern(s, n, len);
+    return td_intern(s, n + i + 1, (size_t)(e - (i + 1)));
+}
+
+int td_rp_domain_kind(const char *d)
+{
+    if (!d)
+        return TD_K_OTHER;
+    if (!strncmp(d, "HIP_", 4))
+        return TD_K_RUNTIME;
+    if (!strncmp(d, "HSA_", 4))
+        return TD_K_DRIVER;
+    if (!strncmp(d, "MARKER_", 7))
+        return TD_K_USER_ANNOT;
+    return TD_K_OTHER;
+}

@@ -97,6 +97,7 @@ if [ -f "$TRACES/rocprof/908_results.json.gz" ]; then
     zcat "$TRACES/rocprof/908_results.json.gz" | head -c 18402000 | tail -c 6000 |
         sed '1s/^[^{]*/{"rocprofiler-sdk-tool":[{"buffer_records":{"kernel_dispatch":[/' >"$S/rocprof/908-dispatch.json"
 fi
+cp tests/fuzz/corpus/rocprof/*.csv "$S/rocprof/" 2>/dev/null
 harnesses=${*:-$(ls "$B"/fuzz/ 2>/dev/null | sed 's/^fuzz_//')}
 for h in $harnesses; do
     h=${h#fuzz_}
