@@ -15,6 +15,7 @@ _tracedoc()
     --template) COMPREPLY=($(compgen -W "bug-report nightly manager" -- "$cur") $(compgen -f -X '!*.tdt' -- "$cur")); return ;;
     --stacks) COMPREPLY=($(compgen -W "cpu device ops compile source opname ipu sections" -- "$cur")); return ;;
     --warmup) COMPREPLY=($(compgen -W "auto none" -- "$cur")); return ;;
+    --critical-path) COMPREPLY=($(compgen -W "sync hta" -- "$cur")); return ;;
     --paper) COMPREPLY=($(compgen -W "a4 letter" -- "$cur")); return ;;
     --files-from) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     -o|--output)

@@ -31,7 +31,7 @@
 
 #define KK_DELAY_NS 1500000 /* HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US */
 
-enum { E_OP, E_DEP, E_LAUNCH, E_KK };
+enum { E_OP, E_DEP, E_LAUNCH, E_KK, E_SYNC };
 
 typedef struct cnode {
     int64_t ts;
@@ -150,8 +150,10 @@ static int32_t local(cgraph *g, td_cptrace *p, int32_t i, int32_t k)
     return (int32_t)g->ne++;
 }
 
-/* The runtime lock path (HTA _construct_graph_from_cuda_runtime_events). */
-static void lock_edges(cgraph *g, const uint8_t *lock)
+/* The runtime lock path (HTA _construct_graph_from_cuda_runtime_events); a call that
+ * blocked until device work ended (synced, not in HTA's mode) weighs nothing there, as in
+ * its call stack. */
+static void lock_edges(cgraph *g, const uint8_t *lock, const uint8_t *synced)
 {
     int32_t *open = td_xmalloc((g->nn + 1) * sizeof *open);
     size_t no = 0;
@@ -166,7 +168,7 @@ static void lock_edges(cgraph *g, const uint8_t *lock)
             while (no) {
                 int32_t s = open[--no];
                 if (g->nd[s].e == x->e)
-                    span_edge(g, s, (int32_t)j, E_OP, 0, -1);
+                    span_edge(g, s, (int32_t)j, E_OP, synced[x->e], -1);
                 else
                     span_edge(g, s, (int32_t)j, E_DEP, 0, -1);
             }
@@ -431,8 +433,11 @@ typedef struct slast {
     int32_t dev, stream, node;
 } slast;
 
-/* Device work (HTA _construct_graph_from_kernels, without the synchronisation events). */
-static void kernel_edges(cgraph *g, const td_cptrace *p, const int32_t *dk, size_t nd)
+/* Device work (HTA _construct_graph_from_kernels, without the synchronisation events);
+ * work that waited for another stream (dwait[j], the k-th device event; NULL none) is
+ * reached from that work's end, not by a launch or kernel-kernel edge. */
+static void kernel_edges(cgraph *g, const td_cptrace *p, const int32_t *dk, size_t nd,
+                         const int32_t *dwait)
 {
     const td_trace *t = p->c->t;
     slast *ls = NULL;
@@ -457,7 +462,9 @@ static void kernel_edges(cgraph *g, const td_cptrace *p, const int32_t *dk, size
         }
         int32_t r = p->c->launch[k], rl = td_cp_loc_cpu(p, r);
         const td_event *call = &t->ev[r];
-        if (p->qrt[k] == 1 && p->qdev[k] == 0 && (l->node < 0 || g->nd[l->node].ts < call->ts) &&
+        if (dwait && dwait[j] >= 0)
+            add_edge(g, g->en[p->dloc[dwait[j]]], sn, E_SYNC, 1, -1);
+        else if (p->qrt[k] == 1 && p->qdev[k] == 0 && (l->node < 0 || g->nd[l->node].ts < call->ts) &&
             rl >= 0)
             span_edge(g, g->sn[rl], sn, E_LAUNCH, 0, -1);
         else if (l->node >= 0 && g->nd[sn].ts - g->nd[l->node].ts < KK_DELAY_NS)
@@ -544,7 +551,7 @@ static int bound_of(const td_tctx *c, const cedge *e)
         return TD_CP_KK;
     if (e->type == E_LAUNCH)
         return TD_CP_LAUNCH;
-    if (e->type == E_DEP || e->attr < 0)
+    if (e->type == E_DEP || e->type == E_SYNC || e->attr < 0)
         return -1;
     const td_event *ev = &c->t->ev[e->attr];
     if (!td_kind_is_device(ev->kind))
@@ -646,11 +653,15 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     g.ev = td_xmalloc(g.cap_e * sizeof *g.ev);
     /* one scan of the window: its CPU nodes and its call-stack events (stack_edges) */
     int32_t *win = td_xmalloc((p->wn + 1) * sizeof *win);
-    size_t nwin = 0;
+    int32_t *calls = p->hta ? NULL : td_xmalloc((p->wn + 1) * sizeof *calls);
+    size_t nwin = 0, ncalls = 0;
     for (size_t i = lo; i < whi; i++) {
         const td_event *ev = &t->ev[i];
-        if (is_cpu_node(t, ev))
+        if (is_cpu_node(t, ev)) {
             local(&g, p, (int32_t)i, -1);
+            if (calls && ev->kind != TD_K_CPU_OP)
+                calls[ncalls++] = (int32_t)i;
+        }
         if (is_stack_ev(t, ev))
             win[nwin++] = (int32_t)i;
     }
@@ -695,9 +706,6 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
     g.en = td_xmalloc((g.ne + 1) * sizeof *g.en);
     for (size_t j = 0; j < g.nn; j++)
         (g.nd[j].start ? g.sn : g.en)[g.nd[j].e] = (int32_t)j;
-    lock_edges(&g, lock);
-    stack_edges(a, &g, p, lock, blk, lo, win, nwin);
-    free(win);
     if (nd) { /* by (start, k): two stable sorts, the second key first */
         td_keyed *kv = td_xmalloc(nd * sizeof *kv);
         for (size_t j = 0; j < nd; j++)
@@ -710,7 +718,35 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
             dk[j] = (int32_t)kv[j].val;
         free(kv);
     }
-    kernel_edges(&g, p, dk, nd);
+    /* the waits without cuda_sync events (analyse/critpath_sync.c): a blocking call weighs
+     * nothing (its end is reached from the work it waited for) */
+    int32_t *dwait = NULL;
+    td_cp_wait *cw = NULL;
+    size_t ncw = 0;
+    uint8_t *synced = td_xcalloc(g.ne + 1, 1);
+    if (calls) {
+        dwait = td_xmalloc((nd + 1) * sizeof *dwait);
+        ncw = td_cp_infer_waits(a, p, dk, nd, calls, ncalls, dwait, &cw);
+        for (size_t j = 0; j < ncw; j++) {
+            int32_t le = td_cp_loc_cpu(p, cw[j].call);
+            synced[le] = blk[le] = 1;
+        }
+    }
+    free(calls);
+    lock_edges(&g, lock, synced);
+    stack_edges(a, &g, p, lock, blk, lo, win, nwin);
+    free(win);
+    free(synced);
+    kernel_edges(&g, p, dk, nd, dwait);
+    free(dwait);
+    res->nsync = ncw;
+    res->sync = ncw ? td_xmalloc(ncw * sizeof *res->sync) : NULL;
+    for (size_t j = 0; j < ncw; j++) {
+        add_edge(&g, g.en[p->dloc[cw[j].dev]], g.en[td_cp_loc_cpu(p, cw[j].call)], E_SYNC, 1,
+                 cw[j].call);
+        res->sync[j] = (td_cp_sync){cw[j].call, -1};
+    }
+    free(cw);
     /* what the path and the result no longer need, freed before the longest path's arrays */
     free(g.sn);
     free(g.en);
@@ -750,6 +786,10 @@ int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1
         sg->end = g.nd[e->v].ts;
         sg->bound = b;
         sg->event = report_event(a, c, p, nev);
+    }
+    for (size_t j = 0; j < res->nsync; j++) {
+        int32_t o = report_event(a, c, p, res->sync[j].call);
+        res->sync[j].op = o;
     }
     free(path);
     free(lock);

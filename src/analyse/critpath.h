@@ -18,11 +18,26 @@ typedef struct td_cp_seg {
     int32_t event;
 } td_cp_seg;
 
+/* A CPU blocked in a synchronizing call (trace event call) until device work ended;
+ * op: the outermost op below the step around the call (the call itself when none). */
+typedef struct td_cp_sync {
+    int32_t call, op;
+} td_cp_sync;
+
 typedef struct td_cp_result {
     int64_t ns[TD_CP__N], total;
     td_cp_seg *seg;      /* malloc'd, in path order */
     size_t nseg;
+    td_cp_sync *sync;    /* malloc'd: the window's blocking synchronizing calls (not in
+                          * HTA's mode), in event order */
+    size_t nsync;
 } td_cp_result;
+
+/* An inferred wait (analyse/critpath_sync.c): device event dev (the k-th device event)
+ * ended, then CPU call (a trace event) returned. */
+typedef struct td_cp_wait {
+    int32_t dev, call;
+} td_cp_wait;
 
 /* Per-trace state shared by its steps (analyse/critpath_trace.c makes it: launch order
  * and queue lengths; analyse/critpath.c keeps its window maps in it). */
@@ -45,6 +60,7 @@ typedef struct td_cptrace {
                      * calloc'd: only the pages of events looked up become resident) */
     uint8_t *callmemo; /* name -> runtime call bits (critpath.c call_bits), made on first use */
     size_t ncallmemo;
+    int hta;          /* HTA's graph: no inferred waits (--critical-path hta) */
 } td_cptrace;
 
 /* The local event of CPU trace event i in the current window, -1 none. */
@@ -61,6 +77,13 @@ void td_cp_trace_free(void *state);
 /* The path over the window [s0, s1] of trace c: 1 when there is one. */
 int td_cp_step(td_actx *a, const td_tctx *c, void *state, int64_t s0, int64_t s1,
                td_cp_result *res);
+
+/* The waits of a window without cuda_sync events (analyse/critpath_sync.c): dk[nd] its
+ * device work (k-th device events by start), calls[ncalls] its runtime and driver calls
+ * in event order. dwait[j]: the device event dk[j] waited for on another stream (k, -1
+ * none); *cw (malloc'd): the CPU waits; returns their count. */
+size_t td_cp_infer_waits(td_actx *a, td_cptrace *p, const int32_t *dk, size_t nd,
+                         const int32_t *calls, size_t ncalls, int32_t *dwait, td_cp_wait **cw);
 
 /* critical_path_arrivals and critical_path_collectives (analyse/critpath_coll.c). */
 void td_an_critpath_coll(td_actx *a);

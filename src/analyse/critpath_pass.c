@@ -110,6 +110,81 @@ static void seg_rows(td_actx *a, const td_tctx *c, td_table *tb, int64_t step,
     }
 }
 
+/* critical_path_waits: the window's time blocked in synchronizing calls (r->sync), of
+ * its length s1 - s0, and the op and call with the most of it. */
+static void wait_rows(td_actx *a, const td_tctx *c, td_table **tb, int64_t step, int64_t len,
+                      const td_cp_result *r)
+{
+    const td_trace *t = c->t;
+    int64_t total = 0, best = 0, bestcall = 0;
+    int32_t op = -1, call = -1;
+    int64_t prev_end = INT64_MIN;
+    for (size_t j = 0; j < r->nsync; j++) {
+        const td_event *e = &t->ev[r->sync[j].call];
+        /* calls nested in calls (a driver call under a runtime call) count once */
+        int64_t s0 = e->ts > prev_end ? e->ts : prev_end, s1 = e->ts + e->dur;
+        if (s1 > s0)
+            total += s1 - s0;
+        if (s1 > prev_end)
+            prev_end = s1;
+    }
+    if (total <= 0)
+        return;
+    /* the op with the most (calls are few: quadratic is fine) */
+    for (size_t j = 0; j < r->nsync; j++) {
+        int64_t ns = 0;
+        for (size_t k = 0; k < r->nsync; k++)
+            if (t->ev[r->sync[k].op].name == t->ev[r->sync[j].op].name)
+                ns += t->ev[r->sync[k].call].dur;
+        if (ns > best) {
+            best = ns;
+            op = r->sync[j].op;
+        }
+    }
+    for (size_t j = 0; j < r->nsync; j++) {
+        int64_t ns = 0;
+        if (t->ev[r->sync[j].op].name != t->ev[op].name)
+            continue;
+        for (size_t k = 0; k < r->nsync; k++)
+            if (t->ev[r->sync[k].op].name == t->ev[op].name &&
+                t->ev[r->sync[k].call].name == t->ev[r->sync[j].call].name)
+                ns += t->ev[r->sync[k].call].dur;
+        if (ns > bestcall) {
+            bestcall = ns;
+            call = r->sync[j].call;
+        }
+    }
+    if (!*tb) {
+        *tb = td_sum_table(a->s, "critical_path_waits", "CPU waiting for the device");
+        td_table_cols(*tb, "rank:int:Rank", "step:int:Step", "wait_ns:ns:CPU waiting",
+                      "share:share:Share of the step", "op:text:Most in", "call:text:Call",
+                      "op_ns:ns:Its time", "calls:int:Calls", NULL);
+    }
+    size_t row = td_table_add_row(*tb);
+    td_row_int(a->s, *tb, row, "rank", t->rank);
+    td_row_int(a->s, *tb, row, "step", step);
+    td_row_int(a->s, *tb, row, "wait_ns", total);
+    td_row_f64(a->s, *tb, row, "share", len > 0 ? (double)total / (double)len : 0);
+    td_row_str(a->s, *tb, row, "op", ev_name(a, t, op));
+    td_row_str(a->s, *tb, row, "call", ev_name(a, t, call));
+    td_row_int(a->s, *tb, row, "op_ns", best);
+    td_row_int(a->s, *tb, row, "calls", (int64_t)r->nsync);
+}
+
+/* The drawn step's blocking calls as segments of their own class (sync_wait) on their
+ * thread, after the path's: the time the CPU waited for the device. */
+static void wait_segs(td_actx *a, const td_tctx *c, td_table *sg, int64_t step,
+                      const td_cp_result *r)
+{
+    const td_trace *t = c->t;
+    for (size_t j = 0; j < r->nsync; j++) {
+        const td_event *e = &t->ev[r->sync[j].call];
+        td_cp_seg_row x = {t->rank, step, lane_name(a, t, e->track), -1, e->ts - c->t0,
+                           e->ts + e->dur - c->t0, "sync_wait", ev_name(a, t, r->sync[j].op)};
+        td_row_cp_segment(a->s, sg, td_table_add_row(sg), &x);
+    }
+}
+
 static int cmp_i64(const void *x, const void *y)
 {
     int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
@@ -119,11 +194,12 @@ static int cmp_i64(const void *x, const void *y)
 /* One window's rows (a step, or the whole trace: step null); its path length, -1 none.
  * With sg, also its segments when it has a path (one graph built, not two). */
 static int64_t window_rows(td_actx *a, const td_tctx *c, void *st, td_table **tb, int64_t s0,
-                           int64_t s1, int64_t step, td_table **sg)
+                           int64_t s1, int64_t step, td_table **sg, td_table **wt)
 {
     td_cp_result r;
     int64_t len = -1;
-    if (td_cp_step(a, c, st, s0, s1, &r) && r.total > 0) {
+    int ok = td_cp_step(a, c, st, s0, s1, &r);
+    if (ok && r.total > 0) {
         if (!*tb)
             *tb = td_rows_critpath_table(a->s);
         td_keyed *v = step_keys(&r);
@@ -132,11 +208,14 @@ static int64_t window_rows(td_actx *a, const td_tctx *c, void *st, td_table **tb
             if (!*sg)
                 *sg = td_rows_cp_segments_table(a->s);
             seg_rows(a, c, *sg, step, &r);
+            wait_segs(a, c, *sg, step, &r);
         }
         free(r.seg); /* before v's sort: the two are the peak of a whole-export window */
         r.seg = NULL;
         step_rows(a, c, *tb, step, &r, v);
     }
+    wait_rows(a, c, wt, step, s1 - s0, &r);
+    free(r.sync);
     free(r.seg);
     return len;
 }
@@ -149,20 +228,23 @@ static void window_segs(td_actx *a, const td_tctx *c, void *st, td_table **sg, i
     if (!*sg)
         *sg = td_rows_cp_segments_table(a->s);
     seg_rows(a, c, *sg, step, &r);
+    wait_segs(a, c, *sg, step, &r);
+    free(r.sync);
     free(r.seg);
 }
 
 void td_an_critpath(td_actx *a)
 {
-    td_table *tb = NULL, *sg = NULL;
+    td_table *tb = NULL, *sg = NULL, *wt = NULL;
     for (size_t ti = 0; ti < a->n; ti++) {
         td_tctx *c = &a->tc[ti];
         if (!c->ndev)
             continue;
         void *st = td_cp_trace_new(c);
+        ((td_cptrace *)st)->hta = a->o->critpath_hta;
         if (!c->nsteps) {
             /* no step: the whole trace (as HTA without an annotation) */
-            window_rows(a, c, st, &tb, c->t0, c->t1, TD_NA, &sg);
+            window_rows(a, c, st, &tb, c->t0, c->t1, TD_NA, &sg, &wt);
             td_cp_trace_free(st);
             continue;
         }
@@ -170,7 +252,7 @@ void td_an_critpath(td_actx *a)
         size_t nl = 0;
         for (size_t k = 0; k < c->nsteps; k++) {
             const td_step *s = &c->steps[k];
-            len[k] = !td_step_steady(s) ? -1 : window_rows(a, c, st, &tb, s->start, s->end, s->num, NULL);
+            len[k] = !td_step_steady(s) ? -1 : window_rows(a, c, st, &tb, s->start, s->end, s->num, NULL, &wt);
             nl += len[k] >= 0;
         }
         /* the drawn step: the steady step whose path is the median length */

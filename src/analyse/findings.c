@@ -217,10 +217,28 @@ static void cp_findings(td_summary *s, size_t *nf)
                                  (long long)td_row_get_int(cc, best, "instances"),
                                  td_row_get_str(cc, best, "victims"), w);
     }
-    td_sum_finding(s, "%s%s is %.0f%% %s (most in %s)%s%s.", who,
-                   rank == TD_NA ? "" : td_arena_printf(s->a, " (rank %lld)", (long long)rank),
-                   100.0 * td_row_get_f64(cp, top, "share"), bound_words(tb),
-                   !strcmp(tb, "cpu_bound") ? shorten(s, tn) : short_kernel(s, tn), more, across);
+    /* the CPU blocked in synchronizing calls (critical_path_waits): waiting for the device,
+     * not busy; said first when it is a fifth of the step or more */
+    const td_table *wt = td_sum_find_table(s, "critical_path_waits");
+    const char *wait = NULL;
+    double wshare = 0;
+    for (size_t r = 0; wt && r < wt->nrows; r++)
+        if (td_row_get_int(wt, r, "rank") == rank && td_row_get_int(wt, r, "step") == step) {
+            wshare = td_row_get_f64(wt, r, "share");
+            const char *dw = td_sum_device_word(s);
+            wait = td_arena_printf(s->a, "the CPU is waiting for the %s %.0f%% of the %s (sync in %s)",
+                                   dw ? dw : "device", 100.0 * wshare,
+                                   step == TD_NA ? "trace" : "step", shorten(s, td_row_get_str(wt, r, "op")));
+        }
+    const char *rk = rank == TD_NA ? "" : td_arena_printf(s->a, " (rank %lld)", (long long)rank);
+    const char *topn = !strcmp(tb, "cpu_bound") ? shorten(s, tn) : short_kernel(s, tn);
+    if (wait && wshare >= 0.2)
+        td_sum_finding(s, "%s%s: %s; the path is %.0f%% %s (most in %s)%s%s.", who, rk, wait,
+                       100.0 * td_row_get_f64(cp, top, "share"), bound_words(tb), topn, more, across);
+    else
+        td_sum_finding(s, "%s%s is %.0f%% %s (most in %s)%s%s%s.", who, rk,
+                       100.0 * td_row_get_f64(cp, top, "share"), bound_words(tb), topn, more,
+                       wait && wshare >= 0.05 ? td_arena_printf(s->a, "; %s", wait) : "", across);
     (*nf)++;
 }
 

@@ -33,6 +33,14 @@ static int set_warmup(void *ctx, const td_cli_opt *opt, const char *v)
     return TD_EXIT_OK;
 }
 
+static int set_critpath(void *ctx, const td_cli_opt *opt, const char *v)
+{
+    if (strcmp(v, "sync") && strcmp(v, "hta"))
+        return td_cli_bad_value(opt, "expected sync or hta, got '%s'", v);
+    ((cli *)ctx)->run.o.critpath_hta = !strcmp(v, "hta");
+    return TD_EXIT_OK;
+}
+
 static int set_paper(void *ctx, const td_cli_opt *opt, const char *v)
 {
     if (strcmp(v, "a4") && strcmp(v, "letter"))
@@ -391,6 +399,8 @@ static const td_cli_opt opts[] = {
      "trace, core 1100)", set_aiu_freq, 0},
     {"peak", 0, "TFLOPS:TBPS", ANALYSIS, "roofline peaks (TFLOP/s, TB/s) for op_perf (default: the\n"
      "device's datasheet)", set_peak, 0},
+    {"critical-path", 0, "sync|hta", ANALYSIS, "critical path graph: sync follows synchronizing calls\n"
+     "to the device work they wait for; hta is HTA's graph (default sync)", set_critpath, 0},
     {"compile-log", 0, "FILE", ANALYSIS, "DeepRT compile log (ideal cycles per kernel),\n"
      "repeatable", set_compile_log, 0},
     {"telemetry", 0, "FILE", ANALYSIS, "aiu-smi / nvidia-smi (dmon or --query-gpu csv) or CSV\n"

@@ -174,7 +174,8 @@ const char *const td_table_names[] = {
     "ipu_step_types", "ipu_runs", "ipu_steps", "ipu_exchanges", "ipu_stream_copies",
     "ipu_timeline", "lwp_blocks", "memcpy", "idle_breakdown", "launches", "queue_length",
     "comm_overlap", "memory", "op_perf", "op_perf_roofs", "op_perf_bwd", "memory_timeline", "critical_path",
-    "critical_path_segments", "critical_path_collectives", "critical_path_arrivals", NULL};
+    "critical_path_segments", "critical_path_collectives", "critical_path_arrivals",
+    "critical_path_waits", NULL};
 
 /* Every flamegraph kind a pass can write (`section flame KIND`, `--stacks KIND`). A pass
  * that adds a kind adds it here; tests/cases/cli_tables.sh checks. "diff" is the

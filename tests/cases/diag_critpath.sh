@@ -17,7 +17,8 @@ for tr in "$TRACES"/kineto/*.gz "$TRACES"/kineto-shapes/*.gz; do
     # MTIA: HTA's path (29 ms of device work) is not tracedoc's (a 249 ms CPU path):
     # HTA has no node for mtia_runtime calls; not compared (see doc/summary-json.md)
     [ "$n" = hta_mtia_inference_rank0 ] && continue
-    "$TD" summary --warmup none --format csv --table critical_path "$tr" >"$WORK/$n.csv" || die "tracedoc $n"
+    # HTA's graph as HTA builds it: no waits inferred for synchronizing calls
+    "$TD" summary --critical-path hta --warmup none --format csv --table critical_path "$tr" >"$WORK/$n.csv" || die "tracedoc $n"
     out=$($PY "$ROOT/tests/diag_critpath.py" "$WORK/$n.csv" "$H") || { echo "$n:"; echo "$out"; fail=1; }
 done
 
@@ -54,7 +55,8 @@ if not s or (s["culprit_rank"], s["instances"], s["ranks"], s["last_share"]) != 
     print("SendRecv culprit:", s); sys.exit(1)
 PYEOF
 
-# Hand-computed (us): linear 10-110 launches kernel A (40-90); embedding 120-400 launches
+# Hand-computed (us), HTA's graph (--critical-path hta; critpath_sync.sh has the waits):
+# linear 10-110 launches kernel A (40-90); embedding 120-400 launches
 # nothing; replay 410-440 with cudaGraphLaunch 415-435 launching graph kernels G1 (460-560)
 # and G2 (565-865); cudaDeviceSynchronize 450-870 (blocking: no weight); add 880-930.
 # Longest path: linear -> launch -> embedding -> replay -> graph launch (CPU 10+10+80+280+5
@@ -77,9 +79,9 @@ cat >"$WORK/graph.json" <<'JSON'
   {"ph": "X", "cat": "kernel", "name": "G2", "pid": 0, "tid": 7, "ts": 565, "dur": 300, "args": {"correlation": 2, "device": 0, "stream": 7}}
  ]}
 JSON
-"$TD" summary --warmup none --format csv --table critical_path "$WORK/graph.json" >"$WORK/g.csv" || die "graph"
-"$TD" summary --warmup none --format csv --table critical_path_segments "$WORK/graph.json" >"$WORK/gs.csv" || die "graph segments"
-"$TD" summary --warmup none --format json "$WORK/graph.json" >"$WORK/g.json" || die "graph json"
+"$TD" summary --critical-path hta --warmup none --format csv --table critical_path "$WORK/graph.json" >"$WORK/g.csv" || die "graph"
+"$TD" summary --critical-path hta --warmup none --format csv --table critical_path_segments "$WORK/graph.json" >"$WORK/gs.csv" || die "graph segments"
+"$TD" summary --critical-path hta --warmup none --format json "$WORK/graph.json" >"$WORK/g.json" || die "graph json"
 $PY - "$WORK/g.csv" "$WORK/gs.csv" "$WORK/g.json" <<'PYEOF' || fail=1
 import csv, json, sys
 got = {r["bound_by"]: (int(r["ns"]), r["top"]) for r in csv.DictReader(open(sys.argv[1]))}

@@ -10,19 +10,23 @@
 
 #define MAX_LANES 12
 
+/* the path's classes, then sync_wait: a blocking call, drawn under the path (not part
+ * of it: the CPU waiting for the device work the path follows) */
 static const char *const BOUND[] = {"cpu_bound", "gpu_compute_bound", "gpu_communication_bound",
-                                    "gpu_kernel_launch_overhead", "gpu_kernel_kernel_overhead"};
+                                    "gpu_kernel_launch_overhead", "gpu_kernel_kernel_overhead",
+                                    "sync_wait"};
 static const char *const WORDS[] = {"CPU", "GPU compute", "communication", "launch delay",
-                                    "kernel-kernel gap"};
-static const uint32_t COLOR[] = {0x8e5ea2u, C_COMP, C_COMM, C_BAD, C_LIGHT};
+                                    "kernel-kernel gap", "CPU waiting for the device"};
+static const uint32_t COLOR[] = {0x8e5ea2u, C_COMP, C_COMM, C_BAD, C_LIGHT, C_MUTED};
 #define NB (sizeof BOUND / sizeof BOUND[0])
+#define WAIT_IX ((int)NB - 1)
 
 static int bound_ix(const char *b)
 {
     for (size_t i = 0; b && i < NB; i++)
         if (!strcmp(b, BOUND[i]))
             return (int)i;
-    return (int)NB - 1;
+    return WAIT_IX - 1;
 }
 
 int pd_critpath(pdoc *d, const char *title)
@@ -99,6 +103,12 @@ int pd_critpath(pdoc *d, const char *title)
             continue;
         double y = y0 + (double)k * (lh + gap);
         double xa = X((double)td_table_cell(sg, r, c0)->i), xb = X((double)td_table_cell(sg, r, c1)->i);
+        if (bound_ix(td_table_cell(sg, r, cb)->s) == WAIT_IX) { /* a thin bar, no path line */
+            pd_rgb(d, COLOR[WAIT_IX]);
+            cairo_rectangle(d->cr, xa, y + lh - 3, fmax(xb - xa, 0.5), 2);
+            cairo_fill(d->cr);
+            continue;
+        }
         if (isfinite(px) && fabs(py - y) > 0.1) {
             /* the path changes lane */
             pd_rgb(d, C_TEXT);
@@ -133,12 +143,25 @@ int pd_critpath(pdoc *d, const char *title)
         lab[n] = td_arena_printf(d->s->a, "%s %.1f%%", WORDS[i], 100.0 * td_row_get_f64(cp, r, "share"));
         col[n++] = COLOR[i];
     }
+    /* the CPU's wait for the device in this step (critical_path_waits) */
+    const td_table *wt = td_sum_find_table(d->s, "critical_path_waits");
+    for (size_t r = 0; wt && r < wt->nrows && n < (int)NB; r++)
+        if (td_row_get_int(wt, r, "rank") == rank && td_row_get_int(wt, r, "step") == step) {
+            lab[n] = td_arena_printf(d->s->a, "%s %.1f%% of the step (%s)", WORDS[WAIT_IX],
+                                     100.0 * td_row_get_f64(wt, r, "share"), td_row_get_str(wt, r, "op"));
+            col[n++] = COLOR[WAIT_IX];
+        }
     if (n)
         pd_legend(d, lab, col, n);
-    char note[320];
+    int waits = 0;
+    for (size_t r = 0; r < nr && !waits; r++)
+        waits = bound_ix(td_table_cell(sg, r, cb)->s) == WAIT_IX;
+    char note[512];
     snprintf(note, sizeof note, "The longest path through the step's CPU ops, launches and device "
              "work (HTA's critical-path graph); time from the trace's first event, the step's CPU "
-             "range shaded. Shares of the path's length: table critical_path.%s",
+             "range shaded. Shares of the path's length: table critical_path.%s%s",
+             waits ? " Thin bars: the CPU blocked in a synchronizing call until the device work "
+                     "the path follows ended (table critical_path_waits)." : "",
              hidden ? " Lanes past the twelfth are not drawn (critical_path_segments.csv has them)." : "");
     pd_note(d, note);
     return 1;
