@@ -180,6 +180,7 @@ static void actx_free(td_actx *a)
     }
     free(a->tc);
     free(a->commname);
+    free(a->syncname);
     if (a->has_step_re)
         regfree(&a->step_re);
     if (a->has_module_re)
@@ -276,6 +277,8 @@ static void side_start(side_job *j, const td_actx *a, const char *name, void (*p
     j->a.devword = td_devword(a); /* the main summary's word, if it is the one */
     j->a.commname = NULL;         /* td_is_comm_id's memo: its own */
     j->a.ncommname = 0;
+    j->a.syncname = NULL;
+    j->a.nsyncname = 0;
     j->set = *a->set;
     if (copy_names)
         j->set.strs = td_strtab_copy(a->set->strs);
@@ -320,6 +323,7 @@ static void side_end(side_job *j, td_actx *a)
     if (j->state == 2) {
         j->state = 0;
         free(j->a.commname);
+        free(j->a.syncname);
         if (j->own_names)
             td_strtab_free(j->set.strs);
         if (td_sum_adopt(a->s, j->a.s))

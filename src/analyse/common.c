@@ -203,6 +203,38 @@ int td_is_comm_id(td_actx *a, td_str id)
         a->commname[id] = (uint8_t)(1 + td_is_comm_name(td_name(a, id)));
     return a->commname[id] == 2;
 }
+int td_is_sync_name(const char *n)
+{
+    static const char *const W[] = {"event_wait", "wait_event", "waitevent", "barrier",
+                                    "semaphore_wait", NULL};
+    for (const char *const *w = W; *w; w++)
+        for (const char *p = n; *p; p++)
+            if (!strncasecmp(p, *w, strlen(*w)))
+                return 1;
+    return !strcasecmp(n, "wait") || !strncasecmp(n, "wait_", 5);
+}
+
+int td_is_sync_work(td_actx *a, const td_tctx *c, size_t i)
+{
+    const td_trace *t = c->t;
+    const td_event *ev = &t->ev[i];
+    if (ev->kind == TD_K_MEMCPY || ev->kind == TD_K_MEMSET)
+        return 0;
+    if (c->iscomm[i]) { /* a collective of one element: its time is the wait for the others */
+        const td_nccl *n = ev->aux ? td_aux_nccl(t, ev->aux) : NULL;
+        return n && n->in_nelems >= 0 && n->in_nelems <= 1 && n->out_nelems <= 1;
+    }
+    if (!a->syncname) {
+        a->nsyncname = td_strtab_count(a->set->strs) + 1;
+        a->syncname = td_xcalloc(a->nsyncname, 1);
+    }
+    if (ev->name >= a->nsyncname)
+        return td_is_sync_name(td_name(a, ev->name));
+    if (!a->syncname[ev->name])
+        a->syncname[ev->name] = (uint8_t)(1 + td_is_sync_name(td_name(a, ev->name)));
+    return a->syncname[ev->name] == 2;
+}
+
 double td_bus_factor(const char *type, int n)
 {
     if (n <= 0)

@@ -130,11 +130,26 @@ static void wait_rows(td_actx *a, const td_tctx *c, td_table **tb, int64_t step,
     }
     if (total <= 0)
         return;
+    /* a call inside another (MTIA's synchronize under synchronizeStream) counts once: the
+     * list is in event order, so its parent is found by bisection */
+    uint8_t *inner = td_xcalloc(r->nsync + 1, 1);
+    for (size_t j = 0; j < r->nsync; j++) {
+        int32_t q = c->parent[r->sync[j].call];
+        size_t lo = 0, hi = j;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (r->sync[mid].call < q)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        inner[j] = q >= 0 && lo < j && r->sync[lo].call == q;
+    }
     /* the op with the most (calls are few: quadratic is fine) */
     for (size_t j = 0; j < r->nsync; j++) {
         int64_t ns = 0;
         for (size_t k = 0; k < r->nsync; k++)
-            if (t->ev[r->sync[k].op].name == t->ev[r->sync[j].op].name)
+            if (!inner[k] && t->ev[r->sync[k].op].name == t->ev[r->sync[j].op].name)
                 ns += t->ev[r->sync[k].call].dur;
         if (ns > best) {
             best = ns;
@@ -146,7 +161,7 @@ static void wait_rows(td_actx *a, const td_tctx *c, td_table **tb, int64_t step,
         if (t->ev[r->sync[j].op].name != t->ev[op].name)
             continue;
         for (size_t k = 0; k < r->nsync; k++)
-            if (t->ev[r->sync[k].op].name == t->ev[op].name &&
+            if (!inner[k] && t->ev[r->sync[k].op].name == t->ev[op].name &&
                 t->ev[r->sync[k].call].name == t->ev[r->sync[j].call].name)
                 ns += t->ev[r->sync[k].call].dur;
         if (ns > bestcall) {
@@ -154,6 +169,7 @@ static void wait_rows(td_actx *a, const td_tctx *c, td_table **tb, int64_t step,
             call = r->sync[j].call;
         }
     }
+    free(inner);
     if (!*tb) {
         *tb = td_sum_table(a->s, "critical_path_waits", "CPU waiting for the device");
         td_table_cols(*tb, "rank:int:Rank", "step:int:Step", "wait_ns:ns:CPU waiting",

@@ -20,7 +20,9 @@
 static const char *const SYNC_CALLS[] = {
     "cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
     "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize",
-    "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventSynchronize", NULL};
+    "hipDeviceSynchronize", "hipStreamSynchronize", "hipEventSynchronize",
+    "synchronizeStream", "synchronize", /* MTIA runtime */
+    NULL};
 static const char *const COPY_CALLS[] = {
     "cudaMemcpy", "cudaMemcpyAsync", "cudaMemcpy2D", "cudaMemcpy2DAsync", "cuMemcpyDtoH",
     "cuMemcpyDtoHAsync", "cuMemcpyDtoH_v2", "cuMemcpyDtoHAsync_v2", "hipMemcpy",

@@ -387,9 +387,22 @@ void td_an_findings(td_actx *a)
     }
     const td_table *tk = td_sum_find_table(s, "kernels");
     if (tk && tk->nrows) {
-        td_sum_finding(s, "The top kernel (%s) is %.0f%% of all kernel time.",
-                       td_row_get_str(tk, 0, "short_name") ? td_row_get_str(tk, 0, "short_name")
-                                                         : shorten(s, td_row_get_str(tk, 0, "name")), 100.0 * td_row_get_f64(tk, 0, "share"));
+        /* a wait or barrier on top is named as one, with the top kernel that computes */
+        const char *k0 = td_row_get_str(tk, 0, "short_name") ? td_row_get_str(tk, 0, "short_name")
+                                                            : shorten(s, td_row_get_str(tk, 0, "name"));
+        size_t kc = 0;
+        while (kc < tk->nrows && td_is_sync_name(td_row_get_str(tk, kc, "name")))
+            kc++;
+        if (kc == 0 || kc == tk->nrows)
+            td_sum_finding(s, "The top kernel (%s) is %.0f%% of all kernel time.", k0,
+                           100.0 * td_row_get_f64(tk, 0, "share"));
+        else
+            td_sum_finding(s, "The top kernel (%s, %.0f%% of all kernel time) is synchronization: "
+                           "waiting, not computing (the breakdown's sync wait); the top kernel "
+                           "that computes (%s) is %.0f%%.", k0, 100.0 * td_row_get_f64(tk, 0, "share"),
+                           td_row_get_str(tk, kc, "short_name") ? td_row_get_str(tk, kc, "short_name")
+                                                                : shorten(s, td_row_get_str(tk, kc, "name")),
+                           100.0 * td_row_get_f64(tk, kc, "share"));
         nf++;
     }
     const td_table *to = td_sum_find_table(s, "ops");

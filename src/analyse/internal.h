@@ -34,7 +34,8 @@ td_iv *td_iv_union(const td_iv *a, size_t na, const td_iv *b, size_t nb, size_t 
 /* formats.md sec.5 on raw (unmerged) interval lists; the lists are copied.
  * out: computation, exposed_comm, exposed_memcpy, busy, idle, total, total_comm,
  * total_memcpy (ns). total = last end - first start over all three lists. */
-enum { TL_COMP, TL_XCOMM, TL_XMEMCPY, TL_BUSY, TL_IDLE, TL_TOTAL, TL_COMM, TL_MEMCPY, TL__N };
+enum { TL_COMP, TL_XCOMM, TL_XMEMCPY, TL_BUSY, TL_IDLE, TL_TOTAL, TL_COMM, TL_MEMCPY, TL_SYNC,
+       TL__N };
 void td_timeline_compute(const td_iv *comp, size_t ncomp, const td_iv *comm, size_t ncomm,
                          const td_iv *mcpy, size_t nmcpy, int64_t out[TL__N]);
 
@@ -107,6 +108,8 @@ typedef struct td_actx {
     td_partial *part;   /* `summarize`: the passes also record their additive state here */
     uint8_t *commname;  /* td_is_comm_id: per interned name, 0 not looked at, 1 no, 2 yes */
     size_t ncommname;
+    uint8_t *syncname;  /* td_is_sync_work: likewise */
+    size_t nsyncname;
 } td_actx;
 
 /* Passes, in the order td_analyse runs them. */
@@ -178,6 +181,12 @@ int td_is_comm_name(const char *name);           /* contains nccl/rccl (any case
 /* td_is_comm_name of an interned name, remembered per name for the run (a trace has
  * hundreds of thousands of kernels and a few thousand names). */
 int td_is_comm_id(td_actx *a, td_str id);
+/* Synchronization work on a device, its own part of the timeline breakdown, never
+ * computation: a kernel named for a wait or barrier (td_is_sync_name: event_wait,
+ * wait_event, barrier, semaphore_wait, wait, wait_*) or a collective of one element
+ * (a barrier's all-reduce: its time is the wait for the other ranks). */
+int td_is_sync_name(const char *name);
+int td_is_sync_work(td_actx *a, const td_tctx *c, size_t i);
 /* Records (name[i], kv[i] = {duration, payload}) sorted by (name id, duration), ties
  * in input order: a counting sort by interned name, then each name's run by duration
  * (base/sort.h). The per-kernel statistics' order, without qsort. */

@@ -106,12 +106,14 @@ void td_timeline_compute(const td_iv *comp, size_t ncomp, const td_iv *comm, siz
     free(p);
 }
 
-/* Device event class for the timeline. */
-enum { C_COMP, C_COMM, C_MCPY };
+/* Device event class for the timeline: synchronization work (td_is_sync_work) is its own
+ * part, sync_ns: the time it takes that no computation overlaps; communication and
+ * copies are exposed when neither computation nor sync work overlaps them. */
+enum { C_COMP, C_COMM, C_MCPY, C_SYNC, C__N };
 
 typedef struct devlists {
-    td_iv *v[3];
-    size_t n[3], cap[3];
+    td_iv *v[C__N];
+    size_t n[C__N], cap[C__N];
 } devlists;
 
 /* A computed row, emitted once every rank is done (job-wide rows go first). */
@@ -136,6 +138,7 @@ static void row(td_actx *a, td_table *tb, const tlrow *x)
     td_row_int(s, tb, r, "device", x->dev);
     td_row_str(s, tb, r, "scope", x->steady ? "steady" : "trace");
     td_row_int(s, tb, r, "computation_ns", o[TL_COMP]);
+    td_row_int(s, tb, r, "sync_ns", o[TL_SYNC]);
     td_row_int(s, tb, r, "exposed_comm_ns", o[TL_XCOMM]);
     td_row_int(s, tb, r, "exposed_memcpy_ns", o[TL_XMEMCPY]);
     td_row_int(s, tb, r, "busy_ns", o[TL_BUSY]);
@@ -171,19 +174,31 @@ static void emit(tlrows *out, int64_t rank, int dev, devlists *L, int64_t steady
     /* the lists are scratch: merged in place (no copies), then clipped in place for the
      * steady window (clipping a merged list leaves it merged, and gives the merge of
      * the clipped raw list) */
-    size_t n[3];
-    for (int k = 0; k < 3; k++)
+    size_t n[C__N], ncs = 0;
+    for (int k = 0; k < C__N; k++)
         n[k] = td_iv_merge(L->v[k], L->n[k]);
+    /* computation and sync work together hide communication and copies */
+    td_iv *cs = n[C_SYNC] ? td_iv_union(L->v[C_COMP], n[C_COMP], L->v[C_SYNC], n[C_SYNC], &ncs)
+                          : L->v[C_COMP];
+    if (!n[C_SYNC])
+        ncs = n[C_COMP];
     tlrow *x = TD_PUSH(out->v, out->n, out->cap);
     *x = (tlrow){rank, dev, 0, {0}};
-    compute_merged(L->v[0], n[0], L->v[1], n[1], L->v[2], n[2], x->o);
+    compute_merged(cs, ncs, L->v[C_COMM], n[C_COMM], L->v[C_MCPY], n[C_MCPY], x->o);
+    x->o[TL_COMP] = td_iv_len(L->v[C_COMP], n[C_COMP]);
+    x->o[TL_SYNC] = td_iv_len(cs, ncs) - x->o[TL_COMP];
     if (steady0 != INT64_MIN) {
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < C__N; k++)
             n[k] = clip(L->v[k], n[k], steady0);
+        ncs = n[C_SYNC] ? clip(cs, ncs, steady0) : n[C_COMP];
         x = TD_PUSH(out->v, out->n, out->cap);
         *x = (tlrow){rank, dev, 1, {0}};
-        compute_merged(L->v[0], n[0], L->v[1], n[1], L->v[2], n[2], x->o);
+        compute_merged(cs, ncs, L->v[C_COMM], n[C_COMM], L->v[C_MCPY], n[C_MCPY], x->o);
+        x->o[TL_COMP] = td_iv_len(L->v[C_COMP], n[C_COMP]);
+        x->o[TL_SYNC] = td_iv_len(cs, ncs) - x->o[TL_COMP];
     }
+    if (cs != L->v[C_COMP])
+        free(cs);
 }
 
 /* The job-wide rows (see the header comment), first in the table. */
@@ -222,7 +237,8 @@ void td_an_timeline(td_actx *a)
     td_table *tb = td_sum_table(a->s, "gpu_timeline",
                                 td_arena_printf(a->s->a, "%s timeline", td_devword(a)));
     td_table_cols(tb, "rank:int:Rank", "device:device:Device", "scope:text:Scope",
-                  "computation_ns:ns:Computation", "exposed_comm_ns:ns:Exposed comm",
+                  "computation_ns:ns:Computation", "sync_ns:ns:Sync wait",
+                  "exposed_comm_ns:ns:Exposed comm",
                   "exposed_memcpy_ns:ns:Exposed memcpy", "busy_ns:ns:Busy", "idle_ns:ns:Idle",
                   "total_ns:ns:Total", "total_comm_ns:ns:Total comm",
                   "total_memcpy_ns:ns:Total memcpy", NULL);
@@ -260,7 +276,8 @@ void td_an_timeline(td_actx *a)
                 continue;
             /* communication first: a copy made inside an MPI/UCX/NCCL range
              * (analyse/nsys_stats.c) is communication, as NCCL kernels are */
-            int cl = c->iscomm[i] ? C_COMM : ev->kind == TD_K_MEMCPY ? C_MCPY : C_COMP;
+            int cl = td_is_sync_work(a, c, i) ? C_SYNC : c->iscomm[i] ? C_COMM
+                     : ev->kind == TD_K_MEMCPY ? C_MCPY : C_COMP;
             td_iv iv = {ev->ts, ev->ts + ev->dur};
             devlists *d = &L[tdev[ev->track]];
             *TD_PUSH(d->v[cl], d->n[cl], d->cap[cl]) = iv;
@@ -269,7 +286,7 @@ void td_an_timeline(td_actx *a)
         }
         for (size_t j = 0; j <= nids; j++) {
             size_t r0 = rs.n;
-            if (L[j].n[0] + L[j].n[1] + L[j].n[2] == 0)
+            if (L[j].n[0] + L[j].n[1] + L[j].n[2] + L[j].n[3] == 0)
                 continue;
             emit(&rs, t->rank, j == nids ? -1 : ids[j], &L[j], c->steady0);
             /* one device: its rows are the rank's "all" rows (same lists, not kept twice) */
@@ -281,7 +298,7 @@ void td_an_timeline(td_actx *a)
                 }
         }
         for (size_t j = 0; j <= nids; j++)
-            for (int k = 0; k < 3; k++)
+            for (int k = 0; k < C__N; k++)
                 free(L[j].v[k]);
         free(L);
         free(tdev);

@@ -75,8 +75,8 @@ static void timeline_metrics(td_metrics *ms, const td_summary *s)
         if (cd < 0 || td_table_cell(t, r, cd)->i != -1 || !scope || strcmp(scope, "trace"))
             continue;
         static const char *const parts[] = {"computation_ns", "exposed_comm_ns",
-                                            "exposed_memcpy_ns", "idle_ns"};
-        for (size_t k = 0; k < 4; k++) {
+                                            "exposed_memcpy_ns", "idle_ns", "sync_ns"};
+        for (size_t k = 0; k < 5; k++) {
             double v = cell_num(t, r, td_table_col(t, parts[k]));
             if (!isnan(v)) {
                 char name[64];

@@ -4,7 +4,7 @@
 # files of summary --table and fold compared with report's). Traces are
 # given by base name (run from their directory) so the goldens do not hold local paths.
 # Independent of the goldens, every gpu_timeline row must add up (formats.md sec.5):
-# computation + exposed_comm + exposed_memcpy + idle = total, busy + idle = total.
+# computation + sync + exposed_comm + exposed_memcpy + idle = total, busy + idle = total.
 . "$ROOT/tests/lib.sh"
 need_traces
 check_timeline() {
@@ -12,7 +12,7 @@ check_timeline() {
 import json, sys
 d = json.load(open(sys.argv[1]))
 for r in d.get("gpu_timeline", []):
-    s = r["computation_ns"] + r["exposed_comm_ns"] + r["exposed_memcpy_ns"] + r["idle_ns"]
+    s = r["computation_ns"] + r["sync_ns"] + r["exposed_comm_ns"] + r["exposed_memcpy_ns"] + r["idle_ns"]
     assert s == r["total_ns"], ("does not add up", r)
     assert r["busy_ns"] + r["idle_ns"] == r["total_ns"], r
     for k, v in r.items():

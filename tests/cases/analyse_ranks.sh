@@ -14,7 +14,7 @@ import json, re, statistics, sys, tarfile
 from decimal import Decimal, ROUND_HALF_UP
 s = json.load(open(sys.argv[1]))
 tl = s["gpu_timeline"]
-keys = ["computation_ns", "exposed_comm_ns", "exposed_memcpy_ns", "busy_ns", "idle_ns",
+keys = ["computation_ns", "sync_ns", "exposed_comm_ns", "exposed_memcpy_ns", "busy_ns", "idle_ns",
         "total_ns", "total_comm_ns", "total_memcpy_ns"]
 job = [r for r in tl if r["rank"] is None]
 ranks = [r for r in tl if r["rank"] is not None and r["device"] == "all" and r["scope"] == "trace"]
@@ -25,7 +25,7 @@ assert len(job) == 1 and s["warmup"]["dropped"] == 0, job
 for k in keys:
     assert job[0][k] == sum(r[k] for r in ranks), (k, job[0][k], sum(r[k] for r in ranks))
 j = job[0]
-assert j["computation_ns"] + j["exposed_comm_ns"] + j["exposed_memcpy_ns"] + j["idle_ns"] == j["total_ns"], j
+assert j["computation_ns"] + j["sync_ns"] + j["exposed_comm_ns"] + j["exposed_memcpy_ns"] + j["idle_ns"] == j["total_ns"], j
 assert j["busy_ns"] + j["idle_ns"] == j["total_ns"], j
 f = s["findings"]
 assert 3 <= len(f) <= 6, f

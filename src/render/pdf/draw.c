@@ -12,15 +12,17 @@
 
 /* ---- GPU time breakdown ---- */
 
+/* the parts of the breakdown: synchronization work (waits, barriers) is its own part */
+#define NPART 5
 static int bar_fracs(const td_table *t, size_t r, double *frac)
 {
-    static const char *keys[] = {"computation_ns", "exposed_comm_ns", "exposed_memcpy_ns",
-                                 "idle_ns"};
+    static const char *keys[] = {"computation_ns", "sync_ns", "exposed_comm_ns",
+                                 "exposed_memcpy_ns", "idle_ns"};
     int ct = td_table_col(t, "total_ns");
     int64_t tot = td_table_cell(t, r, ct)->i;
     if (tot <= 0 || tot == TD_NA)
         return 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NPART; i++) {
         int ci = td_table_col(t, keys[i]);
         int64_t v = ci >= 0 ? td_table_cell(t, r, ci)->i : 0;
         frac[i] = v == TD_NA || v < 0 ? 0 : (double)v / (double)tot;
@@ -83,16 +85,16 @@ int pd_breakdown(pdoc *d, const char *title)
 {
     size_t row;
     const td_table *t = pd_timeline_all(d->s, &row);
-    double frac[4];
+    double frac[NPART];
     if (!t)
         return xla_breakdown(d, title);
     if (!bar_fracs(t, row, frac))
         return 0;
-    static const uint32_t col[4] = {C_COMP, C_COMM, C_MEMCPY, C_IDLE};
-    static const char *names[4] = {"Computation", "Exposed communication", "Exposed memcpy",
-                                   "Idle"};
-    static const char *keys[4] = {"computation_ns", "exposed_comm_ns", "exposed_memcpy_ns",
-                                  "idle_ns"};
+    static const uint32_t col[NPART] = {C_COMP, 0x8e5ea2u, C_COMM, C_MEMCPY, C_IDLE};
+    static const char *names[NPART] = {"Computation", "Sync wait", "Exposed communication",
+                                       "Exposed memcpy", "Idle"};
+    static const char *keys[NPART] = {"computation_ns", "sync_ns", "exposed_comm_ns",
+                                      "exposed_memcpy_ns", "idle_ns"};
     double W = d->x1 - d->x0;
     int cdev0 = td_table_col(t, "device");
     size_t nrows_dev = 0;
@@ -107,20 +109,25 @@ int pd_breakdown(pdoc *d, const char *title)
     snprintf(dtitle, sizeof dtitle, "%s time breakdown", td_sum_device_word(d->s));
     pd_heading(d, title ? title : dtitle,
                60 + (nrows_dev >= 2 ? 12.0 * (double)nrows_dev + 14 : 0));
-    pd_seg_bar(d, d->x0, d->y, W, 20, frac, col, 4, 1);
+    pd_seg_bar(d, d->x0, d->y, W, 20, frac, col, NPART, 1);
     d->y += 26;
-    char lab[4][128];
-    const char *lp[4];
-    for (int i = 0; i < 4; i++) {
+    char lab[NPART][128];
+    const char *lp[NPART];
+    uint32_t lc[NPART];
+    int nleg = 0;
+    for (int i = 0; i < NPART; i++) {
         int ci = td_table_col(t, keys[i]);
+        if (i == 1 && frac[i] <= 0)
+            continue; /* no synchronization work: the part is not named */
         char v[64] = "";
         if (ci >= 0)
             td_cell_format(&t->cols[ci], td_table_cell(t, row, ci), v, sizeof v);
-        snprintf(lab[i], sizeof lab[i], "%s  %s (%.1f%%)", names[i], v[0] ? v : "-",
+        snprintf(lab[nleg], sizeof lab[nleg], "%s  %s (%.1f%%)", names[i], v[0] ? v : "-",
                  frac[i] * 100);
-        lp[i] = lab[i];
+        lp[nleg] = lab[nleg];
+        lc[nleg++] = col[i];
     }
-    pd_legend(d, lp, col, 4);
+    pd_legend(d, lp, lc, nleg);
 
     /* one thin bar per device of the same scope, when there are several */
     int cdev = td_table_col(t, "device"), crank = td_table_col(t, "rank");
@@ -140,7 +147,7 @@ int pd_breakdown(pdoc *d, const char *title)
             const char *sc = cscope >= 0 ? td_table_cell(t, r, cscope)->s : NULL;
             if (td_table_cell(t, r, cdev)->i < 0 || (scope && !(sc && strcmp(sc, scope) == 0)))
                 continue;
-            double f[4];
+            double f[NPART];
             if (!bar_fracs(t, r, f))
                 continue;
             pd_need(d, 12);
@@ -153,7 +160,7 @@ int pd_breakdown(pdoc *d, const char *title)
                 snprintf(lb, sizeof lb, "device %lld", (long long)td_table_cell(t, r, cdev)->i);
             pd_text(d, d->x0, d->y + 0.5, lb, PF_SANS, 7, 90, PANGO_ALIGN_LEFT,
                     PANGO_ELLIPSIZE_END, C_MUTED);
-            pd_seg_bar(d, d->x0 + 95, d->y + 1, W - 95, 8, f, col, 4, 0);
+            pd_seg_bar(d, d->x0 + 95, d->y + 1, W - 95, 8, f, col, NPART, 0);
             d->y += 12;
             drawn++;
         }

@@ -454,7 +454,8 @@ int pd_keyfigures(pdoc *d, const char *title)
         /* the breakdown of device time: computation, communication and copies not
          * hidden under computation, idle; a part that is 0 says nothing and is left out */
         const struct { const char *key, *label; } g[] = {
-            {"computation_ns", "Compute"}, {"exposed_comm_ns", "Exposed communication"},
+            {"computation_ns", "Compute"}, {"sync_ns", "Sync wait"},
+            {"exposed_comm_ns", "Exposed communication"},
             {"exposed_memcpy_ns", "Exposed memcpy"}, {"idle_ns", idle}};
         /* with several ranks the row is the first rank's: say so */
         int crank = td_table_col(tl, "rank"), cdev = td_table_col(tl, "device");
@@ -495,7 +496,7 @@ int pd_keyfigures(pdoc *d, const char *title)
                                  "ipu.all.tile_balance", "ipu.all.active_tile_balance",
                                  "lwp.blocks", "lwp.not_recorded", "samba.host_ns",
                                  "samba.host_share", "samba.tflop_util", NULL};
-    for (const char **k = keys; *k; k++) {
+    for (const char **k = keys; *k && n < (int)(sizeof c / sizeof c[0]); k++) {
         const td_kv *kv = td_sum_get(s, *k);
         if (!kv || kv->type == TD_T_TEXT || (kv->type != TD_T_F64 && kv->v.i == TD_NA))
             continue;

@@ -297,16 +297,16 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
     /* time breakdown of the gpu_timeline "all" row; the pie chart reads these cells */
     const td_table *gt = td_sum_find_table(s, "gpu_timeline");
     size_t ar = gt ? timeline_all(gt) : (size_t)-1;
-    int b0 = 0, nb = 0, xla = 0, colour[4] = {0};   /* colour: palette index per row */
+    int b0 = 0, nb = 0, xla = 0, colour[5] = {0};   /* colour: palette index per row */
     int64_t xpart[3];
     const char *dw = td_sum_device_word(s);
     char btitle[96];
     snprintf(btitle, sizeof btitle, "%s time breakdown (all devices)", dw);
     if (ar != (size_t)-1) {
         static const char *const keys[] = {"computation_ns", "exposed_comm_ns",
-                                           "exposed_memcpy_ns", "idle_ns"};
+                                           "exposed_memcpy_ns", "idle_ns", "sync_ns"};
         static const char *const labels[] = {"Computation", "Exposed communication",
-                                             "Exposed memcpy", "Idle"};
+                                             "Exposed memcpy", "Idle", "Sync wait (not computation)"};
         int ct = td_table_col(gt, "total_ns");
         int64_t tot = ct >= 0 ? td_table_cell(gt, ar, ct)->i : TD_NA;
         /* one row per rank: with several ranks, say which one is shown */
@@ -322,16 +322,16 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
             snprintf(btitle, sizeof btitle, "%s time breakdown (rank %lld, all devices)", dw,
                      (long long)td_table_cell(gt, ar, cr)->i);
         xw_put_str(x, ws, r, 0, btitle, x->head);
-        int64_t part[4];
-        for (int k = 0; k < 4; k++) {
+        int64_t part[5];
+        for (int k = 0; k < 5; k++) {
             int c = td_table_col(gt, keys[k]);
             part[k] = c < 0 ? TD_NA : td_table_cell(gt, ar, c)->i;
         }
-        double sc = breakdown_scale(tot, part, 4);
+        double sc = breakdown_scale(tot, part, 5);
         time_head(x, ws, r, sc);
         r++;
         b0 = r;
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 5; k++) {
             int c = td_table_col(gt, keys[k]);
             if (c < 0)
                 continue;
@@ -424,12 +424,13 @@ void xw_summary_sheet(xw *x, const td_template *tp, const td_section *sec)
         chart_series_set_labels_options(se, LXW_FALSE, LXW_FALSE, LXW_FALSE);
         chart_series_set_labels_percentage(se);
         chart_series_set_labels_num_format(se, "0.0%");
-        lxw_chart_point pts[4] = {
+        lxw_chart_point pts[5] = {
             {.fill = &(lxw_chart_fill){.color = 0x4472C4}},
             {.fill = &(lxw_chart_fill){.color = 0xED7D31}},
             {.fill = &(lxw_chart_fill){.color = 0xFFC000}},
-            {.fill = &(lxw_chart_fill){.color = 0xA5A5A5}}};
-        lxw_chart_point *pp[5] = {NULL};
+            {.fill = &(lxw_chart_fill){.color = 0xA5A5A5}},
+            {.fill = &(lxw_chart_fill){.color = 0x7F6084}}};
+        lxw_chart_point *pp[6] = {NULL};
         for (int k = 0; k < nb; k++)
             pp[k] = &pts[colour[k]];
         chart_series_set_points(se, pp);
