@@ -16,6 +16,7 @@ const char *td_format_name(td_format f)
     case TD_FMT_ROCPROF_JSON: return "rocprof-json";
     case TD_FMT_ROCPROF_CSV: return "rocprof-csv";
     case TD_FMT_ROCPD: return "rocpd";
+    case TD_FMT_XPLANE: return "xplane";
     default: return "unknown";
     }
 }

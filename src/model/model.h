@@ -163,7 +163,8 @@ typedef struct td_device {
 } td_device;
 
 /* An HLO dump kept from an nsys-jax archive (dump/module_NNNN.*_gpu_after_optimizations
- * .hlo.pb.xz: an xz-compressed HloProto), decoded on demand by analyse/xla/xla.c for
+ * .hlo.pb.xz: an xz-compressed HloProto) or an XPlane's /host:metadata (the HloProto
+ * itself, not compressed: analyse/xla/hlo.c tells them by the xz magic), decoded on demand by analyse/xla/xla.c for
  * collective message sizes. Bytes live in the trace set's arena. */
 typedef struct td_hlo_dump {
     int64_t program;       /* NNNN in the member name = the XLA program id */
@@ -236,10 +237,11 @@ typedef enum {
     TD_FMT_IPU,           /* tracedoc.ipu/1 export of a PopVision report (read/ipu.h) */
     TD_FMT_ROCPROF_JSON,  /* rocprofv3 JSON (read/rocprof.h) */
     TD_FMT_ROCPROF_CSV,   /* rocprofv3 CSV files of one process */
-    TD_FMT_ROCPD          /* rocprofv3 rocpd SQLite database */
+    TD_FMT_ROCPD,         /* rocprofv3 rocpd SQLite database */
+    TD_FMT_XPLANE         /* XPlane (XSpace protobuf) of jax.profiler / XProf (read/xplane.h) */
 } td_format;
 /* "chrome-json", "nsys-sqlite", "nsys-jax", "aiu-flex", "samba-artifacts", "ipu-json",
- * "rocprof-json", "rocprof-csv", "rocpd" */
+ * "rocprof-json", "rocprof-csv", "rocpd", "xplane" */
 const char *td_format_name(td_format f);
 
 /* A Graphcore IPU report (model/ipu.h); owned by its trace, freed by td_ipu_free. */

@@ -16,6 +16,7 @@
 #include "read/samba.h"
 #include "read/ipu.h"
 #include "read/rocprof.h"
+#include "read/xplane.h"
 #include "io/archive_lib.h"
 #include <dirent.h>
 #include <errno.h>
@@ -288,12 +289,29 @@ static td_status read_rocprof_csv(const rd *x, td_err *e)
     return st;
 }
 
+/* XPlane: read twice (read/xplane.h); a regular file is opened again for the first
+ * reading, anything else is held in memory */
+static td_status read_xplane(const rd *x, td_err *e)
+{
+    struct stat sb;
+    const char *path = x->path && stat(x->path, &sb) == 0 && S_ISREG(sb.st_mode) ? x->path : NULL;
+    td_trace *t = new_trace(x);
+    size_t lim = td_in_is_gzip(x->in) ? WHOLE_LIMIT_COMPRESSED : WHOLE_LIMIT_PLAIN;
+    td_status st = td_read_xplane(x->set, t, x->in, path, lim, e);
+    if (st == TD_OK)
+        st = td_in_finish(x->in, &t->bytes, t->sha256, e);
+    if (st == TD_OK)
+        (*x->found)++;
+    return st;
+}
+
 static td_status read_tar(const rd *x, td_err *e);
 
 static const format formats[] = {
     {"Nsight Systems SQLite or rocpd", sniff_sqlite, read_nsys},
     {"nsys-jax zip", sniff_zip, read_nsys_jax},
     {"tar archive", sniff_tar, read_tar},
+    {"XPlane (XSpace protobuf)", td_xplane_sniff, read_xplane},
     {"IBM AIU flex trace", sniff_aiu_flex, read_aiu},
     {"DeepRT compile log", td_aiu_looks_complog, read_complog}, /* "[DeepRT] ..." may look like JSON */
     {"PopVision (IPU) JSON", sniff_ipu, read_ipu},
@@ -454,7 +472,7 @@ static td_status read_stream(td_traceset *set, td_in *in, const char *name,
     if (quiet)
         return TD_OK;
     return td_fail(e, TD_E_FORMAT,
-                   "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)", name);
+                   "%s: not a trace (expected Chrome JSON, gzip, tar, SQLite, zip or XPlane)", name);
 }
 
 static td_status read_file(td_traceset *set, const char *path, const char *name, int quiet,

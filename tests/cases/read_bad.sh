@@ -63,7 +63,7 @@ expect_exit 7 "$TD" summary "$WORK/empty.json" 2>"$WORK/err" || exit 1
 grep -q "$WORK/empty.json: the input holds no events (an empty file)" "$WORK/err" || die "empty message"
 printf 'id,name\n1,x\n' >"$WORK/x.csv"
 expect_exit 3 "$TD" summary "$WORK/x.csv" 2>"$WORK/err" || exit 1
-grep -q "x.csv: not a trace (expected Chrome JSON, gzip, tar, SQLite or zip)" "$WORK/err" || die "not-a-trace message"
+grep -q "x.csv: not a trace (expected Chrome JSON, gzip, tar, SQLite, zip or XPlane)" "$WORK/err" || die "not-a-trace message"
 printf '{"traceEvents": []}' >"$WORK/zero.json"
 "$PROBE" "$WORK/zero.json" | grep -q 'nevents=0 nev=0' || die "0-event trace"
 expect_exit 7 "$TD" summary --format json "$WORK/zero.json" >/dev/null 2>"$WORK/err" || exit 1

@@ -98,6 +98,14 @@ if [ -f "$TRACES/rocprof/908_results.json.gz" ]; then
         sed '1s/^[^{]*/{"rocprofiler-sdk-tool":[{"buffer_records":{"kernel_dispatch":[/' >"$S/rocprof/908-dispatch.json"
 fi
 cp tests/fuzz/corpus/rocprof/*.csv "$S/rocprof/" 2>/dev/null
+# XPlane: the shared sample cut to 1-3 events per line, with and without its HLO protos
+mkdir -p "$S/xplane"
+XP=$TRACES/xplane/934987a2fc2f.xplane.pb
+if [ -f "$XP" ]; then
+    python3 bench/mkxplane.py "$XP" "$S/xplane/one.xplane.pb" --max-events 1 --no-metadata
+    python3 bench/mkxplane.py "$XP" "$S/xplane/meta.xplane.pb" --max-events 2
+    gzip -c "$S/xplane/one.xplane.pb" >"$S/xplane/one.xplane.pb.gz"
+fi
 harnesses=${*:-$(ls "$B"/fuzz/ 2>/dev/null | sed 's/^fuzz_//')}
 for h in $harnesses; do
     h=${h#fuzz_}

@@ -368,6 +368,11 @@ static void decode(xla_hlo *h, td_xzdec *dec)
     const td_hlo_dump *d = h->d;
     uint8_t *buf = NULL;
     size_t got = 0;
+    /* an XPlane's HloProto is not compressed (no xz magic) */
+    if (d->n < 6 || memcmp(d->xz, "\xFD" "7zXZ\0", 6)) {
+        xla_hlo_decode_pb(h, d->xz, d->n);
+        return;
+    }
     /* HLO xz ratio ~16; a dump that does not decode is read as empty */
     if (td_unxz_with(dec, d->xz, d->n, d->n * 20 + 4096, (size_t)1 << 30, &buf, &got, NULL)) {
         buf = td_xmalloc(1);
