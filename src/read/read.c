@@ -17,6 +17,7 @@
 #include "read/ipu.h"
 #include "read/rocprof.h"
 #include "read/xplane.h"
+#include "read/logdir.h"
 #include "io/archive_lib.h"
 #include <dirent.h>
 #include <errno.h>
@@ -492,7 +493,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static td_status read_dir(td_traceset *set, const char *dir, td_err *e)
+static td_status read_dir_files(td_traceset *set, const char *dir, td_err *e)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -508,6 +509,7 @@ static td_status read_dir(td_traceset *set, const char *dir, td_err *e)
     closedir(d);
     if (n)
         qsort(names, n, sizeof *names, cmp_str);
+    n = td_logdir_filter(dir, names, n, &set->warnings);
     td_status st = TD_OK;
     int found = 0;
     size_t dl = strlen(dir);
@@ -524,6 +526,17 @@ static td_status read_dir(td_traceset *set, const char *dir, td_err *e)
     free(names);
     if (st == TD_OK && !found)
         st = td_fail(e, TD_E_FORMAT, "%s: no traces in this directory", dir);
+    return st;
+}
+
+/* A directory: its files, or the newest run's of a TensorBoard log directory */
+static td_status read_dir(td_traceset *set, const char *dir, td_err *e)
+{
+    char *run = td_logdir_run(dir, &set->warnings);
+    if (!run)
+        return read_dir_files(set, dir, e);
+    td_status st = read_dir_files(set, run, e);
+    free(run);
     return st;
 }
 

@@ -803,6 +803,7 @@ td_status td_read_xplane(td_traceset *set, td_trace *t, td_in *in, const char *p
     x->e = e;
     x->s_empty = td_intern_cstr(set->strs, "");
     t->format = TD_FMT_XPLANE;
+    t->devices_local = 1;   /* /device:GPU:N numbers a host's own devices */
     unsigned char *buf = NULL;
     size_t nbuf = 0;
     td_in *in1 = NULL;

@@ -99,7 +99,7 @@ int main(int argc, char **argv)
     s = td_traceset_new();
     CHECK(td_read_input(s, "tests/data/read_not_a_trace.txt", &e) == TD_E_FORMAT);
     CHECK(strstr(e.msg, "read_not_a_trace.txt: not a trace (expected Chrome JSON, gzip, tar, "
-                        "SQLite or zip)") != NULL);
+                        "SQLite, zip or XPlane)") != NULL);
     td_traceset_free(s);
     return UNIT_DONE();
 }
