@@ -49,6 +49,40 @@ static int64_t steps_kept(const td_summary *s, int64_t *mean_ns)
     return n;
 }
 
+/* What the comparison with a baseline gave: a pointer to the changes section only when
+ * it lists something (a `changes` row); not comparable: what differs (the comparability
+ * checks), and that nothing was judged. *cmp = 0 when not comparable. */
+static const char *baseline_detail(td_summary *s, const char *base, int *cmp)
+{
+    const char *v = td_sum_text(s, "verdict");
+    const td_table *ch = td_sum_find_table(s, "changes");
+    *cmp = 1;
+    if (v && !strncmp(v, "NOT COMPARABLE", 14)) {
+        *cmp = 0;
+        const td_table *cp = td_sum_find_table(s, "comparability");
+        td_buf b = {0};
+        for (size_t r = 0; cp && r < cp->nrows; r++) {
+            const char *st = td_row_get_str(cp, r, "status");
+            if (!st || strcmp(st, "differs: not comparable"))
+                continue;
+            td_buf_printf(&b, "%s%s %s vs %s", b.n ? "; " : "", td_row_get_str(cp, r, "check"),
+                          td_row_get_str(cp, r, "baseline"), td_row_get_str(cp, r, "current"));
+        }
+        const char *d = td_arena_printf(s->a, "Compared with %s: not comparable (%s), so no "
+                                        "metric was judged: give a baseline of the same "
+                                        "device, world size, input format and steps", base,
+                                        b.n ? td_buf_cstr(&b) : "see the comparability table");
+        td_buf_free(&b);
+        return d;
+    }
+    if (ch && ch->nrows)
+        return td_arena_printf(s->a, "Compared with %s: %zu change%s listed in the section "
+                               "\"Changes against the baseline\"", base, ch->nrows,
+                               ch->nrows == 1 ? "" : "s");
+    return td_arena_printf(s->a, "Compared with %s: no metric changed beyond its noise and "
+                           "minimum effect", base);
+}
+
 void td_checklist(td_summary *s)
 {
     td_table *t = td_sum_table(s, "checklist", "Performance report checklist");
@@ -137,9 +171,11 @@ void td_checklist(td_summary *s)
     const td_kv *bl = td_sum_get(s, "regression.baseline");
     static const char *const k_prev[] = {"previous", "previous_metric", "baseline", NULL};
     const char *prev = meta(s, k_prev);
-    int reg_ok = bl || prev;
+    int cmp = 1;
+    const char *bdet = bl ? baseline_detail(s, bl->v.s, &cmp) : NULL;
+    int reg_ok = (bl && cmp) || prev;
     item(s, t, "For a regression: the previous metric (value, date or commit, workload)", reg_ok,
-         bl ? td_arena_printf(a, "Compared with %s (see the regression section)", bl->v.s)
+         bl ? bdet
          : prev ? td_arena_printf(a, "Previous: %s", prev)
                 : "If this is a regression: --baseline OLD/summary.json, or --meta "
                   "previous=\"latency 11 ms, 2025-10-01 (abc123), resnet50 bs 64\"");

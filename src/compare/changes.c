@@ -10,6 +10,7 @@
 #define JUDGE_SHARE 0.01 /* table rows below 1% of their table's time are not judged */
 #define NEW_SHARE 0.001  /* new / vanished kernels: listed from 0.1% of the kernel time */
 #define TD_STEP_SD 5.0       /* a step reported the night it appears: beyond 5 noise SD */
+#define TD_PCT_RATIO 100.0   /* a change of more than 100x is given as before -> after */
 #define TD_STEP_MIN_RUNS 5   /* ... against at least 5 runs of the current level */
 
 void td_detect_opts_default(td_detect_opts *o)
@@ -119,6 +120,7 @@ typedef struct chg {
                         * that vanished: its short name is the baseline's) */
     double before, after, change, noise, conf;
     int pending;       /* a step reported the night it appeared, not yet confirmed */
+    int floored;       /* the baseline is under the metric's floor: no percentage */
 } chg;
 
 typedef struct chgset {
@@ -159,6 +161,7 @@ static chg *push(chgset *cs, const char *metric, const char *dir, double before,
     c->rule = rule;
     c->since = since;
     c->pending = 0;
+    c->floored = 0;
     c->label = NULL;
     return c;
 }
@@ -194,10 +197,52 @@ static void fmt_pct(char *dst, size_t cap, double f)
     snprintf(dst, cap, "%+.1f%%", 100 * f);
 }
 
+/* A change from a baseline under the metric's floor (td_metric_floor), or of more than
+ * TD_PCT_RATIO times, has no usable percentage ("+954256075.0%" from a CPU's 2 MiB): its
+ * change is left empty and the documents give before -> after ("2.0 MiB -> 18.5 GiB");
+ * the rule says so. */
+static void apply_floors(td_summary *s, chgset *cs)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        chg *c = &cs->c[i];
+        double fl = td_metric_floor(c->metric, c->unit);
+        if (isnan(c->before) || isnan(c->after) ||
+            !(fabs(c->before) < fl || fabs(c->after) > TD_PCT_RATIO * fabs(c->before)))
+            continue;
+        char b[64], a[64], f[64];
+        td_metric_format(c->unit, c->before, b, sizeof b);
+        td_metric_format(c->unit, c->after, a, sizeof a);
+        td_metric_format(c->unit, fl, f, sizeof f);
+        c->change = NAN;
+        c->floored = 1;
+        c->rule = fabs(c->before) < fl
+                      ? td_arena_printf(s->a, "%s; %s -> %s: no percentage from a baseline "
+                                        "under this metric's floor (%s)", c->rule ? c->rule : "",
+                                        b, a, f)
+                      : td_arena_printf(s->a, "%s; %s -> %s: no percentage for a change of "
+                                        "more than %.0fx", c->rule ? c->rule : "", b, a,
+                                        TD_PCT_RATIO);
+    }
+}
+
+/* "+37.7%", or for a change from under the floor "2.0 MiB -> 18.5 GiB" */
+static void fmt_change(char *dst, size_t cap, const chg *c)
+{
+    if (!c->floored) {
+        fmt_pct(dst, cap, c->change);
+        return;
+    }
+    char b[64], a[64];
+    td_metric_format(c->unit, c->before, b, sizeof b);
+    td_metric_format(c->unit, c->after, a, sizeof a);
+    snprintf(dst, cap, "%s -> %s", b, a);
+}
+
 /* Writes the sorted changes, the counts and the verdict. Returns TD_CHG_*. */
 static int finish(td_summary *s, chgset *cs, const char *against, const char *rule_text,
                   double min_effect)
 {
+    apply_floors(s, cs);
     if (cs->n)
         qsort(cs->c, cs->n, sizeof *cs->c, cmp_chg);
     td_table *tc = td_sum_table(s, "changes", "Changes");
@@ -291,12 +336,14 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
     td_sum_set_f64(s, "regression.tolerance", "Tolerance", TD_T_SHARE, min_effect);
     char v[1024];
     if (n[0]) {
-        const chg *w = &cs->c[0]; /* the worst: the largest regression */
+        /* the worst: the largest regression with a percentage; one from under its floor
+         * only when no other has one */
+        const chg *w = &cs->c[0];
         for (size_t i = 1; i < cs->n && dir_rank(cs->c[i].dir) == 0; i++)
-            if (fabs(cs->c[i].change) > fabs(w->change))
+            if (!cs->c[i].floored && (w->floored || fabs(cs->c[i].change) > fabs(w->change)))
                 w = &cs->c[i];
-        char pct[32];
-        fmt_pct(pct, sizeof pct, w->change);
+        char pct[160];
+        fmt_change(pct, sizeof pct, w);
         char label[600];
         td_metric_label(s, w->metric, label, sizeof label);
         int pending = 0;

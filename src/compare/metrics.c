@@ -510,3 +510,19 @@ void td_metric_format(const char *unit, double v, char *dst, size_t cap)
     else
         snprintf(dst, cap, "%.4g %s", v, unit);
 }
+
+double td_metric_floor(const char *metric, const char *unit)
+{
+    (void)metric; /* one floor per unit: every metric of a unit has the same scale of noise */
+    if (!unit || !strcmp(unit, "ns"))
+        return 1000.0; /* 1 us: below the timers' resolution plus launch jitter */
+    if (!strcmp(unit, "bytes"))
+        return 16.0 * 1048576.0; /* 16 MiB: allocator blocks and bookkeeping */
+    if (!strcmp(unit, "TFLOP/s"))
+        return 0.001; /* 1 GFLOP/s */
+    if (!strcmp(unit, "cycles"))
+        return 1000.0;
+    if (!strcmp(unit, "share") || !strcmp(unit, "fraction"))
+        return 0.01;
+    return 0.0;
+}

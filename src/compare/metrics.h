@@ -59,4 +59,11 @@ void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap);
  * "12.74 TFLOP/s" (other units: 4 digits and the unit); "" for NaN. */
 void td_metric_format(const char *unit, double v, char *dst, size_t cap);
 
+/* The floor of a metric: a baseline whose magnitude is below it is near zero for that
+ * metric, and a change from it is given as before -> after, never as a percentage
+ * (doc/nightly.md "Percentages"): 16 MiB for bytes, 1 us for times, 0.001 TFLOP/s,
+ * 1000 cycles, 0.01 for shares and fractions, else 0 (any nonzero baseline).
+ * compare/changes.c also gives before -> after for a change of more than 100x. */
+double td_metric_floor(const char *metric, const char *unit);
+
 #endif
