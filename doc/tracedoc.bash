@@ -18,6 +18,7 @@ _tracedoc()
     --critical-path) COMPREPLY=($(compgen -W "sync hta" -- "$cur")); return ;;
     --paper) COMPREPLY=($(compgen -W "a4 letter" -- "$cur")); return ;;
     --files-from) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --capture-traces) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     -o|--output)
         case "$cmd" in report|diff) COMPREPLY=($(compgen -d -- "$cur")) ;; *) COMPREPLY=($(compgen -f -- "$cur")) ;; esac
         return ;;

@@ -6,6 +6,7 @@
  * with NVTX ranges) -> collectives and modules from Kineto kernels/steps (only when XLA
  * made none) -> variability -> flames -> findings. */
 #include "analyse/internal.h"
+#include "analyse/graphs/graphs.h"
 #include "base/clock.h"
 #include "base/strtab.h"
 #include "partial/partial.h"
@@ -389,9 +390,11 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
     for (size_t i = 0; i < a.n; i++)
         a.tc[i].t = set->tr[i];
     qsort(a.tc, a.n, sizeof *a.tc, by_rank);
+    PASS("graphs", td_an_graphs(&a)); /* graph replays' kernels get their captured ops */
     PASS("nest", xla = nest_all(&a));
     trim();
     PASS("scalars", run_scalars(&a));
+    td_an_graphs_scalars(&a);
     PASS("accel", td_an_accel(&a));
     PASS("steps", st = td_an_steps(&a, e));
     if (st == TD_OK) {

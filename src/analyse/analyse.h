@@ -21,6 +21,8 @@ typedef struct td_opts {
     double peak_tflops;         /* --peak TFLOPS:TBPS for the roofline (analyse/op_perf.c); */
     double peak_tbps;           /* 0 = the device's row of analyse/peaks.c */
     int critpath_hta;           /* --critical-path hta: HTA's graph, no inferred waits */
+    const char *capture_dir;    /* --capture-traces: graph capture traces (analyse/graphs);
+                                   NULL = capture_traces/ beside each trace, if there */
     /* --timings: called after each pass with its name and wall time (NULL: not timed) */
     void (*pass_time)(void *ctx, const char *pass, int64_t ns);
     void *pass_time_ctx;

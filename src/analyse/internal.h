@@ -94,6 +94,13 @@ static inline int32_t td_owner(const td_tctx *c, int32_t r)
     return p >= 0 ? p : r;
 }
 
+/* CUDA/HIP graph replays (analyse/graphs): launches, their device work, what was
+ * attributed to captured ops; the `graphs` object */
+typedef struct td_graph_stat {
+    int64_t launches, kernels, attributed, attributed_ns, ns;
+    int any_capture;
+} td_graph_stat;
+
 typedef struct td_actx {
     td_traceset *set;
     const td_opts *o;
@@ -107,6 +114,9 @@ typedef struct td_actx {
     const char *devword; /* "GPU" for CUDA/ROCm, else accel; NULL = none */
     td_partial *part;   /* `summarize`: the passes also record their additive state here */
     uint8_t *commname;  /* td_is_comm_id: per interned name, 0 not looked at, 1 no, 2 yes */
+    td_graph_stat graphs;
+    int graph_ops;      /* analyse/graphs copied captured ops into graph launches (ph 'g'):
+                           the ops and op_perf tables have a `graph` column */
     size_t ncommname;
     uint8_t *syncname;  /* td_is_sync_work: likewise */
     size_t nsyncname;

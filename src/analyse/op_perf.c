@@ -165,6 +165,7 @@ typedef struct {
     size_t first, n;            /* calls[first..] of the group after sorting */
     int64_t kernel_ns;
     int64_t with_kernel;        /* calls that launched device work */
+    int64_t graph;              /* calls copied from a graph capture (analyse/graphs) */
 } group_t;
 
 static const td_trace *g_t; /* for the qsort comparators below */
@@ -192,7 +193,7 @@ static int group_cmp(const void *x, const void *y)
 
 /* The one writer of the columns of `op_perf` and `op_perf_bwd` (the merge copies the
  * partial summaries' rows into the same schema). */
-static td_table *table(td_summary *s, int bwd)
+static td_table *table(td_summary *s, int bwd, int graph)
 {
     td_table *tb = bwd ? td_sum_table(s, "op_perf_bwd", "Op performance model, backward pass")
                        : td_sum_table(s, "op_perf", "Op performance model");
@@ -203,6 +204,8 @@ static td_table *table(td_summary *s, int bwd)
                   "intensity:f64:FLOPs/byte", "peak_tflops:f64:Peak TFLOP/s",
                   "peak_tbps:f64:Peak TB/s", "roofline_ns:ns:Roofline time",
                   "roofline_share:share:Of roofline", "bound:text:Bound", NULL);
+    if (graph) /* calls that are a graph replay's captured ops */
+        td_table_cols(tb, "graph:int:Graph calls", NULL);
     td_diag_nodoc(tb);
     return tb;
 }
@@ -257,12 +260,13 @@ static void write_rows(td_actx *a, const td_trace *t, td_table **tbp, int bwd, c
         g[ng - 1].n++;
         g[ng - 1].kernel_ns += calls[i].kernel_ns;
         g[ng - 1].with_kernel += calls[i].kernel_ns > 0;
+        g[ng - 1].graph += t->ev[calls[i].ev].ph == 'g';
     }
     qsort(g, ng, sizeof *g, group_cmp);
     const td_peak *pk = rf->pk;
     for (size_t k = 0; k < ng; k++) {
         const call_t *c = &calls[g[k].first];
-        td_table *tb = *tbp ? *tbp : (*tbp = table(s, bwd));
+        td_table *tb = *tbp ? *tbp : (*tbp = table(s, bwd, a->graph_ops && !bwd));
         size_t r = td_table_add_row(tb);
         td_row_int(s, tb, r, "rank", t->rank);
         td_row_str(s, tb, r, "op", td_name(a, g[k].name));
@@ -272,6 +276,7 @@ static void write_rows(td_actx *a, const td_trace *t, td_table **tbp, int bwd, c
                                                      td_name(a, g[k].dims)));
         td_row_str(s, tb, r, "dtype", c->dtype);
         td_row_int(s, tb, r, "calls", (int64_t)g[k].n);
+        td_row_int(s, tb, r, "graph", g[k].graph); /* only with graph replays (table()) */
         td_row_int(s, tb, r, "flops", c->flops >= 0 ? llround(c->flops) : TD_NA);
         td_row_int(s, tb, r, "bytes", c->bytes >= 0 ? c->bytes : TD_NA);
         if (!g[k].with_kernel)

@@ -8,7 +8,7 @@
 
 typedef struct oprow {
     td_str name;
-    int64_t calls, self, total, dself, dtotal;
+    int64_t calls, self, total, dself, dtotal, graph;
 } oprow;
 
 typedef struct frame {
@@ -102,6 +102,7 @@ void td_an_ops(td_actx *a)
             oprow *r = &rows[slot[nm]];
             int64_t d = t->ev[i].dur;
             r->calls++;
+            r->graph += t->ev[i].ph == 'g';
             r->self += d;
             r->total += d;
             selfsum += d;
@@ -127,10 +128,12 @@ void td_an_ops(td_actx *a)
                           td_arena_printf(s->a, "device_total_ns:ns:%s total", acc),
                           td_arena_printf(s->a, "device_avg_ns:ns:%s time avg", acc), NULL);
         }
+        if (a->graph_ops) /* calls that are a graph replay's captured ops (analyse/graphs) */
+            td_table_cols(tb, "graph:int:Graph calls", NULL);
         for (size_t k = 0; k < nrows; k++) {
             oprow *r = &rows[k];
             /* without device work the table has no device columns: their cells are not written */
-            td_op_stat st = {r->calls, r->self, r->total, r->dself, r->dtotal};
+            td_op_stat st = {r->calls, r->self, r->total, r->dself, r->dtotal, r->graph};
             td_row_op(s, tb, td_table_add_row(tb), td_name(a, r->name), &st, selfsum);
         }
         td_table_sort(tb, "self_ns", 1);

@@ -115,6 +115,7 @@ void td_row_op(td_summary *s, td_table *t, size_t r, const char *name, const td_
     td_row_int(s, t, r, "device_self_ns", st->dself);
     td_row_int(s, t, r, "device_total_ns", st->dtotal);
     td_row_int(s, t, r, "device_avg_ns", st->calls ? (st->dtotal + st->calls / 2) / st->calls : 0);
+    td_row_int(s, t, r, "graph", st->graph); /* only tables with graph replays have it */
 }
 
 void td_row_coll(td_summary *s, td_table *t, size_t r, const td_coll_stat *st)

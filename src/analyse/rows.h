@@ -33,6 +33,7 @@ void td_row_variability(td_summary *s, td_table *t, size_t r, const char *name,
 /* `ops`: the additive statistics of one op name over every rank. */
 typedef struct td_op_stat {
     int64_t calls, self, total, dself, dtotal; /* ns; device times 0 without device work */
+    int64_t graph;                             /* calls copied from a graph capture */
 } td_op_stat;
 /* One row; selfsum: self time of every op (the shares' denominator). The device cells
  * are written when the table has their columns. */

@@ -395,6 +395,8 @@ static const td_cli_opt opts[] = {
      "iteration_N)", td_cli_set_str, OFF(run.o.step_pattern)},
     {"module-pattern", 0, "REGEX", ANALYSIS, "Kineto module ranges (default: the steps)",
      td_cli_set_str, OFF(run.o.module_pattern)},
+    {"capture-traces", 0, "DIR", ANALYSIS, "CUDA/HIP graph capture traces (default: capture_traces/\n"
+     "beside the trace)", td_cli_set_str, OFF(run.o.capture_dir)},
     {"aiu-freq", 0, "SOC[:CORE]", ANALYSIS | EXPORT, "IBM AIU clocks in MHz (default: SoC implied by the\n"
      "trace, core 1100)", set_aiu_freq, 0},
     {"peak", 0, "TFLOPS:TBPS", ANALYSIS, "roofline peaks (TFLOP/s, TB/s) for op_perf (default: the\n"

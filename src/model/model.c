@@ -45,6 +45,7 @@ static void trace_free(td_trace *t)
     free(t->mem);
     free(t->shapes);
     free(t->seqs);
+    free(t->lk);
     free(t->aiu);
     td_ipu_free(t->ipu);
 }

@@ -44,7 +44,9 @@ typedef struct td_event {
     uint32_t aux;    /* index into td_trace.aux (1-based), 0 = none */
     uint16_t cat;    /* index into td_trace.cats (interned category), 0 = none */
     uint8_t kind;    /* td_kind */
-    uint8_t ph;      /* phase as in the file: 'X','B'(paired),'i','b'(paired),... */
+    uint8_t ph;      /* phase as in the file: 'X','B'(paired),'i','b'(paired),...; 'g': a
+                        copy of a graph-capture event that analyse/graphs put inside the
+                        graph launch it replays */
 } td_event;
 
 /* Extra arguments for device work and ops that have them. */
@@ -153,6 +155,15 @@ typedef struct td_seqrec {
     uint32_t track;
     td_str name;
 } td_seqrec;
+
+/* The kernel a launch call names (Kineto args "kernel" of hipLaunchKernel,
+ * cudaLaunchKernel...), by the call's correlation id: kept only when
+ * td_traceset.keep_launch_kernels is set (the graph-capture traces analyse/graphs reads,
+ * whose kernels were captured, not run). */
+typedef struct td_lkernel {
+    int64_t corr;
+    td_str kernel;
+} td_lkernel;
 
 /* Device properties (Kineto deviceProperties, nsys TARGET_INFO_GPU). */
 typedef struct td_device {
@@ -277,6 +288,7 @@ typedef struct td_trace {
     td_mem *mem; size_t nmem, mem_cap;          /* [memory] events (file order) */
     td_shape *shapes; size_t nshapes, shapes_cap; /* input shapes of modelled ops */
     td_seqrec *seqs; size_t nseqs, seqs_cap;    /* sequence numbers (file order) */
+    td_lkernel *lk; size_t nlk, lk_cap;         /* launch calls' kernels (keep_launch_kernels) */
     td_hlo_dump *hlo; size_t nhlo;  /* nsys-jax HLO dumps; array and bytes in set->arena */
     td_aiu_instr *aiu; size_t naiu, aiu_cap; /* AIU flex instructions (file order) */
     const struct td_samba *samba;   /* SambaTune stack-tracing data (read/samba.h), in
@@ -309,6 +321,8 @@ typedef struct td_traceset {
                                        keep nothing only `export` writes: no td_flow records
                                        (1.19 M of them, 38 MB, in bench's 1 GB trace) and no
                                        td_dims. Set before reading. */
+    int keep_launch_kernels;        /* 1: readers keep the kernel each launch call names
+                                       (td_lkernel): graph-capture traces (analyse/graphs) */
 } td_traceset;
 
 td_traceset *td_traceset_new(void);

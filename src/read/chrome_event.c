@@ -63,7 +63,7 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
     if (*p != '{')
         return td_jscan_skip(&c->js, p, end);
     r->args = p;
-    r->dims.n = r->itypes.n = r->concrete.n = 0;
+    r->dims.n = r->itypes.n = r->concrete.n = r->kname.n = 0;
     r->seq = -1;
     TD_JSON_OBJ_LOOP(&c->js, p, end, k, {
         int ok = 0;
@@ -101,6 +101,9 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
             } else if (TD_JSON_KEY_IS(k, "stream")) {
                 p = td_jscan_num(&c->js, p, end, 0, &r->stream, &ok);
                 if (ok == 1) r->have |= H_STREAM;
+            } else if (TD_JSON_KEY_IS(k, "kernel") && c->set->keep_launch_kernels) {
+                p = td_jscan_str(&c->js, p, end, &r->kname, &ok);
+                if (!ok) r->kname.n = 0;
             } else
                 p = td_jscan_skip(&c->js, p, end);
             break;
@@ -185,7 +188,7 @@ static const char *parse_args(cj *c, const char *p, const char *end, td_jrawev *
 const char *td_chrome_parse_event(cj *c, const char *p, const char *end, td_jrawev *r)
 {
     r->have = 0;
-    r->dims.n = r->itypes.n = r->concrete.n = 0;
+    r->dims.n = r->itypes.n = r->concrete.n = r->kname.n = 0;
     r->seq = -1;
     r->ph = 0;
     r->args = NULL;
@@ -608,6 +611,11 @@ void td_chrome_commit(cj *c, td_jrawev *r)
     }
     if (r->have & H_CORR)
         ev->corr = r->corr;
+    if (r->kname.n && (r->have & H_CORR) && (kind == TD_K_RUNTIME || kind == TD_K_DRIVER)) {
+        td_lkernel *lk = TD_PUSH(t->lk, t->nlk, t->lk_cap);
+        lk->corr = r->corr;
+        lk->kernel = td_jscan_intern(&c->js, r->kname);
+    }
     /* "External id" is on nearly every CPU op and runtime call: keeping it there would
      * cost an aux record per event (most of the model's memory) for a link the passes
      * get from nesting and correlation ids. It is kept on device work, and on any event

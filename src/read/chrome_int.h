@@ -39,6 +39,7 @@ typedef struct {
     int32_t grid[3], block[3];
     int64_t m_alloc, m_res, m_dev, m_dtype, m_bytes; /* [memory] event args */
     int64_t seq;                      /* "Sequence number", -1 absent */
+    td_jslice kname;                  /* "kernel" of a launch call (n = 0 absent) */
     td_jslice dims, itypes, concrete; /* raw JSON text of "Input Dims", "Input type",
                                          "Concrete Inputs" (n = 0 absent) */
     const char *args, *args_end;

@@ -738,6 +738,11 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void td_read_sort(td_trace *t)
+{
+    sort_events(t->ev, t->nev);
+}
+
 void td_read_finish(td_traceset *set)
 {
     int distinct = set->n > 0;

@@ -13,6 +13,8 @@ td_status td_read_input(td_traceset *set, const char *arg, td_err *e);
 /* After every input is read: assign ranks (distributedInfo rank when every trace has a
  * distinct one, else file order), sort each trace's events by (ts, -dur). */
 void td_read_finish(td_traceset *set);
+/* One trace's events sorted again by (ts, -dur), stably (analyse/graphs adds events). */
+void td_read_sort(td_trace *t);
 
 /* Format readers, on bytes already in memory or a stream (see read_*.c). They fill t
  * (format, events, tracks...) and add warnings to set->warnings. `name` is the path shown
