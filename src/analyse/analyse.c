@@ -7,6 +7,7 @@
  * made none) -> variability -> flames -> findings. */
 #include "analyse/internal.h"
 #include "analyse/graphs/graphs.h"
+#include "analyse/serving/serving.h"
 #include "base/clock.h"
 #include "base/strtab.h"
 #include "partial/partial.h"
@@ -445,6 +446,7 @@ static td_status run(td_traceset *set, const td_opts *o, td_summary *s, td_parti
             side_end(&cp, &a);
         PASS("trim", trim());
         side_end(&vj, &a);
+        PASS("serving", td_an_serving(&a)); /* LLM serving steps (after op_perf's shapes) */
         PASS("flames", td_an_flames(&a));
         PASS("aiu", td_an_aiu(&a));
         PASS("telemetry", td_an_telemetry(&a));

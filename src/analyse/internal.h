@@ -98,6 +98,7 @@ static inline int32_t td_owner(const td_tctx *c, int32_t r)
  * attributed to captured ops; the `graphs` object */
 typedef struct td_graph_stat {
     int64_t launches, kernels, attributed, attributed_ns, ns;
+    int64_t all_ns;     /* all device work of the traces with graph launches */
     int any_capture;
 } td_graph_stat;
 

@@ -237,3 +237,24 @@ void td_row_cp_segment(td_summary *s, td_table *t, size_t r, const td_cp_seg_row
     td_row_str(s, t, r, "bound_by", x->bound);
     td_row_str(s, t, r, "name", x->name);
 }
+
+td_table *td_rows_serving_steps_table(td_summary *s)
+{
+    td_table *t = td_sum_table(s, "serving_steps", "Serving steps");
+    td_table_cols(t, "rank:int:Rank", "step:int:Step", "phase:text:Phase", "batch_size:int:Requests",
+                  "tokens:int:Tokens", "wall_ns:ns:Wall time", "device_ns:ns:Device time",
+                  "steady:bool:Steady", NULL);
+    return t;
+}
+
+void td_row_serving_step(td_summary *s, td_table *t, size_t r, const td_srv_step_row *x)
+{
+    td_row_int(s, t, r, "rank", x->rank);
+    td_row_int(s, t, r, "step", x->step);
+    td_row_str(s, t, r, "phase", x->phase);
+    td_row_int(s, t, r, "batch_size", x->batch_size >= 0 ? x->batch_size : TD_NA);
+    td_row_int(s, t, r, "tokens", x->tokens >= 0 ? x->tokens : TD_NA);
+    td_row_int(s, t, r, "wall_ns", x->wall_ns);
+    td_row_int(s, t, r, "device_ns", x->device_ns);
+    td_row_int(s, t, r, "steady", x->steady != 0);
+}

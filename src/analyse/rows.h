@@ -132,4 +132,15 @@ td_table *td_rows_cp_segments_table(td_summary *s);
 void td_cp_collectives(td_summary *s, const td_table *arrivals);
 void td_row_cp_segment(td_summary *s, td_table *t, size_t r, const td_cp_seg_row *x);
 
+/* `serving_steps` (analyse/serving/steps.c): one LLM serving step; requests and tokens
+ * -1 unknown (JSON null). */
+typedef struct td_srv_step_row {
+    int64_t rank, step;
+    const char *phase;
+    int64_t batch_size, tokens, wall_ns, device_ns;
+    int steady;
+} td_srv_step_row;
+td_table *td_rows_serving_steps_table(td_summary *s);
+void td_row_serving_step(td_summary *s, td_table *t, size_t r, const td_srv_step_row *x);
+
 #endif

@@ -138,7 +138,8 @@ static int is_launch_call(const char *nm, int *kk)
 static void find_windows(td_actx *a, caps *cp, int si, td_trace *t, const char *file)
 {
     const td_strtab *cs = cp->sets[si]->strs;
-    qsort(t->lk, t->nlk, sizeof *t->lk, cmp_lk);
+    if (t->nlk)
+        qsort(t->lk, t->nlk, sizeof *t->lk, cmp_lk);
     for (size_t i = 0; i < t->nev; i++) {
         const td_event *b = &t->ev[i];
         if ((b->kind != TD_K_RUNTIME && b->kind != TD_K_DRIVER) ||
@@ -205,7 +206,8 @@ static void load_caps(td_actx *a, caps *cp, const char *dir, int rank)
         if (de->d_name[0] != '.' && strcmp(de->d_name, "execution_details.json"))
             *TD_PUSH(names, n, cap) = td_xstrdup(de->d_name);
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_name);
+    if (n)
+        qsort(names, n, sizeof *names, cmp_name);
     cp->sets = td_xcalloc(n + 1, sizeof *cp->sets);
     cp->xl = td_xcalloc(n + 1, sizeof *cp->xl);
     cp->nxl = td_xcalloc(n + 1, sizeof *cp->nxl);
@@ -467,6 +469,9 @@ static void graphs_trace(td_actx *a, td_trace *t, td_graph_stat *gs)
             *TD_PUSH(dw, nd, dcap) = (td_keyed){(int64_t)lo, (int64_t)i};
     }
     td_sort_keyed(dw, nd); /* by (launch, event index): events are in time order */
+    for (size_t i = 0; i < t->nev; i++)
+        if (td_kind_is_device(t->ev[i].kind))
+            gs->all_ns += t->ev[i].dur;
     gs->launches += (int64_t)ng;
     gs->kernels += (int64_t)nd;
     for (size_t k = 0; k < nd; k++)
@@ -569,4 +574,7 @@ void td_an_graphs_scalars(td_actx *a)
                    gs.ns - gs.attributed_ns);
     td_sum_set_str(s, "graphs.source", "Graph attribution from",
                    gs.attributed || gs.any_capture ? "capture" : "none");
+    if (gs.all_ns > 0) /* page 1: the device time that ran in graphs without an op */
+        td_sum_set_f64(s, "graph_time.unattributed_share", "Device time in graphs without op",
+                       TD_T_SHARE, (double)(gs.ns - gs.attributed_ns) / (double)gs.all_ns);
 }

@@ -397,6 +397,69 @@ static void draw_cards(pdoc *d, const card *c, int n, double tail)
     }
 }
 
+/* LLM serving traces (summary serving.*, graph_time.*): per phase the median step, tokens
+ * per second, MFU beside the peak used, what bounds it; the device time of graph replays
+ * left without op. Cards appended to c from *n; slab: their label texts. */
+static void serving_cards(const td_summary *s, card *c, int *n, int max, char slab[][80])
+{
+    static const char *const ph[] = {"decode", "prefill", "mixed"};
+    const td_kv *pk = td_sum_get(s, "serving.peak_tflops");
+    char key[80];
+    for (int p = 0; p < 3 && *n + 3 <= max; p++) {
+#define KV(k) (snprintf(key, sizeof key, "serving.%s.%s", ph[p], k), td_sum_get(s, key))
+        const td_kv *med = KV("step_median_ns"), *nst = KV("steps"), *tps = KV("tokens_per_s");
+        const td_kv *mfu = KV("mfu"), *nofl = KV("no_flop_model_share"), *bnd = KV("bound");
+        const td_kv *dsh = KV("device_share"), *gap = KV("between_steps_ns");
+#undef KV
+        if (!med || med->type != TD_T_NS)
+            continue;
+        card *x = &c[(*n)++];
+        snprintf(slab[*n - 1], 80, "%c%s step (median)", ph[p][0] - 32, ph[p] + 1);
+        x->label = slab[*n - 1];
+        fmt_kv(med, x->val, sizeof x->val);
+        snprintf(x->sub, sizeof x->sub, "%lld steady step%s", nst ? (long long)nst->v.i : 0LL,
+                 nst && nst->v.i == 1 ? "" : "s");
+        if (tps && tps->type == TD_T_F64)
+            snprintf(x->sub + strlen(x->sub), sizeof x->sub - strlen(x->sub), ", %.4g tokens/s",
+                     tps->v.f);
+        if (mfu && mfu->type == TD_T_SHARE && pk) {
+            x = &c[(*n)++];
+            snprintf(slab[*n - 1], 80, "MFU, %s", ph[p]);
+            x->label = slab[*n - 1];
+            snprintf(x->val, sizeof x->val, "%.3g%%", 100.0 * mfu->v.f);
+            snprintf(x->sub, sizeof x->sub, "of %.4g TFLOP/s dense peak", pk->v.f);
+            if (nofl && nofl->type == TD_T_SHARE)
+                snprintf(x->sub + strlen(x->sub), sizeof x->sub - strlen(x->sub),
+                         "; %.0f%% of device time has no FLOP model", 100.0 * nofl->v.f);
+        }
+        if (bnd && bnd->type == TD_T_TEXT && bnd->v.s) {
+            x = &c[(*n)++];
+            snprintf(slab[*n - 1], 80, "%c%s bound by", ph[p][0] - 32, ph[p] + 1);
+            x->label = slab[*n - 1];
+            snprintf(x->val, sizeof x->val, "%s", bnd->v.s);
+            x->sub[0] = 0;
+            if (dsh && dsh->type == TD_T_SHARE)
+                snprintf(x->sub, sizeof x->sub, "device busy %.1f%% of the step", 100.0 * dsh->v.f);
+            if (gap && gap->type == TD_T_NS && gap->v.i != TD_NA) {
+                char g[48];
+                fmt_kv(gap, g, sizeof g);
+                snprintf(x->sub + strlen(x->sub), sizeof x->sub - strlen(x->sub),
+                         "; %s host time between steps", g);
+            }
+        }
+    }
+    const td_kv *un = td_sum_get(s, "graph_time.unattributed_share");
+    const td_kv *src = td_sum_get(s, "graphs.source");
+    if (un && un->type == TD_T_SHARE && un->v.f > 0 && *n < max) {
+        card *x = &c[(*n)++];
+        x->label = "Graph time without op";
+        snprintf(x->val, sizeof x->val, "%.1f%%", 100.0 * un->v.f);
+        snprintf(x->sub, sizeof x->sub, "of device time: graph replays %s",
+                 src && src->v.s && !strcmp(src->v.s, "none") ? "without capture traces"
+                                                             : "not matched to their capture");
+    }
+}
+
 int pd_keyfigures(pdoc *d, const char *title)
 {
     char busy[48], idle[48]; /* card labels, used until the cards are drawn */
@@ -404,6 +467,7 @@ int pd_keyfigures(pdoc *d, const char *title)
     const td_summary *s = d->s;
     card c[24];
     int n = 0;
+    serving_cards(s, c, &n, 8, lab);
     /* page 1 answers "how long per step, and where does it go": the step time of the
      * steady steps first, then the device breakdown, then the traced time */
     const td_kv *med = td_sum_get(s, "step_time.median_ns");
