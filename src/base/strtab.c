@@ -14,6 +14,7 @@ struct td_strtab {
     uint32_t *slots; /* id+1, 0 = empty */
     uint64_t *hashes;
     size_t nslots;
+    size_t sbytes; /* bytes of the strings this table stored */
 };
 
 td_strtab *td_strtab_new(void)
@@ -93,6 +94,7 @@ td_str td_intern(td_strtab *t, const char *s, size_t len)
     td_grow((void **)&t->hashes, &c2, t->n + 1, sizeof *t->hashes);
     uint32_t id = (uint32_t)t->n++;
     t->str[id] = td_arena_strndup(t->a, s, len);
+    t->sbytes += len + 1;
     t->len[id] = (uint32_t)len;
     t->hashes[id] = h;
     t->slots[j] = id + 1;
@@ -119,4 +121,10 @@ uint32_t td_strlen_of(const td_strtab *t, td_str id)
 size_t td_strtab_count(const td_strtab *t)
 {
     return t->n;
+}
+
+size_t td_strtab_bytes(const td_strtab *t)
+{
+    return t->sbytes + t->cap * (sizeof *t->str + sizeof *t->len + sizeof *t->hashes) +
+           t->nslots * sizeof *t->slots;
 }

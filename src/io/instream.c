@@ -11,6 +11,7 @@
 #include "io/instream.h"
 #include "io/peek.h"
 #include "io/archive_lib.h"
+#include "io/bound.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <isa-l/igzip_lib.h>
@@ -32,6 +33,8 @@ struct td_in {
     size_t mem_n, mem_pos;
     struct archive *ar;
     td_in *src;
+    td_in *outer;           /* the stream an archive member is read from (td_in_set_outer) */
+    uint64_t held_base;     /* td_in_set_held_base */
     char *name;
 
     td_sha256 *sha;
@@ -64,6 +67,8 @@ struct td_in {
     unsigned char *ring[RING_N];
     size_t ring_len[RING_N];
     size_t head, count, rpos;
+    uint64_t ring_raw[RING_N]; /* raw bytes pulled when the chunk was made */
+    uint64_t seen_raw;         /* ring_raw of the chunk the caller reads (under mu) */
     int th_done, th_stop, th_fail;
     td_err th_err;
 };
@@ -395,6 +400,7 @@ static void *th_main(void *arg)
         pthread_mutex_lock(&in->mu);
         if (len) {
             in->ring_len[slot] = len;
+            in->ring_raw[slot] = in->raw_bytes;
             in->count++;
         }
         in->th_fail = fail;
@@ -458,6 +464,7 @@ static ptrdiff_t th_read(td_in *in, unsigned char *dst, size_t cap, td_err *e)
         return 0;
     }
     size_t h = in->head;
+    in->seen_raw = in->ring_raw[h];
     pthread_mutex_unlock(&in->mu);
     /* the head chunk is ours until we release it */
     size_t k = in->ring_len[h] - in->rpos;
@@ -494,6 +501,27 @@ ptrdiff_t td_in_read(td_in *in, void *dst, size_t cap, td_err *e)
     return dec_read(in, dst, cap, e);
 }
 
+void td_in_set_outer(td_in *in, td_in *outer) { in->outer = outer; }
+
+/* The outermost stream: the input as stored. */
+static const td_in *root(const td_in *in)
+{
+    while (in->outer || in->kind == SRC_STREAM)
+        in = in->outer ? in->outer : in->src;
+    return in;
+}
+
+uint64_t td_in_stored(const td_in *in)
+{
+    in = root(in);
+    /* while the read-ahead thread runs, raw_bytes is its own: the count published with
+     * the chunk being read is the caller's */
+    return in->th_on ? in->seen_raw : in->raw_bytes;
+}
+
+void td_in_set_held_base(td_in *in, uint64_t held) { in->held_base = held; }
+uint64_t td_in_held_base(const td_in *in) { return root(in)->held_base; }
+
 td_status td_in_read_all(td_in *in, size_t limit, unsigned char **out, size_t *n, td_err *e)
 {
     size_t cap = 1 << 20, len = 0;
@@ -505,7 +533,18 @@ td_status td_in_read_all(td_in *in, size_t limit, unsigned char **out, size_t *n
                 return td_fail(e, TD_E_FORMAT, "%s: larger than %zu MiB in memory (refused)",
                                in->name, limit >> 20);
             }
+            uint64_t stored = td_in_stored(in), allow = td_bound_allow(stored);
+            if (cap >= allow) {
+                free(b);
+                return td_fail(e, TD_E_FORMAT, "%s: decompresses to more than %llu MiB, "
+                               "from the first %llu KiB of the input as stored (more than "
+                               "%d times that): refused as a decompression bomb", in->name,
+                               (unsigned long long)(cap >> 20),
+                               (unsigned long long)(stored >> 10), TD_BOUND_RATIO);
+            }
             cap = cap * 2 > limit ? limit : cap * 2;
+            if (cap > allow)
+                cap = (size_t)allow;
             b = td_xrealloc(b, cap);
         }
         ptrdiff_t r = td_in_read(in, b + len, cap - len, e);

@@ -41,8 +41,20 @@ int td_in_is_gzip(const td_in *in);
 ptrdiff_t td_in_read(td_in *in, void *dst, size_t cap, td_err *e);
 
 /* Read the rest of the decoded stream into one malloc'd buffer (*out, caller frees),
- * refusing more than `limit` bytes (bounded decompression). */
+ * refusing more than `limit` bytes, and more than td_bound_allow(td_in_stored(in)). */
 td_status td_in_read_all(td_in *in, size_t limit, unsigned char **out, size_t *n, td_err *e);
+
+/* Bounds (io/bound.h). td_in_set_outer: `in` is a member read out of `outer` (a tar
+ * stream), which counts as its input as stored. td_in_stored: bytes of the input as
+ * stored (compressed, on disk; of the outermost stream) pulled so far to make the decoded
+ * bytes read so far. td_in_set_held_base / td_in_held_base: the memory a reader's set
+ * held when the input (the outermost stream) started, for readers that compare what they
+ * hold since with td_bound_allow(td_in_stored(in)). td_in_read_all also refuses data past
+ * td_bound_allow of the bytes as stored (a decompression bomb). */
+void td_in_set_outer(td_in *in, td_in *outer);
+uint64_t td_in_stored(const td_in *in);
+void td_in_set_held_base(td_in *in, uint64_t held);
+uint64_t td_in_held_base(const td_in *in);
 
 /* Pull and hash the rest of the raw stream (so bytes/sha256 cover the whole input even
  * when the reader stopped early), then give the totals. */

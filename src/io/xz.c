@@ -76,25 +76,25 @@ void td_xzdec_free(td_xzdec *d)
     free(d);
 }
 
-/* Uncompressed size of a one-stream .xz buffer from its index (0: unknown). */
-static size_t xz_size(const uint8_t *in, size_t n)
+/* Uncompressed size of a one-stream .xz buffer from its index (SIZE_MAX: unknown). */
+size_t td_xz_size(const uint8_t *in, size_t n)
 {
     if (n < 2 * LZMA_STREAM_HEADER_SIZE)
-        return 0;
+        return SIZE_MAX;
     lzma_stream_flags f;
     if (lzma_stream_footer_decode(&f, in + n - LZMA_STREAM_HEADER_SIZE) != LZMA_OK ||
         f.backward_size > n - 2 * LZMA_STREAM_HEADER_SIZE)
-        return 0;
+        return SIZE_MAX;
     const uint8_t *ix = in + n - LZMA_STREAM_HEADER_SIZE - f.backward_size;
     lzma_index *idx = NULL;
     uint64_t memlimit = 1 << 20;
     size_t pos = 0;
     if (lzma_index_buffer_decode(&idx, &memlimit, NULL, ix, &pos, (size_t)f.backward_size) !=
         LZMA_OK)
-        return 0;
+        return SIZE_MAX;
     uint64_t u = lzma_index_uncompressed_size(idx);
     lzma_index_end(idx, NULL);
-    return u < SIZE_MAX ? (size_t)u : 0;
+    return u < SIZE_MAX ? (size_t)u : SIZE_MAX;
 }
 
 int td_unxz_with(td_xzdec *d, const uint8_t *in, size_t n, size_t guess, size_t max,
@@ -109,8 +109,13 @@ int td_unxz_with(td_xzdec *d, const uint8_t *in, size_t n, size_t guess, size_t 
         own.z.allocator = &own.al;
     }
     lzma_stream *z = &d->z;
-    size_t exact = xz_size(in, n);
-    if (exact && exact / 1024 > n) /* an implausible ratio: an index may lie */
+    size_t exact = td_xz_size(in, n);
+    /* a valid stream gives what its index says: no more is decoded (+1: room to see the
+     * end of the stream) */
+    if (exact < max)
+        max = exact + 1;
+    if (exact == SIZE_MAX || exact / 1024 > n) /* unknown, or an implausible ratio: not
+                                                  worth faulting in */
         exact = 0;
     d->hint = exact;
     /* re-initialising a stream keeps its coder and dictionary when they fit */
@@ -183,8 +188,8 @@ td_xzr *td_xzr_new(const uint8_t *in, size_t n, size_t max)
     td_xzr *r = td_xcalloc(1, sizeof *r);
     lzma_stream init = LZMA_STREAM_INIT;
     r->z = init;
-    r->hint = xz_size(in, n);
-    if (r->hint / 1024 > n)
+    r->hint = td_xz_size(in, n);
+    if (r->hint == SIZE_MAX || r->hint / 1024 > n)
         r->hint = 0;
     r->al = (lzma_allocator){xz_alloc, xz_free, &r->hint};
     r->z.allocator = &r->al;

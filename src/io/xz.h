@@ -13,6 +13,10 @@ enum { TD_XZ_TOO_BIG = 1, TD_XZ_CORRUPT, TD_XZ_TRUNCATED, TD_XZ_INIT };
 int td_unxz(const uint8_t *in, size_t n, size_t guess, size_t max, uint8_t **out,
             size_t *outn, size_t *at);
 
+/* The uncompressed size a one-stream .xz buffer's index records (SIZE_MAX: no readable
+ * index). Cheap: reads the footer and index only. td_unxz decodes no more than it. */
+size_t td_xz_size(const uint8_t *in, size_t n);
+
 /* A decoder kept across members: td_unxz_with reuses its dictionary (several MiB, whose
  * pages would otherwise be faulted in again for every member). Not shared by threads. */
 typedef struct td_xzdec td_xzdec;

@@ -275,3 +275,19 @@ int td_shape_op_wanted(const char *name, size_t len)
         }
     return 0;
 }
+
+uint64_t td_traceset_bytes(const td_traceset *s)
+{
+    uint64_t b = td_strtab_bytes(s->strs) + td_arena_bytes(s->arena);
+    for (size_t i = 0; i < s->n; i++) {
+        const td_trace *t = s->tr[i];
+        b += t->ev_cap * sizeof *t->ev + t->aux_cap * sizeof *t->aux +
+             t->dims_cap * sizeof *t->dims + t->nccl_cap * sizeof *t->nccl +
+             t->tracks_cap * sizeof *t->tracks + t->flows_cap * sizeof *t->flows +
+             t->counters_cap * sizeof *t->counters + t->ranges_cap * sizeof *t->ranges +
+             t->compile_cap * sizeof *t->compile + t->mem_cap * sizeof *t->mem +
+             t->shapes_cap * sizeof *t->shapes + t->seqs_cap * sizeof *t->seqs +
+             t->aiu_cap * sizeof *t->aiu;
+    }
+    return b;
+}

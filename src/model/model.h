@@ -329,6 +329,8 @@ td_traceset *td_traceset_new(void);
 void td_traceset_free(td_traceset *s);
 td_trace *td_traceset_add(td_traceset *s, const char *path); /* new empty trace */
 void td_traceset_drop_last(td_traceset *s); /* forget the last trace added */
+/* Memory the set holds: strings, arena and the traces' arrays (for io/bound.h). */
+uint64_t td_traceset_bytes(const td_traceset *s);
 
 /* Helpers for readers. */
 uint32_t td_trace_track(td_trace *t, int64_t pid, int64_t tid);   /* find or add */

@@ -13,13 +13,14 @@
  * is an error naming the byte offset in the decoded data. */
 #include "read/aiu.h"
 #include "read/chrome.h"
+#include "io/bound.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_DEPTH 64
 #define PAIR_LOOKBACK 4096 /* open B events searched for an E (hostile inputs stay linear) */
 #define BUF_INIT ((size_t)1 << 20)
-#define BUF_MAX ((size_t)1 << 30) /* one event must fit */
+#define BUF_MAX TD_BOUND_EVENT /* one event must fit (io/bound.h) */
 
 typedef struct {
     const char *p, *end; /* the window: buf .. end */

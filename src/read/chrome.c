@@ -25,11 +25,13 @@
  * (U+FFFD), a truncated tail (events read so far kept). */
 #define _POSIX_C_SOURCE 200809L
 #include "read/chrome_int.h"
+#include "io/bound.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define BUF_INIT (1u << 20)
-#define BUF_MAX ((size_t)1 << 30)   /* one event (or top-level value) must fit */
+#define BUF_MAX TD_BOUND_EVENT   /* one event (or top-level value) must fit; a larger
+                                    event is skipped, a larger other value an error */
 
 const char *td_chrome_parse_scaled(const char *p, const char *end, int scale, int64_t *out)
 {
@@ -129,19 +131,38 @@ static const char *parse_distinfo(cj *c, const char *p, const char *end)
     return p;
 }
 
-/* Move the unread tail (from keep) to the front and read more. Returns 0 ok, -1 error. */
+/* What the events read so far hold against what the input may hold (io/bound.h): a
+ * small gzip of millions of identical events, or of distinct long names, is refused
+ * before it fills memory. Returns 0 ok, -1 error. */
+static int check_bound(cj *c)
+{
+    uint64_t held = td_traceset_bytes(c->set), base = td_in_held_base(c->in);
+    held = held > base ? held - base : 0;
+    uint64_t stored = td_in_stored(c->in);
+    if (held <= td_bound_allow(stored))
+        return 0;
+    td_fail(c->e, TD_E_FORMAT, "%s: byte %llu%s: the events read so far hold %llu MiB in "
+            "memory, from the first %llu KiB of the input as stored (more than %d times "
+            "that): refused as a decompression bomb", c->name, (unsigned long long)c->base,
+            td_in_is_gzip(c->in) ? " (uncompressed)" : "", (unsigned long long)(held >> 20),
+            (unsigned long long)(stored >> 10), TD_BOUND_RATIO);
+    return -1;
+}
+
+/* Move the unread tail (from keep) to the front and read more. Returns 0 ok, -1 error,
+ * 1 when the value at the front fills a buffer of BUF_MAX (nothing read, the caller
+ * skips it or fails). */
 static int refill(cj *c, size_t keep)
 {
     size_t n = c->len - keep;
     if (keep == 0 && c->len >= c->cap) {
-        if (c->cap >= BUF_MAX) {
-            td_fail(c->e, TD_E_FORMAT, "%s: byte %llu: a single event or value larger than %zu MiB",
-                    c->name, (unsigned long long)c->base, BUF_MAX >> 20);
-            return -1;
-        }
+        if (c->cap >= BUF_MAX)
+            return 1;
         c->cap *= 2;
         c->buf = td_xrealloc(c->buf, c->cap + TD_JSON_PAD);
     }
+    if (check_bound(c) < 0)
+        return -1;
     if (keep)
         memmove(c->buf, c->buf + keep, n);
     c->base += keep;
@@ -276,6 +297,16 @@ static td_status run(cj *c)
             p = q;
             st = T_OBJ_AFTER;
             continue;
+        case T_EV_SKIP:
+            q = td_jscan_skip_run(&c->js, &c->sk, p, end);
+            if (!q) {
+                if (c->js.fk == TD_JF_NEED)
+                    mark = c->js.resume;
+                break;
+            }
+            p = q;
+            st = T_EV_AFTER;
+            continue;
         case T_OBJ_AFTER:
             mark = p = td_jscan_ws(p);
             if (p >= end)
@@ -346,8 +377,21 @@ static td_status run(cj *c)
             return syntax_error(c);
         if (!c->eof) {
             size_t keep = (size_t)(mark - c->buf);
-            if (refill(c, keep) < 0)
+            int rf = refill(c, keep);
+            if (rf < 0)
                 return c->e->code;
+            if (rf > 0) {
+                if ((st != T_EV_FIRST && st != T_EV_NEXT) || *mark != '{')
+                    return td_fail(c->e, TD_E_FORMAT, "%s: byte %llu%s: a single value larger "
+                                   "than %zu MiB", c->name, (unsigned long long)c->base,
+                                   td_in_is_gzip(c->in) ? " (uncompressed)" : "",
+                                   BUF_MAX >> 20);
+                /* an event larger than the buffer may grow to: skipped as it streams by */
+                if (!c->w_big++)
+                    c->w_big_at = c->base;
+                td_jscan_skip_init(&c->sk);
+                st = T_EV_SKIP;
+            }
             p = c->buf;
             continue;
         }
@@ -393,6 +437,11 @@ td_status td_read_chrome_ex(td_traceset *set, td_trace *t, td_in *in, int *no_ev
     c->cpu_functions = td_intern_cstr(set->strs, "CPU functions");
     t->format = TD_FMT_CHROME_JSON;
     td_status st = run(c);
+    if (st == TD_OK && c->w_big)
+        td_warn(&set->warnings, "%s: byte %llu%s: an event larger than %zu MiB skipped (%llu "
+                "such events)", c->name, (unsigned long long)c->w_big_at,
+                td_in_is_gzip(in) ? " (uncompressed)" : "", BUF_MAX >> 20,
+                (unsigned long long)c->w_big);
     if (no_events)
         *no_events = c->no_events;
     if (st == TD_OK)

@@ -3,6 +3,7 @@
  * read/chrome.c for what goes where). */
 #define _POSIX_C_SOURCE 200809L
 #include "read/chrome_int.h"
+#include "io/bound.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -578,6 +579,10 @@ void td_chrome_commit(cj *c, td_jrawev *r)
     }
     int wanted;
     if (kind == TD_K_CPU_OP && (r->have & H_DIMS) && (r->have & H_NAME) &&
+        (r->dims.n > TD_BOUND_STRING || r->itypes.n > TD_BOUND_STRING ||
+         r->concrete.n > TD_BOUND_STRING)) {
+        c->js.w_long++; /* shapes past the string bound: not kept (cut, they would not parse) */
+    } else if (kind == TD_K_CPU_OP && (r->have & H_DIMS) && (r->have & H_NAME) &&
         (wanted = td_shape_op_wanted(r->name.p, r->name.n))) {
         if (wanted == 2) {
             bwdop *b = TD_PUSH(c->bo, c->nbo, c->bo_cap);
@@ -709,4 +714,8 @@ void td_chrome_finish(cj *c)
         td_warn(w, "%s: %llu async \"b\" events without an \"e\" closed at the trace end", n, (unsigned long long)c->w_open_ab);
     if (c->js.w_utf8)
         td_warn(w, "%s: %llu strings with invalid UTF-8 or escapes (replaced by U+FFFD)", n, (unsigned long long)c->js.w_utf8);
+    if (c->js.w_long)
+        td_warn(w, "%s: %llu strings longer than %zu KiB cut to their first %zu KiB (input "
+                "shapes: not kept)", n,
+                (unsigned long long)c->js.w_long, TD_BOUND_STRING >> 10, TD_BOUND_STRING >> 10);
 }

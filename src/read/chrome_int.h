@@ -75,7 +75,7 @@ typedef struct {
 } bwdop;
 
 enum { T_START, T_OBJ_FIRST, T_OBJ_KEY, T_OBJ_AFTER, T_SKIP, T_EV_FIRST, T_EV_NEXT,
-       T_EV_AFTER, T_DONE };
+       T_EV_AFTER, T_EV_SKIP, T_DONE };
 
 typedef struct {
     td_traceset *set;
@@ -115,6 +115,7 @@ typedef struct {
 
     int64_t max_end;
     int seen_events, no_events;
+    uint64_t w_big, w_big_at;   /* events past BUF_MAX skipped; the first one's offset */
 
     uint64_t w_neg, w_nots, w_range, w_unmatched_e, w_open_b, w_unmatched_ae, w_open_ab;
 } cj;

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "read/folded.h"
+#include "io/bound.h"
 #include "io/instream.h"
 #include "io/peek.h"
 #include "summary/flame.h"
@@ -312,6 +313,11 @@ static td_status read_lines_in(src *r, fstate *st, const atomic_int *stop, char 
         if (stop && atomic_load_explicit(stop, memory_order_relaxed))
             break;
         if (have == cap) { /* a line longer than the window */
+            if (cap >= TD_BOUND_EVENT) { /* one line of a small gzip must not fill memory */
+                rc = td_fail(e, TD_E_FORMAT, "%s: a line longer than %zu MiB", st->name,
+                             TD_BOUND_EVENT >> 20);
+                break;
+            }
             char *nb = realloc(buf, cap * 2);
             if (!nb) {
                 rc = td_fail(e, TD_E_NOMEM, "%s: a line longer than %zu bytes", st->name, cap);

@@ -2,6 +2,7 @@
  * unknown values, string decoding and interning, numbers, ids. */
 #define _POSIX_C_SOURCE 200809L
 #include "read/json_scan.h"
+#include "io/bound.h"
 #include <stdlib.h>
 
 /* A syntax error at p, unless p is at the end of the data (then more data may fix it). */
@@ -282,15 +283,16 @@ static int utf8_len(const unsigned char *p, const unsigned char *e)
     return n;
 }
 
-/* Decode a raw JSON string body into valid UTF-8 without NULs (c->scratch).
+/* Decode a raw JSON string body into valid UTF-8 without NULs (c->scratch), stopping
+ * once lim bytes are out (the last character may pass lim by up to 3 bytes).
  * Invalid UTF-8 and lone surrogates become U+FFFD. Returns 1 if anything was replaced. */
-static int decode_str(td_jscan *c, const char *s, size_t n)
+static int decode_str(td_jscan *c, const char *s, size_t n, size_t lim)
 {
     td_buf *b = &c->scratch;
     b->n = 0;
     const unsigned char *p = (const unsigned char *)s, *e = p + n;
     int bad = 0;
-    while (p < e) {
+    while (p < e && b->n < lim) {
         unsigned ch = *p;
         if (ch == '\\' && p + 1 < e) {
             unsigned x = p[1];
@@ -366,6 +368,20 @@ td_str td_jscan_intern(td_jscan *c, td_jslice s)
 {
     if (s.n == 0)
         return 0;
+    if (s.n > TD_BOUND_STRING) {
+        /* a string past the bound: its first TD_BOUND_STRING bytes (whole characters),
+         * not cached (its raw bytes would be held a second time) */
+        if (decode_str(c, s.p, s.n, TD_BOUND_STRING + 1))
+            c->w_utf8++;
+        size_t k = c->scratch.n;
+        if (k > TD_BOUND_STRING) { /* else escapes made it fit after all */
+            k = TD_BOUND_STRING;
+            while (k && ((unsigned char)c->scratch.p[k] & 0xC0) == 0x80)
+                k--;
+            c->w_long++;
+        }
+        return td_intern(c->strs, c->scratch.p ? c->scratch.p : "", k);
+    }
     uint64_t h = hs(s.p, s.n);
     if ((c->scn + 1) * 2 > c->sccap) {
         size_t nc = c->sccap ? c->sccap * 2 : 1024;
@@ -395,7 +411,7 @@ td_str td_jscan_intern(td_jscan *c, td_jslice s)
     if (!s.esc && plain_ascii(s.p, s.n)) {
         id = td_intern(c->strs, s.p, s.n);
     } else {
-        if (decode_str(c, s.p, s.n))
+        if (decode_str(c, s.p, s.n, SIZE_MAX))
             c->w_utf8++;
         id = td_intern(c->strs, c->scratch.p ? c->scratch.p : "", c->scratch.n);
     }

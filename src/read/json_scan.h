@@ -55,6 +55,7 @@ typedef struct {
     td_arena *scarena;
     td_buf scratch;
     uint64_t w_utf8;      /* strings with invalid UTF-8 or escapes replaced */
+    uint64_t w_long;      /* strings longer than TD_BOUND_STRING, cut (io/bound.h) */
 } td_jscan;
 
 /* Free the string cache (not strs). */

@@ -3,6 +3,7 @@
  * process names (ThreadNames, PROCESSES), devices and session start (TARGET_INFO_GPU,
  * TARGET_INFO_SESSION_START_TIME), and the (pid, tid) -> track table. */
 #include "read/nsys_int.h"
+#include <strings.h>
 #include <unistd.h>
 
 td_status td_nsys_sqlfail(rd *r, const char *what)
@@ -57,8 +58,34 @@ td_status td_nsys_select_cols(rd *r, const char *tab, const char *const *cols, i
     int present;
     *st = NULL;
     td_status s = table_cols(r, tab, cols, ncols, &mask, &present);
-    if (s != TD_OK || !present)
+    if (s != TD_OK)
         return s;
+    if (!present) {
+        /* absent is normal; a view or virtual table of that name is not read, and says so
+         * (read as empty, a kernel table that is a view would pass for "no kernels") */
+        sqlite3_stmt *q = NULL;
+        if (sqlite3_prepare_v2(r->db, "SELECT type, substr(sql, 1, 14) FROM sqlite_master "
+                               "WHERE name=?1", -1, &q, NULL) != SQLITE_OK)
+            return td_nsys_sqlfail(r, "sqlite_master");
+        sqlite3_bind_text(q, 1, tab, -1, SQLITE_STATIC);
+        if (sqlite3_step(q) == SQLITE_ROW) {
+            const char *ty = (const char *)sqlite3_column_text(q, 0);
+            const char *sq = (const char *)sqlite3_column_text(q, 1);
+            int virt = sq && strncasecmp(sq, "CREATE VIRTUAL", 14) == 0;
+            char m[512];
+            snprintf(m, sizeof m, "%s: %s is %s, not an ordinary table: not read (its rows "
+                     "are missing from the report)", r->name, tab,
+                     virt ? "a virtual table" : ty && strcmp(ty, "view") == 0 ? "a view"
+                                                                             : "no table");
+            int seen = 0; /* a table selected twice (NVTX_EVENTS) is said once */
+            for (size_t i = 0; i < r->set->warnings.n && !seen; i++)
+                seen = strcmp(r->set->warnings.msg[i], m) == 0;
+            if (!seen)
+                td_warn(&r->set->warnings, "%s", m);
+        }
+        sqlite3_finalize(q);
+        return TD_OK;
+    }
     if ((mask & need) != need) {
         td_warn(&r->set->warnings, "%s: table %s lacks expected columns; skipped", r->name, tab);
         return TD_OK;

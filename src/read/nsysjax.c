@@ -18,6 +18,8 @@
 #include "read/read.h"
 #include "io/parquet.h"
 #include "io/archive_lib.h"
+#include "io/bound.h"
+#include "io/xz.h"
 #include <csv.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,24 +27,41 @@
 
 #define MAX_MEMBER ((size_t)1 << 30)   /* bound on any decompressed member */
 
-/* Read one archive member fully into a malloc'd buffer, at most MAX_MEMBER bytes. */
+/* What the archive's members may hold in memory (io/bound.h): td_bound_allow of the
+ * archive's size, for the members read whole together, and as much again for the HLO
+ * dumps that analyse/xla decodes (their sizes as their xz indexes record them). */
+typedef struct {
+    uint64_t size, allow, members, dumps;
+} jbound;
+
+/* Read one archive member fully into a malloc'd buffer, at most MAX_MEMBER bytes and
+ * what the archive's bound has left. */
 static td_status read_member(struct archive *ar, struct archive_entry *en, const char *name,
-                             const char *member, uint8_t **out, size_t *outn, td_err *e)
+                             const char *member, jbound *jb, uint8_t **out, size_t *outn,
+                             td_err *e)
 {
+    size_t max = MAX_MEMBER;
+    if (jb->allow - jb->members < max)
+        max = (size_t)(jb->allow - jb->members);
     size_t cap = 1 << 16, n = 0;
     /* the size the zip records, +1 to see the end without growing */
     if (archive_entry_size_is_set(en) && archive_entry_size(en) >= 0 &&
-        (uint64_t)archive_entry_size(en) < MAX_MEMBER)
+        (uint64_t)archive_entry_size(en) < max)
         cap = (size_t)archive_entry_size(en) + 1;
     uint8_t *b = td_xmalloc(cap);
     for (;;) {
         if (n == cap) {
-            if (cap >= MAX_MEMBER) {
+            if (cap >= max) {
                 free(b);
+                if (max < MAX_MEMBER)
+                    return td_fail(e, TD_E_FORMAT, "%s: member %s: decompresses to more "
+                                   "than %zu MiB, more than this %.1f MiB archive may hold "
+                                   "in memory: refused as a decompression bomb", name, member,
+                                   max >> 20, (double)jb->size / 1048576);
                 return td_fail(e, TD_E_FORMAT, "%s: member %s: larger than %zu MiB", name,
                                member, MAX_MEMBER >> 20);
             }
-            cap *= 2;
+            cap = cap * 2 > max ? max : cap * 2;
             b = td_xrealloc(b, cap);
         }
         la_ssize_t r = archive_read_data(ar, b + n, cap - n);
@@ -56,6 +75,7 @@ static td_status read_member(struct archive *ar, struct archive_entry *en, const
         if (r == 0) break;
         n += (size_t)r;
     }
+    jb->members += n;
     *out = b;
     *outn = n;
     return TD_OK;
@@ -66,8 +86,10 @@ static td_status xz_error(const char *name, const char *member, int code, size_t
 {
     switch (code) {
     case TD_XZ_TOO_BIG:
-        return td_fail(e, TD_E_FORMAT, "%s: member %s: decompresses to more than %zu MiB", name,
-                       member, MAX_MEMBER >> 20);
+        return td_fail(e, TD_E_FORMAT, "%s: member %s: decompresses to more than the "
+                       "archive may hold in memory (%d times its size, at least %llu MiB): "
+                       "refused as a decompression bomb", name, member, TD_BOUND_RATIO,
+                       (unsigned long long)(TD_BOUND_FLOOR >> 20));
     case TD_XZ_CORRUPT:
         return td_fail(e, TD_E_FORMAT, "%s: member %s: byte %zu: corrupt xz data", name,
                        member, at);
@@ -146,10 +168,10 @@ static void *pipe_run(void *arg)
 /* 0 when the decoder cannot start (TD_XZ_INIT). The first piece is decoded here, on
  * the calling thread: the dictionary is allocated then, in its malloc arena (from the
  * decoder thread's own arena it would stay resident after free: +10 MB peak). */
-static int pipe_open(xzpipe *p, const uint8_t *in, size_t n)
+static int pipe_open(xzpipe *p, const uint8_t *in, size_t n, size_t max)
 {
     memset(p, 0, sizeof *p);
-    if (!(p->r = td_xzr_new(in, n, MAX_MEMBER)))
+    if (!(p->r = td_xzr_new(in, n, max)))
         return 0;
     for (int i = 0; i < NPIECE; i++)
         p->buf[i] = td_xmalloc(PIECE);
@@ -638,6 +660,9 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
     td_hlo_dump *hlo = NULL;
     size_t nhlo = 0, hlocap = 0;
     size_t len[M__N] = {0};
+    jbound jb = {n, td_bound_allow(n), 0, 0};
+    /* the CSV is decoded as it is parsed: its rows are what it holds */
+    size_t xz_max = jb.allow < MAX_MEMBER ? (size_t)jb.allow : MAX_MEMBER;
     td_status st = TD_OK;
     struct archive_entry *en;
     int rc;
@@ -650,7 +675,23 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
         if (prog >= 0) {   /* kept compressed; analyse/xla/xla.c decodes what it needs */
             uint8_t *b;
             size_t bn;
-            if ((st = read_member(ar, en, name, p, &b, &bn, e))) goto out;
+            if ((st = read_member(ar, en, name, p, &jb, &b, &bn, e))) goto out;
+            /* what it will decode to, as its index says (td_unxz decodes no more) */
+            size_t dn = td_xz_size(b, bn);
+            if (dn == SIZE_MAX || dn > jb.allow - jb.dumps) {
+                if (dn != SIZE_MAX)
+                    td_warn(&set->warnings, "%s: member %s: decompresses to %zu MiB, more than "
+                            "this %.1f MiB archive may hold in memory: skipped (no message "
+                            "sizes from program %lld)", name, p, dn >> 20,
+                            (double)n / 1048576, (long long)prog);
+                else
+                    td_warn(&set->warnings, "%s: member %s: not a readable xz stream: "
+                            "skipped (no message sizes from program %lld)", name, p,
+                            (long long)prog);
+                free(b);
+                continue;
+            }
+            jb.dumps += dn;
             td_hlo_dump *h = TD_PUSH(hlo, nhlo, hlocap);
             h->program = prog;
             uint8_t *copy = td_arena_alloc(set->arena, bn ? bn : 1);
@@ -666,8 +707,8 @@ td_status td_read_nsys_jax(td_traceset *set, td_trace *t, const char *name,
             if (pl < wl || strcmp(p + pl - wl, want[m]) || (pl > wl && p[pl - wl - 1] != '/'))
                 continue;
             if (buf[m]) break;
-            if ((st = read_member(ar, en, name, p, &buf[m], &len[m], e))) goto out;
-            if (m == M_CSV && !pipe_open(&xp, buf[m], len[m])) {
+            if ((st = read_member(ar, en, name, p, &jb, &buf[m], &len[m], e))) goto out;
+            if (m == M_CSV && !pipe_open(&xp, buf[m], len[m], xz_max)) {
                 st = xz_error(name, want[M_CSV], TD_XZ_INIT, 0, e);
                 goto out;
             }

@@ -394,6 +394,7 @@ static td_status read_tar(const rd *arg, td_err *e)
         const char *mp = archive_entry_pathname(ent);
         char *mname = td_arena_printf(set->arena, "%s:%s", name, mp ? mp : "?");
         td_in *m = td_in_open_archive_member(a, mname);
+        td_in_set_outer(m, in); /* the archive as stored bounds what its members hold */
         int f = 0;
         st = read_stream(set, m, mname, NULL, 1, depth + 1, &f, e);
         td_in_close(m);
@@ -482,6 +483,7 @@ static td_status read_file(td_traceset *set, const char *path, const char *name,
     td_in *in = td_in_open_file(path, name, e);
     if (!in)
         return e->code;
+    td_in_set_held_base(in, td_traceset_bytes(set));
     td_status st = read_stream(set, in, name, strcmp(path, "-") ? path : NULL, quiet, 0, found,
                                e);
     td_in_close(in);

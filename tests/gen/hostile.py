@@ -7,6 +7,15 @@
   hostile.py nvtx N OUT.sqlite BASE.sqlite   BASE with N nested NVTX ranges added
   hostile.py tarbomb MB OUT.tar.gz  a tar.gz whose one trace inflates to MB MiB (blanks, then one event)
   hostile.py zipbomb MB OUT.zip     an nsys-jax zip whose Parquet member inflates to MB MiB
+  hostile.py strbomb MB OUT.json.gz a Kineto trace whose first event's name is MB MiB of 'a'
+                                    (a gzip of 1 MiB members: made in no time, 1 KB a MiB)
+  hostile.py evbomb MB OUT.json.gz  a gzip of MB MiB of identical small events
+  hostile.py sqlitegz MB OUT.gz     a gzip of an SQLite header and MB MiB of zeros
+  hostile.py hlobomb MB OUT.zip BASE.zip   BASE (an nsys-jax archive) whose step function's
+                                    HLO dump is an xz of MB MiB of zeros
+  hostile.py nsysview 0 OUT.sqlite BASE.sqlite   BASE whose kernel table is a view
+  hostile.py tarsqlite MB OUT.tar.gz  a tar.gz whose one member is an SQLite header and MB
+                                    MiB of zeros
 """
 import gzip, io, json, sqlite3, sys, tarfile, zipfile
 
@@ -67,9 +76,70 @@ def zipbomb(mb, out):
         z.writestr("nvtx_gpu_proj_trace/trace.parquet", b"PAR1" + b"\0" * (mb << 20) + b"PAR1")
 
 
+def gz_repeat(out, head, body, times, tail):
+    """head, then body `times` times, then tail, as a gzip of several members: body is
+    compressed once and its member repeated (a reader sees one stream)."""
+    zb = gzip.compress(body, 9)
+    with open(out, "wb") as f:
+        f.write(gzip.compress(head, 9))
+        for _ in range(times):
+            f.write(zb)
+        f.write(gzip.compress(tail, 9))
+
+
+def strbomb(mb, out):
+    gz_repeat(out, b'{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"', b"a" * (1 << 20), mb,
+              b'","pid":1,"tid":1,"ts":1,"dur":2},{"ph":"X","cat":"cpu_op","name":"op",'
+              b'"pid":1,"tid":1,"ts":5,"dur":2}]}')
+
+
+def evbomb(mb, out):
+    ev = b'{"ph":"i","s":"t","name":"a","pid":1,"tid":1,"ts":1},'
+    body = ev * ((1 << 20) // len(ev))
+    gz_repeat(out, b'{"traceEvents":[', body, mb, ev[:-1] + b"]}")
+
+
+def sqlitegz(mb, out):
+    gz_repeat(out, b"SQLite format 3\0", b"\0" * (1 << 20), mb, b"")
+
+
+def hlobomb(mb, out, base):
+    import lzma
+    c = lzma.LZMACompressor(preset=0)
+    z = b"\0" * (1 << 20)
+    bomb = b"".join([c.compress(z) for _ in range(mb)] + [c.flush()])
+    with zipfile.ZipFile(base) as src, zipfile.ZipFile(out, "w") as dst:
+        for i in src.infolist():
+            d = src.read(i.filename)
+            if "wrapped_step_fn" in i.filename and i.filename.endswith("_gpu_after_optimizations.hlo.pb.xz"):
+                d = bomb
+            dst.writestr(i, d)
+
+
+def tarsqlite(mb, out):
+    size = mb << 20
+    ti = tarfile.TarInfo("big.sqlite")
+    ti.size = size
+    head = ti.tobuf(tarfile.USTAR_FORMAT) + b"SQLite format 3\0" + b"\0" * ((1 << 20) - 16)
+    # the member's data, then the tar's two zero blocks and padding to 10 KiB records:
+    # zeros too, in the last 1 MiB member of the gzip
+    gz_repeat(out, head, b"\0" * (1 << 20), mb - 1, b"\0" * 10240)
+
+
+def nsysview(_, out, base):
+    import shutil
+    shutil.copyfile(base, out)
+    db = sqlite3.connect(out)
+    db.execute("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO kernels_real")
+    db.execute("CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS SELECT * FROM kernels_real")
+    db.commit()
+    db.close()
+
+
 if __name__ == "__main__":
     kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    if kind == "nvtx":
-        nvtx(n, out, sys.argv[4])
+    if kind in ("nvtx", "hlobomb", "nsysview"):
+        {"nvtx": nvtx, "hlobomb": hlobomb, "nsysview": nsysview}[kind](n, out, sys.argv[4])
     else:
-        {"deep": deep, "wide": wide, "tarbomb": tarbomb, "zipbomb": zipbomb}[kind](n, out)
+        {"deep": deep, "wide": wide, "tarbomb": tarbomb, "zipbomb": zipbomb, "strbomb": strbomb,
+         "evbomb": evbomb, "sqlitegz": sqlitegz, "tarsqlite": tarsqlite}[kind](n, out)
