@@ -12,6 +12,7 @@
  * file are checked against the bytes that really exist before anything is allocated,
  * and decompressed sizes and value counts are capped. */
 #include "io/parquet_int.h"
+#include "io/bound.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,6 +183,15 @@ td_status td_pq_open(const char *name, const void *data, size_t n, td_pq_file **
     if (f->num_rows < 0 || f->num_rows > (int64_t)MAX_VALUES) {
         st = td_fail(e, TD_E_FORMAT, "%s: unsupported row count %lld", name,
                      (long long)f->num_rows);
+        goto fail;
+    }
+    /* a column of these rows (16 bytes a value at most, decoded) within what the file
+     * may hold (io/bound.h): run-length encoding makes millions of rows of a few bytes */
+    if ((uint64_t)f->num_rows * 16 > td_bound_allow(n)) {
+        st = td_fail(e, TD_E_FORMAT, "%s: %lld rows in %zu bytes: a column would hold more "
+                     "than %d times the file's size in memory (at least %llu MiB): refused "
+                     "as a decompression bomb", name, (long long)f->num_rows, n,
+                     TD_BOUND_RATIO, (unsigned long long)(TD_BOUND_FLOOR >> 20));
         goto fail;
     }
     {

@@ -2,6 +2,7 @@
  * page headers, decompression, the RLE/bit-packed hybrid, PLAIN and dictionary values.
  * Sizes and counts from the file are checked against the bytes present before use. */
 #include "io/parquet_int.h"
+#include "io/bound.h"
 #include "io/snappy_lib.h"
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,10 @@ static td_status decompress(dec *x, int codec, const uint8_t *src, size_t n, siz
     *out = NULL;
     if (usize > MAX_PAGE)
         return col_fail(x, "%s (%lld bytes)", "page too large", (long long)usize);
+    /* a small file's page of zeros must not fill memory (io/bound.h) */
+    if (usize > td_bound_allow(x->f->n))
+        return col_fail(x, "%s (%lld bytes): refused as a decompression bomb",
+                        "page larger than the file may hold in memory", (long long)usize);
     uint8_t *dst = td_xmalloc(usize ? usize : 1);
     if (codec == CODEC_NONE) {
         if (n != usize) { free(dst);
