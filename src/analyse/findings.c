@@ -80,6 +80,30 @@ static int straggler(const td_table *st, int64_t *rank, double *ratio)
     return found;
 }
 
+/* XLA: whether program prog is a barrier, not work: every collective instance of it
+ * moves at most 16 bytes and its module runs at most 4 thunks (jit__psum of a 4-byte value
+ * under sync_global_devices, as a checkpoint does): its time is the processes waiting for
+ * each other. */
+static int xla_barrier(const td_summary *s, int64_t prog)
+{
+    const td_table *tm = td_sum_find_table(s, "modules"), *ti = td_sum_find_table(s, "collective_instances");
+    if (prog == TD_NA || !tm || !ti)
+        return 0;
+    int any = 0;
+    for (size_t r = 0; r < ti->nrows; r++) {
+        if (td_row_get_int(ti, r, "program_id") != prog)
+            continue;
+        int64_t b = td_row_get_int(ti, r, "bytes");
+        if (b == TD_NA || b > 16)
+            return 0;
+        any = 1;
+    }
+    for (size_t r = 0; any && r < tm->nrows; r++)
+        if (td_row_get_int(tm, r, "program_id") == prog)
+            return td_row_get_f64(tm, r, "thunks_mean") <= 4.0;
+    return 0;
+}
+
 /* XLA: idle time of the top modules, compile share of the profile, worst straggler */
 static void xla_findings(td_actx *a, size_t *nf)
 {
@@ -105,11 +129,16 @@ static void xla_findings(td_actx *a, size_t *nf)
         (*nf)++;
     }
     const td_table *ti = td_sum_find_table(s, "collective_instances");
-    if (ti && ti->nrows && *nf < 6 && td_row_get_int(ti, 0, "wait_ns") != TD_NA && td_row_get_int(ti, 0, "wait_ns") > 0) {
+    /* the worst wait of a collective that is work: a barrier's wait is the processes
+     * arriving at it at different times (a checkpoint, the end of the run) */
+    size_t w0 = 0;
+    while (ti && w0 < ti->nrows && xla_barrier(s, td_row_get_int(ti, w0, "program_id")))
+        w0++;
+    if (ti && w0 < ti->nrows && *nf < 6 && td_row_get_int(ti, w0, "wait_ns") != TD_NA && td_row_get_int(ti, w0, "wait_ns") > 0) {
         char buf[64];
-        td_fmt_ns(buf, sizeof buf, td_row_get_int(ti, 0, "wait_ns"));
-        double m = td_row_get_f64(ti, 0, "wait_multiple");
-        int64_t fast = td_row_get_int(ti, 0, "fastest_ns");
+        td_fmt_ns(buf, sizeof buf, td_row_get_int(ti, w0, "wait_ns"));
+        double m = td_row_get_f64(ti, w0, "wait_multiple");
+        int64_t fast = td_row_get_int(ti, w0, "fastest_ns");
         /* a multiple reads well up to 100x; beyond ("214076.1x") the fastest device's
          * own time says it plainly */
         char tail[96];
@@ -121,10 +150,11 @@ static void xla_findings(td_actx *a, size_t *nf)
             snprintf(tail, sizeof tail, "where its fastest device took %s", f);
         } else
             snprintf(tail, sizeof tail, "beside its fastest device");
-        td_sum_finding(s, "The worst straggler wait is %s on %s %s (program %lld), %s.", buf,
-                       td_row_get_str(ti, 0, "name"),
-                       shorten(s, td_row_get_str(ti, 0, "instruction")),
-                       (long long)td_row_get_int(ti, 0, "program_id"), tail);
+        td_sum_finding(s, "The worst straggler wait is %s on %s %s (program %lld), %s%s.", buf,
+                       td_row_get_str(ti, w0, "name"),
+                       shorten(s, td_row_get_str(ti, w0, "instruction")),
+                       (long long)td_row_get_int(ti, w0, "program_id"), tail,
+                       w0 ? " (the barriers' waits left out)" : "");
         (*nf)++;
     }
 }
@@ -419,10 +449,32 @@ void td_an_findings(td_actx *a)
         if (td_row_get_int(tm, r, "program_id") != TD_NA)
             xla = 1;
     if (xla && tm && tm->nrows && nf < 6) {
+        /* the step: the top module that is not a barrier (xla_barrier) */
+        size_t m0 = 0;
+        while (m0 < tm->nrows && xla_barrier(s, td_row_get_int(tm, m0, "program_id")))
+            m0++;
+        if (m0 == tm->nrows)
+            m0 = 0;
         char buf[64];
-        td_fmt_ns(buf, sizeof buf, td_row_get_int(tm, 0, "mean_ns"));
-        td_sum_finding(s, "The top module (%s) is %.0f%% of module time, %s per execution on "
-                       "average.", shorten(s, td_row_get_str(tm, 0, "name")), 100.0 * td_row_get_f64(tm, 0, "share"), buf);
+        td_fmt_ns(buf, sizeof buf, td_row_get_int(tm, m0, "mean_ns"));
+        if (m0 == 0)
+            td_sum_finding(s, "The top module (%s) is %.0f%% of module time, %s per execution on "
+                           "average.", shorten(s, td_row_get_str(tm, 0, "name")), 100.0 * td_row_get_f64(tm, 0, "share"), buf);
+        else {
+            td_sum_finding(s, "The step (%s, the top module that is not a barrier) takes %s per "
+                           "execution on average, %.0f%% of module time; %s (%.0f%%) is a barrier: "
+                           "a collective of at most 16 bytes whose time is the processes waiting "
+                           "for each other (as at a checkpoint), not work.",
+                           shorten(s, td_row_get_str(tm, m0, "name")), buf,
+                           100.0 * td_row_get_f64(tm, m0, "share"),
+                           shorten(s, td_row_get_str(tm, 0, "name")), 100.0 * td_row_get_f64(tm, 0, "share"));
+        }
+        /* step first, then the barrier: one order whatever summaries a merge starts from */
+        if (td_row_get_int(tm, m0, "mean_ns") != TD_NA && !td_sum_get(s, "step_time.median_ns"))
+            td_sum_set_int(s, "xla.step_ns", "Step time (the step module, mean)", TD_T_NS,
+                           td_row_get_int(tm, m0, "mean_ns"));
+        if (m0)
+            td_sum_set_str(s, "xla.barrier_module", "Barrier module", td_row_get_str(tm, 0, "name"));
         nf++;
     }
     const td_table *toc = td_sum_find_table(s, "hlo_opcodes");

@@ -485,7 +485,13 @@ EOF
 checked $PY - "$WORK/sum4.json" <<'EOF' || die "straggler finding"
 import json, sys
 d = json.load(open(sys.argv[1]))
-worst = max(d["collective_instances"], key=lambda c: c["wait_ns"])
+# issue 38: a barrier's wait (a program whose collectives move at most 16 bytes, in at
+# most 4 thunks: jit__psum) is left out (xla_barrier.sh)
+big, th = {}, {m["program_id"]: m["thunks_mean"] for m in d["modules"]}
+for c in d["collective_instances"]:
+    big[c["program_id"]] = max(big.get(c["program_id"], 0), c["bytes"] or 1 << 60)
+work = [c for c in d["collective_instances"] if big[c["program_id"]] > 16 or th.get(c["program_id"], 5) > 4]
+worst = max(work, key=lambda c: c["wait_ns"])
 sf = [x for x in d["findings"] if x.startswith("The worst straggler wait")]
 assert len(sf) == 1, d["findings"]
 if worst["wait_multiple"] >= 100:

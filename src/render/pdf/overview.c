@@ -553,7 +553,7 @@ int pd_keyfigures(pdoc *d, const char *title)
         fmt_kv(span, c[n].val, sizeof c[n].val);
         c[n++].sub[0] = 0;
     }
-    static const char *keys[] = {"runtime.wall_ns", "runtime.modules_ns", "runtime.thunks_ns",
+    static const char *keys[] = {"xla.step_ns", "runtime.wall_ns", "runtime.modules_ns", "runtime.thunks_ns",
                                  "compile.total_ns", "aiu.active_share", "comm.host_ns",
                                  "trace.ranks", "trace.devices",
                                  "warmup.dropped", "module_cut.dropped_modules",
