@@ -131,4 +131,17 @@ if not f or "waiting for the GPU" not in f[0] or "(sync in aten::to)" not in f[0
     print("finding:", f); bad = True
 sys.exit(1 if bad else 0)
 PYEOF
+
+# Issue 38 item 5: the older flow category async_cpu_to_gpu (not ac2g). tracedoc links a
+# launch to its device work by the correlation ids of both events, not by the flow
+# events, so a copy of a shared trace with its ac2g flows renamed gives the same tables.
+M=$TRACES/kineto/hta_mi250_minitoy.json.gz
+gzip -dc "$M" | sed 's/"ac2g"/"async_cpu_to_gpu"/g' >"$WORK/old.json"
+grep -q '"async_cpu_to_gpu"' "$WORK/old.json" || die "no flow renamed"
+for t in critical_path launches; do
+    "$TD" summary --format csv --table $t "$M" >"$WORK/new_$t.csv" || die "summary $t"
+    "$TD" summary --format csv --table $t "$WORK/old.json" >"$WORK/old_$t.csv" || die "summary old $t"
+    [ -s "$WORK/new_$t.csv" ] && cmp -s "$WORK/new_$t.csv" "$WORK/old_$t.csv" ||
+        { echo "async_cpu_to_gpu: $t differs"; fail=1; }
+done
 exit $fail
