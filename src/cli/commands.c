@@ -8,6 +8,7 @@
 #include "compare/baseline.h"
 #include "compare/changes.h"
 #include "compare/history.h"
+#include "compare/series.h"
 #include "read/folded.h"
 #include "run/documents.h"
 #include "summary/flame.h"
@@ -427,7 +428,7 @@ int td_cmd_report(void *ctx, char **args, int nargs)
         td_hist *h = NULL;
         if (td_history_load(hdb, s, 100, &h, &e) != TD_OK)
             goto fail;
-        dopt.max_p = 0.001;
+        dopt.max_p = TD_HISTORY_MAX_P;
         verdict = td_changes_series(h, c.history, s, &dopt);
         int made = 0;
         td_status hs = TD_OK;
@@ -692,6 +693,27 @@ done:
 
 /* ---- history ---- */
 
+/* history --detect SERIES.csv: the change points of the history's detector over the
+ * whole series, one row index a line (bench/cpd/run.sh). */
+static int detect(const cli *c, const char *path)
+{
+    td_err e = {0};
+    td_series s;
+    if (access(path, F_OK) != 0)
+        return td_cli_stop(TD_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    if (td_series_read(path, &s, &e) != TD_OK)
+        return td_cli_fail(&e);
+    size_t *cp;
+    size_t k = td_series_detect(&s, TD_HISTORY_MAX_P, c->tol_set ? c->tolerance : 0.05, &cp);
+    for (size_t i = 0; i < k; i++)
+        printf("%zu\n", cp[i]);
+    free(cp);
+    td_series_free(&s);
+    if (fflush(stdout) != 0)
+        return td_cli_stop(TD_EXIT_OUTPUT, "standard output: cannot write: %s", strerror(errno));
+    return TD_EXIT_OK;
+}
+
 /* tracedoc history DB: list runs, export a metric's series as CSV, prune. */
 int td_cmd_history(void *ctx, char **args, int nargs)
 {
@@ -701,6 +723,8 @@ int td_cmd_history(void *ctx, char **args, int nargs)
     const char *fmt = c.format ? c.format : (c.metric ? "csv" : "text");
     td_err e = {0};
     td_histdb *db = NULL;
+    if (c.detect)
+        return detect(&c, db_path);
     if (access(db_path, F_OK) != 0)
         return td_cli_stop(TD_EXIT_INPUT, "%s: %s", db_path, strerror(errno));
     if (td_history_open(db_path, 0, &db, &e) != TD_OK)

@@ -38,6 +38,7 @@ typedef struct cli {
     long keep;            /* history: --keep N */
     double older_days;    /* history: --older-than DAYS */
     int tol_set;          /* --tolerance given */
+    int detect;           /* history --detect: the argument is a series (CSV) */
     const char *diff;     /* flame: --diff BASE (folded stacks or a trace) */
     int normalize;        /* flame --diff: scale the baseline to the current total */
     const char *files_from; /* merge: --files-from FILE|- (one part a line) */

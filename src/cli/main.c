@@ -307,12 +307,13 @@ static const td_cli_cmd cmds[] = {
                  "are those the parts were made with. A directory stands for its *.tds files\n"
                  "(sorted by name); --files-from adds a list of parts.", 0, -1,
                  "at least one PART.tds", td_cmd_merge},
-    [C_HISTORY] = {"history", "RUNS.db [--metric NAME] [--keep N] [--older-than DAYS]",
+    [C_HISTORY] = {"history", "RUNS.db [--metric NAME] [--keep N] [--older-than DAYS] | --detect SERIES.csv",
                    "List the runs of a --history database, export a metric's series, prune.",
                    "Without options: one line per run. --metric NAME: the metric's series as\n"
                    "CSV (names as in summary.json `comparisons`, e.g. step.median_ns).\n"
-                   "--keep N / --older-than DAYS delete older runs.",
-                   1, 1, "one history database (runs.db)", td_cmd_history},
+                   "--keep N / --older-than DAYS delete older runs.\n"
+                   "--detect SERIES.csv: the change points of a series (doc/nightly.md).",
+                   1, 1, "one history database (runs.db), or a series with --detect", td_cmd_history},
     [C_EXPORT] = {"export", "TRACE... --format chrome [-o FILE|-]",
                   "What tracedoc read, as Chrome Trace Event JSON (Perfetto, chrome://tracing).",
                   "Every input kind: Kineto/Chrome JSON (as read), Nsight Systems SQLite,\n"
@@ -360,8 +361,10 @@ static const td_cli_opt opts[] = {
     {"history", 0, "RUNS.db", REPORT, "compare with the comparable runs of a SQLite history\n"
      "(change points; exit 1 / 6 as --baseline) and record this run", td_cli_set_str,
      OFF(history)},
-    {"tolerance", 0, "F", REPORT | DIFF | MERGE, "smallest relative change reported (default 0.05, or\n"
-     "the template's `tolerance`)", set_tolerance, 0},
+    {"tolerance", 0, "F", REPORT | DIFF | MERGE | HISTORY, "smallest relative change reported (default 0.05, or\n"
+     "the template's `tolerance`)", set_tolerance, OFF(tolerance)},
+    {"detect", 0, NULL, HISTORY, "the argument is a series (CSV, column `value`): print\n"
+     "the change points the history's detector finds in it", td_cli_set_flag, OFF(detect)},
     {"metric", 0, "NAME", HISTORY, "one metric's series as CSV", td_cli_set_str, OFF(metric)},
     {"keep", 0, "N", HISTORY, "delete all but the newest N runs", set_keep, 0},
     {"older-than", 0, "DAYS", HISTORY, "delete runs older than DAYS days", set_older, 0},

@@ -21,6 +21,10 @@
 
 typedef struct td_histdb td_histdb;
 
+/* The significance of a change point in a history's series (report --history, and
+ * history --detect, which runs the same detector over one series). */
+#define TD_HISTORY_MAX_P 0.001
+
 /* Open (create = 1: create the file and schema when missing, in one transaction that
  * concurrent creators wait for). A file that is not a SQLite database, a database
  * without the tracedoc tables, of a newer version, or failing PRAGMA quick_check is

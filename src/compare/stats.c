@@ -199,46 +199,146 @@ double td_welch(double m1, double s1, double n1, double m2, double s2, double n2
 }
 
 /* ---- E-divisive means ---- */
-/* Energy statistic Q of splitting x[a..b) at t (alpha = 1):
- * Q = m k / (m + k) * (2/(m k) sum|x-y| - sum_{i<j}|x_i-x_j| / C(m,2) - sum_{i<j}|y_i-y_j| / C(k,2)) */
-static double energy_q(const double *x, size_t a, size_t t, size_t b)
+/* The split of x[a..b) maximising the energy statistic Q (alpha = 1),
+ * Q(t) = m k / (m + k) * (2/(m k) sum|x-y| - sum_{i<j}|x_i-x_j| / C(m,2) - sum_{i<j}|y_i-y_j| / C(k,2))
+ * with m = t - a, k = b - t, over a < t < b. The three sums are carried from one t to the
+ * next (moving x[t] from the right side to the left changes each by its distances to
+ * one side), O((b-a)^2) for the whole segment. Returns the best t (the first of equals). */
+static size_t energy_best(const double *x, size_t a, size_t b)
 {
-    double m = (double)(t - a), k = (double)(b - t);
     double between = 0, wx = 0, wy = 0;
-    for (size_t i = a; i < t; i++)
-        for (size_t j = t; j < b; j++)
-            between += fabs(x[i] - x[j]);
-    for (size_t i = a; i < t; i++)
-        for (size_t j = i + 1; j < t; j++)
-            wx += fabs(x[i] - x[j]);
-    for (size_t i = t; i < b; i++)
+    for (size_t i = a; i < b; i++)
         for (size_t j = i + 1; j < b; j++)
             wy += fabs(x[i] - x[j]);
-    double e = 2 * between / (m * k);
-    if (m > 1)
-        e -= wx / (m * (m - 1) / 2);
-    if (k > 1)
-        e -= wy / (k * (k - 1) / 2);
-    return m * k / (m + k) * e;
+    size_t best = 0;
+    double bq = -INFINITY;
+    for (size_t t = a; t + 1 < b; t++) { /* x[t] moves left: the split at t + 1 */
+        double dl = 0, dr = 0;
+        for (size_t i = a; i < t; i++)
+            dl += fabs(x[t] - x[i]);
+        for (size_t j = t + 1; j < b; j++)
+            dr += fabs(x[t] - x[j]);
+        wy -= dr;
+        wx += dl;
+        between += dr - dl;
+        double m = (double)(t + 1 - a), k = (double)(b - t - 1);
+        double e = 2 * between / (m * k);
+        if (m > 1)
+            e -= wx / (m * (m - 1) / 2);
+        if (k > 1)
+            e -= (wy > 0 ? wy : 0) / (k * (k - 1) / 2);
+        double q = m * k / (m + k) * e;
+        if (!best || q > bq + 1e-12 * fabs(bq)) {
+            bq = q;
+            best = t + 1;
+        }
+    }
+    return best;
 }
 
-static double seg_mean(const double *x, size_t a, size_t b)
+/* The lag-1 autocorrelation of the series' noise, robust to its level shifts: for AR(1)
+ * noise with correlation rho, E (x[i+2] - x[i])^2 / E (x[i+1] - x[i])^2 = 1 + rho, and a
+ * level shift touches `lag` of the differences, so the largest TD_EDIV_TRIM of each lag's
+ * squared differences (at least `lag` of them) are left out of its mean. 0 unless it is
+ * TD_EDIV_RHO_SIG standard errors above 0; at most TD_EDIV_RHO_MAX. The split test uses
+ * the smaller of it and the lag-1 autocorrelation of the residuals about the split's two
+ * levels (which the shifts the split does not model inflate). */
+#define TD_EDIV_TRIM 0.1
+#define TD_EDIV_RHO_MAX 0.9
+#define TD_EDIV_RHO_SIG 4.0
+
+static double trimmed_sq_diff(const double *x, size_t n, size_t lag)
 {
+    size_t m = n - lag;
+    double *d = td_xmalloc(m * sizeof *d);
+    for (size_t i = 0; i < m; i++)
+        d[i] = (x[i + lag] - x[i]) * (x[i + lag] - x[i]);
+    qsort(d, m, sizeof *d, cmp_dbl);
+    size_t drop = (size_t)(TD_EDIV_TRIM * (double)m);
+    if (drop < lag) /* a shift touches lag differences: at least those go */
+        drop = lag;
+    size_t keep = m - drop;
     double s = 0;
-    for (size_t i = a; i < b; i++)
-        s += x[i];
-    return s / (double)(b - a);
+    for (size_t i = 0; i < keep; i++)
+        s += d[i];
+    free(d);
+    return s / (double)keep;
 }
 
-/* Does splitting [a,b) at t pass the significance and effect rules? */
-static int split_ok(const double *x, size_t a, size_t t, size_t b, double max_p, double min_eff,
-                    double *p)
+double td_noise_rho(const double *x, size_t n)
 {
-    *p = td_ttest(x + a, t - a, x + t, b - t);
-    if (!(*p < max_p))
+    if (n < 5)
         return 0;
-    double m1 = seg_mean(x, a, t), m2 = seg_mean(x, t, b);
-    double eff = m1 != 0 ? fabs(m2 - m1) / fabs(m1) : (m2 != 0 ? INFINITY : 0);
+    double d1 = trimmed_sq_diff(x, n, 1), d2 = trimmed_sq_diff(x, n, 2);
+    if (!(d1 > 0) || isnan(d2))
+        return 0;
+    double rho = d2 / d1 - 1;
+    /* independent noise: the estimate's standard deviation is 1.74 / sqrt(n) (simulated);
+     * below 4 of them it is noise, not correlation (short nightly series) */
+    if (rho < TD_EDIV_RHO_SIG * 1.74 / sqrt((double)n))
+        return 0;
+    return rho > TD_EDIV_RHO_MAX ? TD_EDIV_RHO_MAX : rho;
+}
+
+/* A trend, not a change: does one straight line through x[a..b) leave no more squared
+ * error than the two levels mx (before t) and my (from t)? A smooth drift is split
+ * anywhere by a test of means; a step is not fitted by a line as well as by two levels. */
+static int trend_fits(const double *x, size_t a, size_t t, size_t b, double mx, double my)
+{
+    double n = (double)(b - a), su = 0, sy = 0, suu = 0, suy = 0, step = 0, line = 0;
+    for (size_t i = a; i < b; i++) {
+        double u = (double)(i - a), r = x[i] - (i < t ? mx : my);
+        su += u;
+        sy += x[i];
+        suu += u * u;
+        suy += u * x[i];
+        step += r * r;
+    }
+    double den = n * suu - su * su;
+    if (!(den > 0))
+        return 0;
+    double beta = (n * suy - su * sy) / den, alpha = (sy - beta * su) / n;
+    for (size_t i = a; i < b; i++) {
+        double r = x[i] - alpha - beta * (double)(i - a);
+        line += r * r;
+    }
+    return line <= step;
+}
+
+/* Does splitting [a,b) at t pass the significance and effect rules? The Student t
+ * test of the two sides, its t and degrees of freedom scaled for autocorrelated noise
+ * (the variance of a mean of AR(1) noise is (1 + rho) / (1 - rho) times the iid one),
+ * and two levels that a straight line fits as well are a trend, not a split. */
+static int split_ok(const double *x, size_t a, size_t t, size_t b, double rho, double max_p,
+                    double min_eff, double *p)
+{
+    size_t nx = t - a, ny = b - t;
+    double mx, sx, my, sy;
+    mean_var(x + a, nx, &mx, &sx);
+    mean_var(x + t, ny, &my, &sy);
+    if (rho > 0) { /* the residuals' own lag-1 autocorrelation, if smaller */
+        double num = 0;
+        for (size_t i = a; i + 1 < b; i++)
+            if (i + 1 != t)
+                num += (x[i] - (i < t ? mx : my)) * (x[i + 1] - (i + 1 < t ? mx : my));
+        double loc = sx + sy > 0 ? num / (sx + sy) : 0;
+        if (loc < rho)
+            rho = loc < 0 ? 0 : loc;
+    }
+    if (nx + ny < 3)
+        *p = NAN;
+    else {
+        double df = (double)(nx + ny - 2), sp2 = (sx + sy) / df;
+        double se = sqrt(sp2 * (1.0 / (double)nx + 1.0 / (double)ny));
+        double f = (1 - rho) / (1 + rho), dfa = df * f;
+        if (!(se > 0))
+            *p = mx == my ? 1.0 : 0.0;
+        else
+            *p = td_t_pvalue((my - mx) / se * sqrt(f), dfa < 1 ? 1 : dfa);
+    }
+    if (!(*p < max_p) || trend_fits(x, a, t, b, mx, my))
+        return 0;
+    double eff = mx != 0 ? fabs(my - mx) / fabs(mx) : (my != 0 ? INFINITY : 0);
     return eff >= min_eff;
 }
 
@@ -257,6 +357,7 @@ size_t td_edivisive(const double *x, size_t n, double max_p, double min_effect, 
     size_t *bounds = td_xmalloc((n + 2) * sizeof *bounds);
     unsigned char *done = td_xcalloc(n + 2, 1); /* per segment start: no split found */
     size_t nb = 2;
+    double rho = td_noise_rho(x, n);
     bounds[0] = 0;
     bounds[1] = n;
     for (int changed = 1; changed;) {
@@ -265,17 +366,9 @@ size_t td_edivisive(const double *x, size_t n, double max_p, double min_effect, 
             size_t a = bounds[k], b = bounds[k + 1];
             if (done[a] || b - a < 3)
                 continue;
-            size_t best = 0;
-            double bq = -INFINITY;
-            for (size_t t = a + 1; t < b; t++) {
-                double q = energy_q(x, a, t, b);
-                if (!best || q > bq + 1e-12 * fabs(bq)) {
-                    bq = q;
-                    best = t;
-                }
-            }
+            size_t best = energy_best(x, a, b);
             double p;
-            if (best && split_ok(x, a, best, b, max_p, min_effect, &p)) {
+            if (best && split_ok(x, a, best, b, rho, max_p, min_effect, &p)) {
                 memmove(bounds + k + 2, bounds + k + 1, (nb - k - 1) * sizeof *bounds);
                 bounds[k + 1] = best;
                 nb++;
@@ -293,7 +386,7 @@ size_t td_edivisive(const double *x, size_t n, double max_p, double min_effect, 
         double wp = -1;
         for (size_t k = 1; k + 1 < nb; k++) {
             double p;
-            if (!split_ok(x, bounds[k - 1], bounds[k], bounds[k + 1], max_p, min_effect, &p)) {
+            if (!split_ok(x, bounds[k - 1], bounds[k], bounds[k + 1], rho, max_p, min_effect, &p)) {
                 double key = isnan(p) ? 2 : p;
                 if (key > wp) {
                     wp = key;
@@ -310,7 +403,7 @@ size_t td_edivisive(const double *x, size_t n, double max_p, double min_effect, 
     size_t m = 0;
     for (size_t k = 1; k + 1 < nb && m < cap; k++) {
         if (pv)
-            split_ok(x, bounds[k - 1], bounds[k], bounds[k + 1], max_p, min_effect, &pv[m]);
+            split_ok(x, bounds[k - 1], bounds[k], bounds[k + 1], rho, max_p, min_effect, &pv[m]);
         cp[m++] = bounds[k];
     }
     free(bounds);

@@ -27,10 +27,21 @@ double td_ttest(const double *x, size_t nx, const double *y, size_t ny);
  * when a count is below 2 or both std are 0 with equal means. */
 double td_welch(double m1, double s1, double n1, double m2, double s2, double n2);
 
+/* The lag-1 autocorrelation rho of the noise of x[0..n), robust to level shifts: from
+ * the ratio of the mean squared differences at lag 2 and lag 1 (1 + rho for AR(1) noise),
+ * each without its largest 10% (the differences a shift touches); 0 unless it exceeds 4
+ * standard errors of the estimate for independent noise (7 / sqrt(n)), at most 0.9;
+ * 0 when n < 5. */
+double td_noise_rho(const double *x, size_t n);
+
 /* E-divisive means change points of x[0..n): hierarchical bisection by the energy
- * statistic (alpha = 1) with a Student t test between the two sides of each candidate
- * inside its segment; a candidate is kept when p < max_p and the relative difference of
- * the segment means is at least min_effect. Afterwards every change point is tested
+ * statistic (alpha = 1, O(n^2) per segment) with a Student t test between the two sides
+ * of each candidate inside its segment, its t and degrees of freedom scaled by
+ * (1 - rho) / (1 + rho) for the series' noise autocorrelation rho (td_noise_rho, or the
+ * lag-1 autocorrelation of the residuals about the two sides' means when smaller; 0 for
+ * independent runs); a candidate is kept when p < max_p, one straight line through the
+ * segment does not fit it as well as the two levels (a drift is not a change), and the
+ * relative difference of the segment means is at least min_effect. Afterwards every change point is tested
  * again against its neighbouring change points and dropped if it no longer passes.
  * Writes up to cap indices i (the first point of the new segment, 1 <= i < n) in
  * increasing order into cp, with their p values in p (may be NULL); returns how many. */
