@@ -239,13 +239,16 @@ static size_t energy_best(const double *x, size_t a, size_t b)
 /* The lag-1 autocorrelation of the series' noise, robust to its level shifts: for AR(1)
  * noise with correlation rho, E (x[i+2] - x[i])^2 / E (x[i+1] - x[i])^2 = 1 + rho, and a
  * level shift touches `lag` of the differences, so the largest TD_EDIV_TRIM of each lag's
- * squared differences (at least `lag` of them) are left out of its mean. 0 unless it is
- * TD_EDIV_RHO_SIG standard errors above 0; at most TD_EDIV_RHO_MAX. The split test uses
+ * squared differences (at least `lag` of them) are left out of its mean. 0 for series
+ * shorter than TD_EDIV_RHO_MIN_N (too few differences to tell correlation from a few
+ * shifts) and unless it is TD_EDIV_RHO_SIG standard errors above 0; at most
+ * TD_EDIV_RHO_MAX. The split test uses
  * the smaller of it and the lag-1 autocorrelation of the residuals about the split's two
  * levels (which the shifts the split does not model inflate). */
-#define TD_EDIV_TRIM 0.1
+#define TD_EDIV_TRIM 0.25
 #define TD_EDIV_RHO_MAX 0.9
 #define TD_EDIV_RHO_SIG 4.0
+#define TD_EDIV_RHO_MIN_N 50
 
 static double trimmed_sq_diff(const double *x, size_t n, size_t lag)
 {
@@ -267,7 +270,7 @@ static double trimmed_sq_diff(const double *x, size_t n, size_t lag)
 
 double td_noise_rho(const double *x, size_t n)
 {
-    if (n < 5)
+    if (n < TD_EDIV_RHO_MIN_N)
         return 0;
     double d1 = trimmed_sq_diff(x, n, 1), d2 = trimmed_sq_diff(x, n, 2);
     if (!(d1 > 0) || isnan(d2))
@@ -281,8 +284,10 @@ double td_noise_rho(const double *x, size_t n)
 }
 
 /* A trend, not a change: does one straight line through x[a..b) leave no more squared
- * error than the two levels mx (before t) and my (from t)? A smooth drift is split
- * anywhere by a test of means; a step is not fitted by a line as well as by two levels. */
+ * error than the two levels mx (before t) and my (from t), and than the best three
+ * levels of the segment? A smooth drift is split anywhere by a test of means; a step is
+ * not fitted by a line as well as by two levels, nor a staircase (two regressions in a
+ * row) as well as by three. */
 static int trend_fits(const double *x, size_t a, size_t t, size_t b, double mx, double my)
 {
     double n = (double)(b - a), su = 0, sy = 0, suu = 0, suy = 0, step = 0, line = 0;
@@ -301,6 +306,27 @@ static int trend_fits(const double *x, size_t a, size_t t, size_t b, double mx, 
     for (size_t i = a; i < b; i++) {
         double r = x[i] - alpha - beta * (double)(i - a);
         line += r * r;
+    }
+    if (line <= step && b - a >= 3) {
+        /* the best three levels (prefix sums, O(m^2)): if they beat the line, a staircase */
+        size_t m = b - a;
+        double *S = td_xmalloc((m + 1) * sizeof *S), *Q = td_xmalloc((m + 1) * sizeof *Q);
+        S[0] = Q[0] = 0;
+        for (size_t i = 0; i < m; i++) {
+            S[i + 1] = S[i] + x[a + i];
+            Q[i + 1] = Q[i] + x[a + i] * x[a + i];
+        }
+        double best = INFINITY;
+        for (size_t i = 1; i + 1 < m; i++)
+            for (size_t j = i + 1; j < m; j++) {
+                double r = Q[m] - S[i] * S[i] / (double)i - (S[j] - S[i]) * (S[j] - S[i]) / (double)(j - i)
+                           - (S[m] - S[j]) * (S[m] - S[j]) / (double)(m - j);
+                if (r < best)
+                    best = r;
+            }
+        free(S);
+        free(Q);
+        return line <= best;
     }
     return line <= step;
 }
@@ -348,16 +374,14 @@ static int cmp_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-size_t td_edivisive(const double *x, size_t n, double max_p, double min_effect, size_t *cp,
-                    double *pv, size_t cap)
+/* The segmentation of x[0..n) for noise autocorrelation rho: bounds[0..*nb) (0, the
+ * change points, n), increasing; bounds holds n + 2. */
+static void segment(const double *x, size_t n, double rho, double max_p, double min_effect,
+                    size_t *bounds, size_t *nbp)
 {
-    if (n < 3 || !cap)
-        return 0;
     /* bounds[0..nb) sorted: segment k is [bounds[k], bounds[k+1]) */
-    size_t *bounds = td_xmalloc((n + 2) * sizeof *bounds);
     unsigned char *done = td_xcalloc(n + 2, 1); /* per segment start: no split found */
     size_t nb = 2;
-    double rho = td_noise_rho(x, n);
     bounds[0] = 0;
     bounds[1] = n;
     for (int changed = 1; changed;) {
@@ -400,6 +424,18 @@ size_t td_edivisive(const double *x, size_t n, double max_p, double min_effect, 
         nb--;
     }
     qsort(bounds, nb, sizeof *bounds, cmp_size);
+    free(done);
+    *nbp = nb;
+}
+
+size_t td_edivisive(const double *x, size_t n, double max_p, double min_effect, size_t *cp,
+                    double *pv, size_t cap)
+{
+    if (n < 3 || !cap)
+        return 0;
+    size_t *bounds = td_xmalloc((n + 2) * sizeof *bounds), nb;
+    double rho = td_noise_rho(x, n);
+    segment(x, n, rho, max_p, min_effect, bounds, &nb);
     size_t m = 0;
     for (size_t k = 1; k + 1 < nb && m < cap; k++) {
         if (pv)
@@ -407,6 +443,5 @@ size_t td_edivisive(const double *x, size_t n, double max_p, double min_effect, 
         cp[m++] = bounds[k];
     }
     free(bounds);
-    free(done);
     return m;
 }

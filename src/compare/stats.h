@@ -29,9 +29,9 @@ double td_welch(double m1, double s1, double n1, double m2, double s2, double n2
 
 /* The lag-1 autocorrelation rho of the noise of x[0..n), robust to level shifts: from
  * the ratio of the mean squared differences at lag 2 and lag 1 (1 + rho for AR(1) noise),
- * each without its largest 10% (the differences a shift touches); 0 unless it exceeds 4
+ * each without its largest 25% (the differences a shift touches); 0 unless it exceeds 4
  * standard errors of the estimate for independent noise (7 / sqrt(n)), at most 0.9;
- * 0 when n < 5. */
+ * 0 when n < 50 (too few differences to tell correlation from a few shifts). */
 double td_noise_rho(const double *x, size_t n);
 
 /* E-divisive means change points of x[0..n): hierarchical bisection by the energy
@@ -40,7 +40,8 @@ double td_noise_rho(const double *x, size_t n);
  * (1 - rho) / (1 + rho) for the series' noise autocorrelation rho (td_noise_rho, or the
  * lag-1 autocorrelation of the residuals about the two sides' means when smaller; 0 for
  * independent runs); a candidate is kept when p < max_p, one straight line through the
- * segment does not fit it as well as the two levels (a drift is not a change), and the
+ * segment does not fit it as well as the two levels or the best three (a drift is not a
+ * change, a staircase is), and the
  * relative difference of the segment means is at least min_effect. Afterwards every change point is tested
  * again against its neighbouring change points and dropped if it no longer passes.
  * Writes up to cap indices i (the first point of the new segment, 1 <= i < n) in
