@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "compare/changes.h"
 #include "compare/stats.h"
+#include "compare/triage.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,8 @@ typedef struct chg {
     double before, after, change, noise, conf;
     int pending;       /* a step reported the night it appeared, not yet confirmed */
     int floored;       /* the baseline is under the metric's floor: no percentage */
+    size_t bad, good;  /* history: the first run of the new level and the run before it
+                        * (indices of td_hist, nruns = this run; SIZE_MAX: none) */
 } chg;
 
 typedef struct chgset {
@@ -163,6 +166,7 @@ static chg *push(chgset *cs, const char *metric, const char *dir, double before,
     c->pending = 0;
     c->floored = 0;
     c->label = NULL;
+    c->bad = c->good = SIZE_MAX;
     return c;
 }
 
@@ -750,6 +754,8 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
             push(&cs, metric, (after > before) != c->higher_better ? "regressed" : "improved",
                  before, after, noise, 1 - pv[k - 1], td_arena_strdup(cur->a, rule),
                  idx[at] < h->nruns ? h->label[idx[at]] : cur_label)->unit = c->unit;
+            cs.c[cs.n - 1].bad = idx[at];
+            cs.c[cs.n - 1].good = at ? idx[at - 1] : SIZE_MAX;
             reported = 1;
         } else if (!isnan(se_now) && n >= 3 && (size_t)(n - 2) >= (k ? cp[k - 1] : 0) &&
                    step_vs(x + (k ? cp[k - 1] : 0), n - 2 - (k ? cp[k - 1] : 0), x[n - 2],
@@ -768,6 +774,8 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
                 push(&cs, metric, (dt > 0) != c->higher_better ? "regressed" : "improved", sm,
                      (x[n - 2] + x[n - 1]) / 2, scv, 1 - erfc(sz / sqrt(2.0)),
                      td_arena_strdup(cur->a, rule), prev_label)->unit = c->unit;
+                cs.c[cs.n - 1].bad = idx[n - 2];
+                cs.c[cs.n - 1].good = n >= 3 ? idx[n - 3] : SIZE_MAX;
                 reported = 1;
             } else {
                 snprintf(rule, sizeof rule, "recovered: the step first reported on %s did not "
@@ -791,6 +799,8 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
                  x[n - 1], scv, 1 - erfc(sz / sqrt(2.0)), td_arena_strdup(cur->a, rule),
                  cur_label)->unit = c->unit;
             cs.c[cs.n - 1].pending = 1;
+            cs.c[cs.n - 1].bad = idx[n - 1];
+            cs.c[cs.n - 1].good = idx[n - 2];
             reported = 1;
         } else {
             size_t lo = k ? cp[k - 1] : 0;
@@ -838,7 +848,17 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
              "and the run's own) is reported on the run it appears, not yet confirmed; metrics "
              "under 1%% of their table's time are not judged", h->nruns, o->max_p,
              100 * o->min_effect, o->recent, o->confirm > 1 ? o->confirm : 1, TD_STEP_SD);
+    /* the morning after (compare/triage.h): the runs between which the worst regression
+     * (the one the verdict names) appeared */
+    const chg *w = NULL;
+    for (size_t i = 0; i < cs.n; i++)
+        if (!strcmp(cs.c[i].dir, "regressed") &&
+            (!w || fabs(cs.c[i].change) > fabs(w->change)))
+            w = &cs.c[i];
+    if (w)
+        td_triage_suspect(cur, h, w->bad, w->good);
     int verdict = finish(cur, &cs, against, rt, o->min_effect);
+    td_triage_verdict(cur);
     order_trends(cur);
     return verdict;
 }

@@ -55,6 +55,9 @@ typedef struct td_hist {
     size_t nruns;
     const char **label;  /* per run: its commit meta, else its date */
     int64_t *id;         /* per run: its id in the database (compare/history.c) */
+    const char **commit; /* per run: its commit meta ("" when none) */
+    int64_t *time;       /* per run: its time (unix s: capture time, else when recorded) */
+    int64_t next_id;     /* the id the current run will get when it is recorded */
     size_t nmet;
     td_hist_metric *met; /* sorted by name */
     size_t nother;       /* runs in the database that were not comparable */

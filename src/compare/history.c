@@ -545,12 +545,16 @@ td_status td_history_load(td_histdb *h, const td_summary *cur, size_t max_runs, 
                            "steps FROM runs ORDER BY id", -1, &st, NULL) != SQLITE_OK)
         return dberr(h, e, "cannot read the runs");
     td_hist *hs = td_xcalloc(1, sizeof *hs);
+    hs->next_id = 1;
     hs->a = td_arena_new();
-    int64_t *ids = NULL;
-    const char **labs = NULL;
-    size_t nids = 0, cap = 0, lcap = 0, nlabs = 0;
+    int64_t *ids = NULL, *times = NULL;
+    const char **labs = NULL, **commits = NULL;
+    size_t nids = 0, cap = 0, lcap = 0, nlabs = 0, ccap = 0, ncom = 0, tcap0 = 0, ntim = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t rid = sqlite3_column_int64(st, 0);
+        if (rid >= hs->next_id)
+            hs->next_id = rid + 1;
         const char *dev = col_text(st, 4), *world = col_text(st, 5), *fmt = col_text(st, 6),
                    *steps = col_text(st, 7);
         if (strcmp(dev, k.device) || strcmp(world, k.world) || strcmp(fmt, k.format) ||
@@ -563,7 +567,9 @@ td_status td_history_load(td_histdb *h, const td_summary *cur, size_t max_runs, 
                 strcmp(steps, k.steps) ? td_arena_printf(hs->a, "step definition %s vs %s; ", steps, k.steps) : "");
             continue;
         }
-        *TD_PUSH(ids, nids, cap) = sqlite3_column_int64(st, 0);
+        *TD_PUSH(ids, nids, cap) = rid;
+        *TD_PUSH(times, ntim, tcap0) = sqlite3_column_int64(st, 1);
+        *TD_PUSH(commits, ncom, ccap) = td_arena_strdup(hs->a, col_text(st, 3));
         const char *lab = col_text(st, 3);
         char when[32];
         if (!*lab) {
@@ -576,6 +582,8 @@ td_status td_history_load(td_histdb *h, const td_summary *cur, size_t max_runs, 
     if (rc != SQLITE_DONE) {
         free(ids);
         free(labs);
+        free(times);
+        free(commits);
         td_hist_free(hs);
         return dberr(h, e, "cannot read the runs");
     }
@@ -588,11 +596,17 @@ td_status td_history_load(td_histdb *h, const td_summary *cur, size_t max_runs, 
     hs->nruns = nids - from;
     hs->label = td_arena_alloc(hs->a, (hs->nruns + 1) * sizeof *hs->label);
     hs->id = td_arena_alloc(hs->a, (hs->nruns + 1) * sizeof *hs->id);
+    hs->commit = td_arena_alloc(hs->a, (hs->nruns + 1) * sizeof *hs->commit);
+    hs->time = td_arena_alloc(hs->a, (hs->nruns + 1) * sizeof *hs->time);
     if (hs->nruns) {
         memcpy(hs->label, labs + from, hs->nruns * sizeof *hs->label);
         memcpy(hs->id, ids + from, hs->nruns * sizeof *hs->id);
+        memcpy(hs->commit, commits + from, hs->nruns * sizeof *hs->commit);
+        memcpy(hs->time, times + from, hs->nruns * sizeof *hs->time);
     }
     free(labs);
+    free(commits);
+    free(times);
     trip *tr = NULL;
     size_t ntr = 0, tcap = 0;
     if (sqlite3_prepare_v2(h->db, "SELECT metric, value FROM metrics WHERE run = ?", -1, &st,

@@ -65,6 +65,45 @@ static void md_table(td_buf *b, const td_table *t, const char *const *cols, size
         td_buf_printf(b, "\n%zu more rows in summary.json.\n", t->nrows - top);
 }
 
+/* A history's regression (compare/triage.h): the suspect range, the commits as links when
+ * the run has meta.commit_url, the bisect line. */
+static void md_suspect(td_buf *b, const td_summary *s)
+{
+    const char *range = td_sum_text(s, "suspect.range");
+    if (!range)
+        return;
+    td_buf_puts(b, "**Suspect range**: ");
+    md_cell(b, range);
+    td_buf_puts(b, "\n\n");
+    static const char *const k[][3] = {
+        {"suspect.first_bad_commit", "suspect.first_bad_url", "first bad"},
+        {"suspect.last_good_commit", "suspect.last_good_url", "last good"}};
+    for (int i = 0; i < 2; i++) {
+        const char *c = td_sum_text(s, k[i][0]), *u = td_sum_text(s, k[i][1]);
+        if (!c || !*c)
+            continue;
+        td_buf_printf(b, "- %s: ", k[i][2]);
+        if (u) {
+            td_buf_puts(b, "[");
+            md_cell(b, c);
+            td_buf_puts(b, "](<");
+            for (const char *p = u; *p; p++) /* no '<', '>' or newline inside <...> */
+                if (*p == '<' || *p == '>' || *p == '\n')
+                    td_buf_printf(b, "%%%02X", (unsigned char)*p);
+                else
+                    td_buf_putc(b, *p);
+            td_buf_puts(b, ">)\n");
+        } else {
+            md_cell(b, c);
+            td_buf_putc(b, '\n');
+        }
+    }
+    const char *bis = td_sum_text(s, "suspect.bisect");
+    if (bis)
+        td_buf_printf(b, "- bisect: `%s`\n", bis);
+    td_buf_putc(b, '\n');
+}
+
 static td_status write_md(FILE *f, void *ctx, td_err *e)
 {
     const td_summary *s = ctx;
@@ -73,6 +112,7 @@ static td_status write_md(FILE *f, void *ctx, td_err *e)
     td_buf_puts(&b, "### tracedoc: ");
     md_cell(&b, v ? v : "performance summary");
     td_buf_puts(&b, "\n\n");
+    md_suspect(&b, s);
     /* the run: metadata, capture time, inputs, baseline */
     td_buf_puts(&b, "| run | |\n|---|---|\n");
     for (size_t i = 0; i < s->nkv; i++)

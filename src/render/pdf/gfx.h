@@ -34,6 +34,8 @@
     X(T, cairo_font_options_set_hint_metrics) \
     X(T, cairo_font_options_set_hint_style) \
     X(T, cairo_line_to) \
+    X(T, cairo_tag_begin) \
+    X(T, cairo_tag_end) \
     X(T, cairo_move_to) \
     X(T, cairo_new_path) \
     X(T, cairo_paint) \
@@ -114,6 +116,8 @@ td_status td_gfx_load(const char *file, td_err *e);
 #define cairo_font_options_set_hint_metrics (td_gfx.cairo_font_options_set_hint_metrics)
 #define cairo_font_options_set_hint_style (td_gfx.cairo_font_options_set_hint_style)
 #define cairo_line_to (td_gfx.cairo_line_to)
+#define cairo_tag_begin (td_gfx.cairo_tag_begin)
+#define cairo_tag_end (td_gfx.cairo_tag_end)
 #define cairo_move_to (td_gfx.cairo_move_to)
 #define cairo_new_path (td_gfx.cairo_new_path)
 #define cairo_paint (td_gfx.cairo_paint)

@@ -46,6 +46,13 @@ typedef struct pdoc {
     int npages;           /* total, known once every page is laid out */
     cairo_surface_t **rec; /* one recording per page, replayed into the PDF at the end */
     size_t nrec, rec_cap;
+    struct pd_link {       /* link areas, added to their page when it is replayed (cairo
+                            * 1.16 cannot keep tags in a recording) */
+        int page;
+        double x, y, w, h;
+        char *uri;
+    } *links;
+    size_t nlinks, links_cap;
     cairo_status_t cst;   /* first drawing error of any page */
     int pending_break;    /* "section pagebreak": break before the next thing drawn */
     int brief;            /* the section being drawn was given "brief" (plain-language

@@ -295,6 +295,23 @@ static td_status write_pdf(pdoc *d, sink *k, td_err *e)
         cairo_paint(d->cr);
         cairo_restore(d->cr);
         d->page = (int)i + 1;
+        for (size_t li = 0; li < d->nlinks; li++) {
+            const struct pd_link *l = &d->links[li];
+            if (l->page != d->page)
+                continue;
+            /* uri='...' with ' and \ escaped */
+            td_buf a = {0};
+            td_buf_printf(&a, "rect=[%.2f %.2f %.2f %.2f] uri='", l->x, l->y, l->w, l->h);
+            for (const char *p = l->uri; *p; p++) {
+                if (*p == '\'' || *p == '\\')
+                    td_buf_putc(&a, '\\');
+                td_buf_putc(&a, *p);
+            }
+            td_buf_putc(&a, '\'');
+            cairo_tag_begin(d->cr, CAIRO_TAG_LINK, td_buf_cstr(&a));
+            cairo_tag_end(d->cr, CAIRO_TAG_LINK);
+            td_buf_free(&a);
+        }
         pd_page_number(d);
         cairo_show_page(d->cr);
     }
@@ -397,6 +414,9 @@ td_status td_render_pdf(const td_summary *s, const td_template *t, const td_rend
     for (size_t i = 0; i < d.nrec; i++)
         cairo_surface_destroy(d.rec[i]);
     free(d.rec);
+    for (size_t i = 0; i < d.nlinks; i++)
+        free(d.links[i].uri);
+    free(d.links);
     for (int i = 0; i < PF_N; i++)
         pango_font_description_free(d.font[i]);
     g_object_unref(d.pc);

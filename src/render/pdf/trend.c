@@ -8,6 +8,36 @@
 #include <math.h>
 #include <string.h>
 
+/* A history's regression (compare/triage.h): the bisect line and the two commits, links
+ * to them when the run has meta.commit_url (PDF link annotations). */
+static void pd_suspect(pdoc *d)
+{
+    const char *bis = td_sum_text(d->s, "suspect.bisect");
+    if (!td_sum_text(d->s, "suspect.range"))
+        return;
+    char line[2400];
+    if (bis) {
+        snprintf(line, sizeof line, "Bisect: %s", bis);
+        pd_note(d, line);
+    }
+    static const char *const k[][3] = {
+        {"suspect.first_bad_commit", "suspect.first_bad_url", "First bad commit"},
+        {"suspect.last_good_commit", "suspect.last_good_url", "Last good commit"}};
+    for (int i = 0; i < 2; i++) {
+        const char *c = td_sum_text(d->s, k[i][0]), *u = td_sum_text(d->s, k[i][1]);
+        if (!c || !*c || !u || strlen(u) > 2000)
+            continue;
+        snprintf(line, sizeof line, "%s %s: %s", k[i][2], c, u);
+        double y0 = d->y;
+        pd_note(d, line);
+        struct pd_link *l = TD_PUSH(d->links, d->nlinks, d->links_cap);
+        *l = (struct pd_link){d->page, d->x0, y0, d->x1 - d->x0, d->y - y0, td_xstrdup(u)};
+        if (d->y < y0) /* the note began a page */
+            l->y = d->ytop, l->h = d->y - d->ytop;
+    }
+    d->y += 4;
+}
+
 int pd_verdict(pdoc *d)
 {
     const td_kv *v = td_sum_get(d->s, "verdict");
@@ -26,6 +56,7 @@ int pd_verdict(pdoc *d)
     pd_text(d, d->x0 + 10, d->y + 3, t, PF_BOLD, 10.5, W - 12, PANGO_ALIGN_LEFT,
             PANGO_ELLIPSIZE_NONE, c);
     d->y += h + 8;
+    pd_suspect(d);
     return 1;
 }
 

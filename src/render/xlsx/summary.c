@@ -165,6 +165,37 @@ static int compare_head(xw *x, lxw_worksheet *ws, int r, const char *heading, co
     return r;
 }
 
+/* A history's regression: the suspect range, the commits (links with meta.commit_url)
+ * and the bisect line (compare/triage.h). */
+static int suspect_rows(xw *x, lxw_worksheet *ws, int r)
+{
+    const char *range = td_sum_text(x->s, "suspect.range");
+    if (!range)
+        return r;
+    xw_put_str(x, ws, r, 0, "Suspect range", x->head);
+    xw_put_wrapped(x, ws, r++, 1, range);
+    static const char *const k[][3] = {
+        {"suspect.first_bad_commit", "suspect.first_bad_url", "First bad commit"},
+        {"suspect.last_good_commit", "suspect.last_good_url", "Last good commit"}};
+    for (int i = 0; i < 2; i++) {
+        const char *c = td_sum_text(x->s, k[i][0]), *u = td_sum_text(x->s, k[i][1]);
+        if (!c || !*c)
+            continue;
+        xw_put_str(x, ws, r, 0, k[i][2], NULL);
+        if (u && strlen(u) < 2000)
+            xw_note_err(x, worksheet_write_url_opt(ws, (lxw_row_t)r, 1, u, NULL, c, u), "link");
+        else
+            xw_put_str(x, ws, r, 1, c, NULL);
+        r++;
+    }
+    const char *bis = td_sum_text(x->s, "suspect.bisect");
+    if (bis) {
+        xw_put_str(x, ws, r, 0, "Bisect", NULL);
+        xw_put_str(x, ws, r++, 1, bis, NULL);
+    }
+    return r;
+}
+
 /* With a baseline or a history: the metrics that changed, most severe first, as the
  * changes table has them (every row is on the Changes sheet): the one judgement. */
 static int changes_rows(xw *x, lxw_worksheet *ws, int r)
@@ -191,7 +222,7 @@ static int changes_rows(xw *x, lxw_worksheet *ws, int r)
         snprintf(more, sizeof more, "%zu more on the Changes sheet", t->nrows - 15);
         xw_put_str(x, ws, r++, 1, more, NULL);
     }
-    return r + 1;
+    return suspect_rows(x, ws, r) + 1;
 }
 
 /* Every input, one row each: its rank in column A, the path, device and SHA-256 in B. */
