@@ -132,6 +132,7 @@ typedef struct chgset {
     int same, notcmp;
     int recovered;              /* steps of the previous run that did not hold */
     const char *recovered_name; /* the first of them (its key) */
+    size_t wbad, wgood;         /* finish: bad and good of the regression the verdict names */
 } chgset;
 
 static double min_effect_for(const td_detect_opts *o, const char *metric)
@@ -246,6 +247,7 @@ static void fmt_change(char *dst, size_t cap, const chg *c)
 static int finish(td_summary *s, chgset *cs, const char *against, const char *rule_text,
                   double min_effect)
 {
+    cs->wbad = cs->wgood = SIZE_MAX;
     apply_floors(s, cs);
     if (cs->n)
         qsort(cs->c, cs->n, sizeof *cs->c, cmp_chg);
@@ -346,6 +348,8 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
         for (size_t i = 1; i < cs->n && dir_rank(cs->c[i].dir) == 0; i++)
             if (!cs->c[i].floored && (w->floored || fabs(cs->c[i].change) > fabs(w->change)))
                 w = &cs->c[i];
+        cs->wbad = w->bad;
+        cs->wgood = w->good;
         char pct[160];
         fmt_change(pct, sizeof pct, w);
         char label[600];
@@ -848,17 +852,13 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
              "and the run's own) is reported on the run it appears, not yet confirmed; metrics "
              "under 1%% of their table's time are not judged", h->nruns, o->max_p,
              100 * o->min_effect, o->recent, o->confirm > 1 ? o->confirm : 1, TD_STEP_SD);
-    /* the morning after (compare/triage.h): the runs between which the worst regression
-     * (the one the verdict names) appeared */
-    const chg *w = NULL;
-    for (size_t i = 0; i < cs.n; i++)
-        if (!strcmp(cs.c[i].dir, "regressed") &&
-            (!w || fabs(cs.c[i].change) > fabs(w->change)))
-            w = &cs.c[i];
-    if (w)
-        td_triage_suspect(cur, h, w->bad, w->good);
     int verdict = finish(cur, &cs, against, rt, o->min_effect);
-    td_triage_verdict(cur);
+    /* the morning after (compare/triage.h): the runs between which the regression the
+     * verdict names appeared */
+    if (cs.wbad != SIZE_MAX) {
+        td_triage_suspect(cur, h, cs.wbad, cs.wgood);
+        td_triage_verdict(cur);
+    }
     order_trends(cur);
     return verdict;
 }
