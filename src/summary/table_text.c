@@ -151,60 +151,164 @@ static double unit_of(int64_t a)
     return a >= 1000000000 ? 1e9 : a >= 1000000 ? 1e6 : a >= 1000 ? 1e3 : 1;
 }
 
+/* the i-th shown row: rows[i], or i when the rows shown are the first n */
+#define ROW(rows, i) ((rows) ? (rows)[i] : (i))
+
 /* What the shown cells of a time column cost a reader in unit u (ns per unit), cell by
  * cell: 0 for 0.100 to 999.999 units; 1 for "0.0xx" or four digits ("4426 µs"); 2 for
  * a cell under a hundredth of a unit, which td_fmt_ns_in writes in its own unit (a
  * second unit in the column: "4.000 µs" among ms, never "0.004 ms"); 4 for five digits
- * or more ("126664 µs"); twice that in the first three rows. */
-static size_t unit_cost(const td_table *t, int ci, size_t n, double u)
+ * ("12664 µs"), 8 for six or more ("127212 µs": a step function's mean above five
+ * modules of 2 µs reads 127.212 ms, they 2.271 µs); twice that in the first three rows. */
+static size_t unit_cost(const td_table *t, int ci, const size_t *rows, size_t n, double u)
 {
     size_t cost = 0;
     for (size_t r = 0; r < n; r++) {
-        int64_t x = td_table_cell(t, r, ci)->i;
+        int64_t x = td_table_cell(t, ROW(rows, r), ci)->i;
         if (x == TD_NA || x == 0)
             continue;
         double a = (double)abs64(x);
         size_t c = u > 1 && a < u / 100 ? 2 : u > 1 && a < u / 10 ? 1
-                 : a >= u * 10000 ? 4 : a >= u * 1000 ? 1 : 0;
+                 : a >= u * 100000 ? 8 : a >= u * 10000 ? 4 : a >= u * 1000 ? 1 : 0;
         cost += r < 3 ? 2 * c : c; /* the top rows, which a reader looks at, count twice */
     }
     return cost;
 }
 
-double td_col_scale(const td_table *t, int ci, size_t top)
+static const double UNITS[] = {1e9, 1e6, 1e3, 1};
+#define NUNITS (sizeof UNITS / sizeof UNITS[0])
+
+/* the unit of the largest of the first three non-zero values (0 when there is none):
+ * the rows a reader looks at read 1 to 999 units, not 37935.000 us */
+static double top_unit(const td_table *t, int ci, const size_t *rows, size_t n)
 {
-    if (t->cols[ci].type != TD_T_NS)
-        return 0;
-    size_t n = top && top < t->nrows ? top : t->nrows;
-    /* the unit of the largest of the first three non-zero values: the rows a reader
-     * looks at read 1 to 999 units, not 37935.000 us */
     int64_t mx = 0;
     size_t k = 0;
     for (size_t r = 0; r < n && k < 3; r++) {
-        int64_t x = td_table_cell(t, r, ci)->i;
+        int64_t x = td_table_cell(t, ROW(rows, r), ci)->i;
         if (x != TD_NA && x != 0) {
             k++;
             if (abs64(x) > mx)
                 mx = abs64(x);
         }
     }
-    if (!k)
+    return k ? unit_of(mx) : 0;
+}
+
+double td_col_scale_rows(const td_table *t, int ci, const size_t *rows, size_t n)
+{
+    if (t->cols[ci].type != TD_T_NS)
+        return 0;
+    double u = top_unit(t, ci, rows, n);
+    if (u == 0)
         return 1e3;
     /* ... unless another unit reads better over the shown rows (unit_cost): an op
      * table's average column under a ProfilerStep row of 4.426 ms read 0.003-0.032 ms in
      * every other row; a kernel mean column read 0.004 ms in its fourth row (issue 21).
      * Ties keep the top rows' unit, then the larger unit. */
-    double u = unit_of(mx), best = u;
-    size_t bc = unit_cost(t, ci, n, u);
-    static const double units[] = {1e9, 1e6, 1e3, 1};
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        size_t c = unit_cost(t, ci, n, units[i]);
+    double best = u;
+    size_t bc = unit_cost(t, ci, rows, n, u);
+    for (size_t i = 0; i < NUNITS; i++) {
+        size_t c = unit_cost(t, ci, rows, n, UNITS[i]);
         if (c < bc) {
             bc = c;
-            best = units[i];
+            best = UNITS[i];
         }
     }
     return best;
+}
+
+double td_col_scale(const td_table *t, int ci, size_t top)
+{
+    size_t n = top && top < t->nrows ? top : t->nrows;
+    return td_col_scale_rows(t, ci, NULL, n);
+}
+
+/* A time column that is one statistic of a per-call distribution: the mean, median,
+ * minimum, maximum, a percentile or the standard deviation of the same durations. */
+static int per_call_stat(const td_col *c)
+{
+    static const char *const keys[] = {"mean_ns", "median_ns", "min_ns", "max_ns", "std_ns",
+                                       "avg_ns", "p50_ns", "p90_ns", "p95_ns", "p99_ns",
+                                       "Avg (ns)", "Med (ns)", "Min (ns)", "Max (ns)",
+                                       "StdDev (ns)", NULL};
+    if (c->type != TD_T_NS)
+        return 0;
+    for (int i = 0; keys[i]; i++)
+        if (!strcmp(c->key, keys[i]))
+            return 1;
+    return 0;
+}
+
+void td_table_scales(const td_table *t, const size_t *rows, size_t n, double *sc)
+{
+    for (int ci = 0; ci < t->ncols; ci++)
+        sc[ci] = td_col_scale_rows(t, ci, rows, n);
+    /* issue 38: the statistics of one distribution side by side read in one unit (a
+     * kernel's Mean "7.766 ms" beside its Median "7760 µs" made a reader compare 7.766
+     * with 7760): the unit of the first of them (the mean, where there is one), which a
+     * reader reads first; a cell far under it keeps its own unit (td_fmt_ns_in) */
+    int first = -1;
+    for (int ci = 0; ci < t->ncols && first < 0; ci++)
+        if (per_call_stat(&t->cols[ci]) && top_unit(t, ci, rows, n) > 0)
+            first = ci;
+    if (first < 0)
+        return;
+    double best = sc[first];
+    for (int ci = 0; ci < t->ncols; ci++)
+        if (per_call_stat(&t->cols[ci]))
+            sc[ci] = best;
+}
+
+/* Columns whose values are keys of a fixed set, and the words documents give them: the
+ * PDF's words (render/pdf/critpath.c's legend, page 1's idle line), so a workbook cell
+ * reads as the PDF does. */
+static const struct {
+    const char *col, *key, *words;
+} WORDS[] = {
+    {"bound_by", "cpu_bound", "CPU-bound"},
+    {"bound_by", "gpu_compute_bound", "GPU-compute bound"},
+    {"bound_by", "gpu_communication_bound", "communication bound"},
+    {"bound_by", "gpu_kernel_launch_overhead", "kernel launch delay"},
+    {"bound_by", "gpu_kernel_kernel_overhead", "gaps between kernels"},
+    {"category", "host_wait", "waiting for the CPU to launch work"},
+    {"category", "kernel_wait", "short gaps between back-to-back kernels"},
+    {"category", "other", "other"},
+    {"kind", "collective_send", "collective send"},
+    {"kind", "collective_recv", "collective receive"},
+    {"kind", "collective_protocol", "collective protocol"},
+    {"kind", "data_in", "data in"},
+    {"kind", "data_out", "data out"},
+};
+
+const char *td_cell_words(const td_table *t, size_t r, int ci, char *buf, size_t cap)
+{
+    const td_col *c = &t->cols[ci];
+    if (c->type != TD_T_TEXT)
+        return NULL;
+    int known = 0;
+    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
+        known |= !strcmp(c->key, WORDS[i].col);
+    const char *v = td_table_cell(t, r, ci)->s;
+    if (!known || !v || !v[0] || !cap)
+        return NULL;
+    for (size_t i = 0; i < sizeof WORDS / sizeof WORDS[0]; i++)
+        if (!strcmp(c->key, WORDS[i].col) && !strcmp(v, WORDS[i].key))
+            return WORDS[i].words;
+    /* a class of the critical path this table does not know yet: a key of small
+     * letters, digits and underscores reads with spaces (the other columns hold names) */
+    size_t n = 0;
+    if (strcmp(c->key, "bound_by"))
+        return NULL;
+    for (const char *p = v; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return NULL;
+    if (!strchr(v, '_'))
+        return NULL;
+    for (const char *p = v; *p && n + 1 < cap; p++)
+        buf[n++] = *p == '_' ? ' ' : *p;
+    buf[n] = 0;
+    return buf;
 }
 
 void td_fmt_ns_in(char *dst, size_t cap, int64_t ns, double scale)
@@ -242,6 +346,12 @@ void td_doc_cell(const td_table *t, size_t r, int ci, double scale, char *dst, s
     const td_cell *v = td_shown_cell(t, r, ci);
     if (undefined(t, r, ci)) {
         snprintf(dst, cap, "\xe2\x80\x94");
+        return;
+    }
+    const char *w = td_cell_words(t, r, ci, dst, cap);
+    if (w) {
+        if (w != dst)
+            snprintf(dst, cap, "%s", w);
         return;
     }
     if (c->type == TD_T_NS && scale > 0) {
@@ -301,9 +411,9 @@ void td_table_write_text(const td_table *t, FILE *f, size_t top)
     double sc[TD_MAXCOLS];
     char b[256];
     const size_t maxname = 60;
+    td_table_scales(t, NULL, n, sc);
     for (int c = 0; c < t->ncols; c++) {
         w[c] = u8len(t->cols[c].title);
-        sc[c] = td_col_scale(t, c, n);
         for (size_t r = 0; r < n; r++) {
             const td_cell *v = td_shown_cell(t, r, c);
             size_t l;

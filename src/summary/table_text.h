@@ -20,10 +20,18 @@ void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap);
  *   (documents leave it out, the name column shows it);
  * td_col_scale: a time column's one unit (ns per unit: 1, 1e3, 1e6, 1e9), chosen from
  *   the rows shown (top; 0 = all): the unit in which they read best (0.100 to 999.999
- *   units; "0.0xx" and four digits cost a little, five digits or more much, a cell
+ *   units; "0.0xx" and four digits cost a little, five digits much, six more, a cell
  *   under a hundredth of the unit, which keeps its own unit, more; the first three rows
  *   count twice; a tie keeps the unit of the largest of the first three); 0 for other
- *   columns;
+ *   columns; td_col_scale_rows: the same over the rows rows[0..n-1] (rows NULL: the
+ *   first n), the rows a workbook sheet shows;
+ * td_table_scales: every column's td_col_scale_rows into sc[], with the statistics of
+ *   one per-call distribution (mean, median, min, max, percentiles, std dev) in one
+ *   unit, the first one's (the mean's) (PDF, stdout and workbook tables);
+ * td_cell_words: the words a document shows for a category value of a table (the
+ *   critical path's "cpu_bound" -> "CPU-bound", an AIU transfer's "collective_send" ->
+ *   "collective send"; another key of such a column with its underscores as spaces, in
+ *   buf), or NULL for any other cell (summary.json and CSV keep the keys);
  * td_doc_cell: the cell's text in that unit ("\u2014" for a standard deviation of fewer
  *   than two calls or a bandwidth that could not be computed; a plain number of 1000 or
  *   more without decimals, one under 0.0005 but not 0 as "<0.001");
@@ -33,6 +41,9 @@ void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap);
 const td_cell *td_shown_cell(const td_table *t, size_t r, int ci);
 int td_col_shown_elsewhere(const td_table *t, int ci);
 double td_col_scale(const td_table *t, int ci, size_t top);
+double td_col_scale_rows(const td_table *t, int ci, const size_t *rows, size_t n);
+void td_table_scales(const td_table *t, const size_t *rows, size_t n, double *sc);
+const char *td_cell_words(const td_table *t, size_t r, int ci, char *buf, size_t cap);
 void td_doc_cell(const td_table *t, size_t r, int ci, double scale, char *dst, size_t cap);
 void td_fmt_ns_in(char *dst, size_t cap, int64_t ns, double scale);
 

@@ -1,8 +1,9 @@
 # Issue 21: units, page 1 after the step time, the device count's reason, the manager
 # page. Expected values are computed here from the summary's own tables by the
 # definitions (doc/summary-json.md), or read from the traces:
-# - the workbook's time cells never read below 0.100 ms (the A100 trace's Ops sheet had
-#   four cells of 0.006 ms): a column in ms has no non-zero cell under 0.1;
+# - the workbook's time cells never read "0.006 ms" (the A100 trace's Ops sheet had four):
+#   a non-zero cell under 0.1 units shows three significant digits (issue 38: the unit
+#   is the top rows', and a small cell further down gets the decimals it needs);
 # - step_time.device_busy_ns: median device_busy_ns of the steady steps;
 #   step_time.device_busy_share: their busy time over their wall time;
 # - idle.*_share: the idle_breakdown rows' idle_ns by category over their sum;
@@ -32,13 +33,20 @@ for c in ("host_wait", "kernel_wait", "other"):
 wb = openpyxl.load_workbook(sys.argv[2])
 small = []
 for ws in wb.worksheets:
-    rows = list(ws.iter_rows(values_only=True))
+    rows = list(ws.iter_rows())
     if not rows or not rows[0]:
         continue
     for c, h in enumerate(rows[0]):
-        if isinstance(h, str) and h.endswith("(ms)"):
-            small += [(ws.title, h, r[c]) for r in rows[1:]
-                      if isinstance(r[c], (int, float)) and r[c] != 0 and abs(r[c]) < 0.1]
+        h = h.value
+        if isinstance(h, str) and h.endswith(("(s)", "(ms)", "(\u00b5s)")):
+            for r in rows[1:]:
+                v = r[c].value
+                if not isinstance(v, (int, float)) or v == 0 or abs(v) >= 0.1:
+                    continue
+                f = r[c].number_format
+                dec = len(f.split(".")[1]) if "." in f else 0
+                if abs(v) * 10 ** dec < 99.5:
+                    small.append((ws.title, h, v, f))
 assert not small, small[:8]
 ops = [ws for ws in wb.worksheets if ws.title == "Ops"]
 assert ops, [ws.title for ws in wb.worksheets]

@@ -152,10 +152,14 @@ for r in runs:
                     ok = v == ("yes" if j else "no")
                 elif isinstance(j, str):
                     ok = v == (ctl.sub("\ufffd", j) or None)
+                elif h.endswith("(s)"):     # issue 38: the unit of the rows read first
+                    ok = close(v, j / 1e9, 1e-12)
                 elif h.endswith("(ms)"):
                     ok = close(v, j / 1e6, 1e-12)
                 elif h.endswith("(\u00b5s)"):   # microsecond columns (median below 1 ms)
                     ok = close(v, j / 1e3, 1e-12)
+                elif h.endswith("(ns)"):
+                    ok = close(v, j, 1e-12)
                 elif h.endswith("(bytes)") or isinstance(j, int):
                     ok = v == j
                 else:                       # shares, GB/s, ratios: JSON keeps 6 decimals

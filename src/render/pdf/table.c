@@ -234,8 +234,7 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     double sc[TD_MAXCOLS]; /* one unit per time column, from the rows shown first */
     const td_kv *nr = td_sum_get(d->s, "trace.ranks");
     int one_rank = nr && nr->v.i != TD_NA && nr->v.i <= 1;
-    for (int ci = 0; ci < t->ncols; ci++)
-        sc[ci] = td_col_scale(t, ci, shown);
+    td_table_scales(t, NULL, shown, sc);
     for (int ci = 0; ci < t->ncols; ci++) {
         const td_col *col = &t->cols[ci];
         if (unit_hidden(t, ci) || col->nodoc || td_col_shown_elsewhere(t, ci))

@@ -144,11 +144,28 @@ void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
     xw_note_err(x, worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v, f), "number cell");
 }
 
+lxw_format *xw_dec_format(xw *x, int decimals)
+{
+    if (decimals < 4)
+        return x->ms;
+    if (decimals > XW_MAXDEC)
+        decimals = XW_MAXDEC;
+    if (!x->dec[decimals]) {
+        char f[32] = "#,##0.";
+        for (int i = 0; i < decimals; i++)
+            strcat(f, "0");
+        x->dec[decimals] = workbook_add_format(x->wb);
+        if (x->dec[decimals])
+            format_set_num_format(x->dec[decimals], f);
+    }
+    return x->dec[decimals] ? x->dec[decimals] : x->ms;
+}
+
 /* ---- units and labels ---- */
 
 const char *xw_unit_name(double scale)
 {
-    return td_unit_name(scale == 1e3 || scale == 1e9 ? scale : 1e6);
+    return td_unit_name(scale == 1 || scale == 1e3 || scale == 1e9 ? scale : 1e6);
 }
 
 

@@ -18,6 +18,8 @@ typedef struct {
     lxw_format *title, *subtitle, *head, *headr, *wrap, *top, *center, *right;
     lxw_format *bad, *good;     /* regression status */
     lxw_format *ms, *pct, *count, *id, *gbps, *f64;
+#define XW_MAXDEC 9
+    lxw_format *dec[XW_MAXDEC + 1]; /* "#,##0.0000" and longer, made when first used */
     char (*sheets)[128];        /* sheet names used so far */
     size_t nsheets, sheets_cap;
     size_t *rows;               /* data rows per sheet (0 = not a table sheet) */
@@ -42,7 +44,10 @@ void xw_put_label(xw *x, lxw_worksheet *ws, int r, const char *label, int blines
 /* Lines a text takes wrapped in a column of about width characters (at most 27). */
 int xw_wrapped_lines(const char *v, size_t width);
 void xw_put_num(xw *x, lxw_worksheet *ws, int r, int c, double v, lxw_format *f);
-/* "us" (as the micro sign) for a scale of 1e3 ns, "ms" for 1e6, "s" for 1e9. */
+/* A number format with that many decimals (4 to XW_MAXDEC; fewer: x->ms's three): a
+ * time far under its column's unit keeps three significant digits. */
+lxw_format *xw_dec_format(xw *x, int decimals);
+/* "ns" for a scale of 1, "us" (as the micro sign) for 1e3 ns, "ms" for 1e6, "s" for 1e9. */
 const char *xw_unit_name(double scale);
 /* A reader's name for a metric of the changes table ("Op aten::mm: total time"). */
 void xw_metric_label(const td_summary *s, const char *m, char *dst, size_t cap);

@@ -2,41 +2,27 @@
  * frozen, autofilter; Steps with a column chart, warm-up steps as a second series).
  * Absent or empty tables get no sheet.
  *
- * Numbers stay numbers so people can sort and sum them: times in microseconds or
- * milliseconds, chosen per column (ns_scale; the double keeps the exact ns), shares as
+ * Numbers stay numbers so people can sort and sum them: times in one unit per column,
+ * the one the PDF would give the rows the sheet shows (td_table_scales: the top rows
+ * count twice, the statistics of one distribution share a unit; the double keeps the
+ * exact ns), a cell far under its column's unit with the decimals that keep three
+ * significant digits (0.000341 ms, never 0.000), shares as
  * fractions with a % format, bytes and counts as integers. Every text goes through
  * worksheet_write_string, which libxlsxwriter never turns into a formula or a number,
  * so a trace name such as "=cmd|..." stays text. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/xlsx/internal.h"
+#include "summary/table_text.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 
+#define UNIT_ROWS 25     /* rows that choose a time column's unit */
 #define WIDTH_MIN 8
 #define WIDTH_MAX 80
 #define CHART_MAX_STEPS 4000    /* steps plotted; the sheet keeps every row */
 #define u8len td_utf8_len       /* code points of valid UTF-8 (what Excel counts) */
-
-/* Times are written in one unit per column: milliseconds when every non-zero value of
- * the column reads at least 0.100 ms, else microseconds, so that no cell reads 0.006 ms
- * (a 6 us kernel reads 6.000, and a 1.08 s op beside it 1,080,000.000: the number stays
- * exact and sortable). Zeros say nothing of the unit (an op table's device column is 0
- * for most CPU ops). Returns ns per unit (1e3 or 1e6). */
-static double ns_scale(const td_table *t, int c, const size_t *rows, size_t nrows)
-{
-    int64_t lo = 0;
-    for (size_t r = 0; r < nrows; r++) {
-        int64_t x = td_table_cell(t, rows[r], c)->i;
-        if (x == TD_NA || x == 0)
-            continue;
-        x = x < 0 ? -x : x;
-        if (!lo || x < lo)
-            lo = x;
-    }
-    return lo && lo >= 100000 ? 1e6 : 1e3;
-}
 
 /* True when every value of a time column is a whole number of its unit (Kineto's
  * microsecond timestamps): shown without decimals, as 37,935 and not 37,935.000. */
@@ -153,7 +139,7 @@ static int all_integral(const td_table *t, int c, const size_t *rows, size_t nro
 /* scale: ns per unit of a time column, negative when its values are whole units; for
  * an f64 column, 0 when its values are whole */
 static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col,
-                       const td_cell *v, double scale, int job)
+                       const td_cell *v, double scale, int job, const char *words)
 {
     if (job && v->i == TD_NA) { /* the rank of a job-wide row: every rank */
         xw_put_str(x, ws, r, c, "all", x->center);
@@ -163,13 +149,20 @@ static size_t put_cell(xw *x, lxw_worksheet *ws, int r, int c, const td_col *col
     case TD_T_TEXT:
         if (!v->s)
             return 0;
-        xw_put_str(x, ws, r, c, v->s, NULL);
-        return u8len(v->s);
-    case TD_T_NS: /* a negative scale: whole units, no decimals */
+        xw_put_str(x, ws, r, c, words ? words : v->s, NULL);
+        return u8len(words ? words : v->s);
+    case TD_T_NS: { /* a negative scale: whole units, no decimals */
         if (v->i == TD_NA)
             return 0;
-        xw_put_num(x, ws, r, c, (double)v->i / fabs(scale), scale < 0 ? x->count : x->ms);
-        return num_width((double)v->i / fabs(scale), scale < 0 ? 0 : 3);
+        double u = (double)v->i / fabs(scale), a = fabs(u);
+        /* a cell under a tenth of the unit (a 341 ns kernel in a column of ms): the
+         * decimals that keep three significant digits, not "0.000" */
+        int dec = scale < 0 ? 0 : 3;
+        while (dec > 0 && a > 0 && a < 0.1 && a * pow(10, dec) < 100 && dec < XW_MAXDEC)
+            dec++;
+        xw_put_num(x, ws, r, c, u, dec == 0 ? x->count : xw_dec_format(x, dec));
+        return num_width(u, dec);
+    }
     case TD_T_INT: case TD_T_BYTES:
         if (v->i == TD_NA)
             return 0;
@@ -412,7 +405,11 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
         return;
     }
     size_t w[TD_MAXCOLS];
-    double scale[TD_MAXCOLS];
+    double scale[TD_MAXCOLS], tsc[TD_MAXCOLS];
+    /* the unit of each time column from the rows a reader looks at, the first screen
+     * (the PDF's default table length): ten rows of 2 us modules below a 127 ms step
+     * function must not write it 127212.003 us */
+    td_table_scales(t, rows, nrows < UNIT_ROWS ? nrows : UNIT_ROWS, tsc);
     const char *rate[TD_MAXCOLS];
     int sc[TD_MAXCOLS], nsc = 0;  /* sheet column -> table column (nodoc columns left out) */
     for (int c = 0; c < t->ncols; c++)
@@ -424,7 +421,7 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
     for (int k = 0; k < nsc; k++) {
         int c = sc[k];
         char h[300];
-        scale[k] = t->cols[c].type == TD_T_NS    ? ns_scale(t, c, rows, nrows)
+        scale[k] = t->cols[c].type == TD_T_NS    ? tsc[c]
                    : t->cols[c].type == TD_T_F64 ? (all_integral(t, c, rows, nrows) ? 0 : 1)
                                                  : 1;
         col_header(&t->cols[c], scale[k], h, sizeof h);
@@ -469,7 +466,9 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
                 full.f = v->f * 1000.0;
                 v = &full;
             }
-            size_t l = put_cell(x, ws, (int)i + 1, k, &t->cols[sc[k]], v, scale[k], job);
+            char wb[128]; /* a category as the PDF words it ("CPU-bound") */
+            const char *words = td_cell_words(t, r, sc[k], wb, sizeof wb);
+            size_t l = put_cell(x, ws, (int)i + 1, k, &t->cols[sc[k]], v, scale[k], job, words);
             if (l > w[k])
                 w[k] = l;
         }
