@@ -436,9 +436,23 @@ void td_an_findings(td_actx *a)
         nf++;
     }
     const td_table *to = td_sum_find_table(s, "ops");
-    if (to && to->nrows) {
+    /* issue 38: a step range (ProfilerStep#6, the steps table's names) is not an op: its
+     * self time is the step's time outside every op */
+    size_t top = 0;
+    const td_table *tst = td_sum_find_table(s, "steps");
+    for (; to && top < to->nrows; top++) {
+        const char *n = td_row_get_str(to, top, "name");
+        int step = n && !strncmp(n, "ProfilerStep#", 13);
+        for (size_t k = 0; n && !step && tst && k < tst->nrows; k++) {
+            const char *sn = td_row_get_str(tst, k, "name");
+            step = sn && !strcmp(sn, n);
+        }
+        if (!step)
+            break;
+    }
+    if (to && top < to->nrows) {
         td_sum_finding(s, "The top op by self CPU time (%s) is %.0f%% of the self CPU time of all ops.",
-                       shorten(s, td_row_get_str(to, 0, "name")), 100.0 * td_row_get_f64(to, 0, "self_share"));
+                       shorten(s, td_row_get_str(to, top, "name")), 100.0 * td_row_get_f64(to, top, "self_share"));
         nf++;
     }
     /* XLA (modules with program ids, HLO op kinds): nsys-jax archives have no kernel,

@@ -33,6 +33,9 @@ typedef struct {
     int64_t kernel_ns;          /* union of its device intervals */
     td_str shape, types;        /* normalised "Input Dims" ("[[512], [141, 512]]") and
                                    "Input type" texts: the row's key with the name */
+    int32_t outer;              /* the outermost modelled call around this one with the
+                                   same device time (aten::layer_norm around
+                                   aten::native_layer_norm), -1 none */
 } call_t;
 
 /* dims as Python prints them (TraceLens's "Input Dims" column) */
@@ -159,6 +162,45 @@ static void kernel_times(const td_tctx *cx, call_t *calls, size_t nc)
     free(pairs);
 }
 
+/* Issue 38: a modelled call inside another with the same device time (aten::layer_norm
+ * -> aten::native_layer_norm: one kernel, both modelled) is the same work twice. Each
+ * call's outermost such caller, as TraceLens's unified summary keeps the outer op; the
+ * rows stay (TraceLens's per-op sheets have both) with the outer row's name in `inside`,
+ * and the documents show the outer row only. */
+static void outer_calls(const td_tctx *cx, call_t *calls, size_t nc)
+{
+    uint64_t *pairs = td_xmalloc((nc ? nc : 1) * sizeof *pairs);
+    for (size_t i = 0; i < nc; i++) {
+        pairs[i] = (uint64_t)calls[i].ev << 32 | (uint32_t)i;
+        calls[i].outer = -1;
+    }
+    td_opp_sort_pairs(pairs, nc);
+    for (size_t i = 0; i < nc; i++) {
+        if (calls[i].kernel_ns <= 0)
+            continue;
+        for (int32_t p = cx->parent[calls[i].ev]; p >= 0; p = cx->parent[p]) {
+            size_t lo = 0, hi = nc; /* the call whose event is p, if any */
+            while (lo < hi) {
+                size_t m = lo + (hi - lo) / 2;
+                if ((uint32_t)(pairs[m] >> 32) < (uint32_t)p)
+                    lo = m + 1;
+                else
+                    hi = m;
+            }
+            if (lo < nc && (uint32_t)(pairs[lo] >> 32) == (uint32_t)p) {
+                uint32_t j = (uint32_t)pairs[lo];
+                /* of another row: an op calling its own overload with the same shapes
+                 * (aten::div -> aten::div) stays one row */
+                if (calls[j].kernel_ns == calls[i].kernel_ns &&
+                    (cx->t->shapes[calls[j].sh].name != cx->t->shapes[calls[i].sh].name ||
+                     calls[j].shape != calls[i].shape || calls[j].types != calls[i].types))
+                    calls[i].outer = (int32_t)j;
+            }
+        }
+    }
+    free(pairs);
+}
+
 /* rows are grouped by (op name, dims, types) and ordered by kernel time, largest first */
 typedef struct {
     td_str name, dims, types;
@@ -166,6 +208,7 @@ typedef struct {
     int64_t kernel_ns;
     int64_t with_kernel;        /* calls that launched device work */
     int64_t graph;              /* calls copied from a graph capture (analyse/graphs) */
+    size_t inner;               /* calls with an outer call of the same device time */
 } group_t;
 
 static const td_trace *g_t; /* for the qsort comparators below */
@@ -203,7 +246,8 @@ static td_table *table(td_summary *s, int bwd, int graph)
                   "kernel_ns:ns:Device time", "tflops:f64:TFLOP/s", "tbps:f64:TB/s",
                   "intensity:f64:FLOPs/byte", "peak_tflops:f64:Peak TFLOP/s",
                   "peak_tbps:f64:Peak TB/s", "roofline_ns:ns:Roofline time",
-                  "roofline_share:share:Of roofline", "bound:text:Bound", NULL);
+                  "roofline_share:share:Of roofline", "bound:text:Bound",
+                  "inside:text:Inside", NULL);
     if (graph) /* calls that are a graph replay's captured ops */
         td_table_cols(tb, "graph:int:Graph calls", NULL);
     td_diag_nodoc(tb);
@@ -216,7 +260,7 @@ static td_table *table(td_summary *s, int bwd, int graph)
 void td_diag_nodoc(td_table *t)
 {
     static const char *const op[] = {"op", "shape", "category", "flops", "bytes", "intensity",
-                                     "peak_tflops", "peak_tbps", "roofline_ns"};
+                                     "peak_tflops", "peak_tbps", "roofline_ns", "inside"};
     if (t && (!strcmp(t->name, "op_perf") || !strcmp(t->name, "op_perf_bwd")))
         for (size_t i = 0; i < sizeof op / sizeof op[0]; i++)
             td_table_nodoc(t, op[i]);
@@ -261,6 +305,7 @@ static void write_rows(td_actx *a, const td_trace *t, td_table **tbp, int bwd, c
         g[ng - 1].kernel_ns += calls[i].kernel_ns;
         g[ng - 1].with_kernel += calls[i].kernel_ns > 0;
         g[ng - 1].graph += t->ev[calls[i].ev].ph == 'g';
+        g[ng - 1].inner += !bwd && calls[i].outer >= 0;
     }
     qsort(g, ng, sizeof *g, group_cmp);
     const td_peak *pk = rf->pk;
@@ -277,6 +322,11 @@ static void write_rows(td_actx *a, const td_trace *t, td_table **tbp, int bwd, c
         td_row_str(s, tb, r, "dtype", c->dtype);
         td_row_int(s, tb, r, "calls", (int64_t)g[k].n);
         td_row_int(s, tb, r, "graph", g[k].graph); /* only with graph replays (table()) */
+        if (g[k].inner == g[k].n) { /* every call is inside another's row */
+            const call_t *o = &calls[c->outer];
+            td_row_str(s, tb, r, "inside", td_arena_printf(s->a, "%s %s",
+                       td_name(a, t->shapes[o->sh].name), td_name(a, o->shape)));
+        }
         td_row_int(s, tb, r, "flops", c->flops >= 0 ? llround(c->flops) : TD_NA);
         td_row_int(s, tb, r, "bytes", c->bytes >= 0 ? c->bytes : TD_NA);
         if (!g[k].with_kernel)
@@ -389,6 +439,7 @@ static void perf_trace(td_actx *a, const td_tctx *cx, td_table **tbp, td_table *
         kernel_times(cx, calls, nc);
     g_t = t;
     qsort(calls, nc, sizeof *calls, call_key_cmp);
+    outer_calls(cx, calls, nc); /* indices into the sorted calls */
     /* the roofs of the rows' types (table `roofline`, the PDF's roofline chart) */
     roofs_t rf = {.n = 0};
     rf.pk = a->o->peak_tflops > 0 ? NULL : td_peak_for(device_name(a, t));

@@ -140,6 +140,60 @@ const td_cell *td_shown_cell(const td_table *t, size_t r, int ci)
     return td_table_cell(t, r, ci);
 }
 
+typedef struct {
+    td_table t;      /* first: the view is freed as one block with its note */
+    char note[1536];
+} doc_view;
+
+td_table *td_doc_view(const td_table *t)
+{
+    int ci = td_table_col(t, "inside");
+    if (ci < 0 || t->cols[ci].type != TD_T_TEXT)
+        return NULL;
+    size_t drop = 0, first = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *in = td_table_cell(t, r, ci)->s;
+        if (in && in[0] && !drop++)
+            first = r;
+    }
+    if (!drop)
+        return NULL;
+    doc_view *v = td_xcalloc(1, sizeof *v);
+    v->t = *t;
+    v->t.cells = td_xmalloc((t->nrows - drop + 1) * (size_t)t->ncols * sizeof *v->t.cells);
+    v->t.nrows = v->t.cap = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *in = td_table_cell(t, r, ci)->s;
+        if (in && in[0])
+            continue;
+        memcpy(v->t.cells + v->t.nrows * (size_t)t->ncols, t->cells + r * (size_t)t->ncols,
+               (size_t)t->ncols * sizeof *t->cells);
+        v->t.nrows++;
+    }
+    v->t.cap = v->t.nrows;
+    const char *nm = td_row_get_str(t, first, "name");
+    int o = snprintf(v->note, sizeof v->note, "%s%s", t->note ? t->note : "", t->note ? " " : "");
+    if (o < 0 || (size_t)o >= sizeof v->note)
+        o = 0;
+    char more[48] = "";
+    if (drop > 1)
+        snprintf(more, sizeof more, " and %zu more", drop - 1);
+    snprintf(v->note + o, sizeof v->note - (size_t)o,
+             "Shown once: %s%s runs inside %s with the same device time; the outer op is "
+             "shown (summary.json and the CSV keep both).",
+             nm ? nm : "an op", more, td_table_cell(t, first, ci)->s);
+    v->t.note = v->note;
+    return &v->t;
+}
+
+void td_doc_view_free(td_table *v)
+{
+    if (!v)
+        return;
+    free(v->cells);
+    free(v); /* the doc_view holding it */
+}
+
 static int64_t abs64(int64_t v)
 {
     return v < 0 ? -v : v;

@@ -39,6 +39,12 @@ void td_cell_format(const td_col *c, const td_cell *v, char *dst, size_t cap);
  *   time under a hundredth of the unit in its own unit, "4.000 µs", "341 ns", never
  *   "0.004 ms"; 1000 units or more without decimals, "4426 µs"). */
 const td_cell *td_shown_cell(const td_table *t, size_t r, int ci);
+/* The rows documents show (PDF, workbook): NULL when they are all of t's rows, else a
+ * copy of t (sharing its strings; free with td_doc_view_free) without the rows that
+ * repeat another (an op_perf row whose `inside` names the outer op that has the same
+ * device time: issue 38), its note saying which were left out. */
+td_table *td_doc_view(const td_table *t);
+void td_doc_view_free(td_table *v);
 int td_col_shown_elsewhere(const td_table *t, int ci);
 double td_col_scale(const td_table *t, int ci, size_t top);
 double td_col_scale_rows(const td_table *t, int ci, const size_t *rows, size_t n);

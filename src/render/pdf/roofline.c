@@ -5,6 +5,7 @@
  * top rows by device time numbered and listed under the chart. Every number comes from
  * the summary (analyse/op_perf.c). Nothing is drawn without op_perf rows. */
 #include "render/pdf/internal.h"
+#include "summary/table_text.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,9 +82,21 @@ static int repeated(const td_table *rf, size_t r)
     return 0;
 }
 
+static int roofline(pdoc *d, const td_table *t, const char *title);
+
 int pd_roofline(pdoc *d, const char *title)
 {
+    /* one point per piece of work: an op inside another with the same device time
+     * (aten::native_layer_norm in aten::layer_norm) is the outer op's point */
     const td_table *t = td_sum_find_table(d->s, "op_perf");
+    td_table *v = t ? td_doc_view(t) : NULL;
+    int drawn = roofline(d, v ? v : t, title);
+    td_doc_view_free(v);
+    return drawn;
+}
+
+static int roofline(pdoc *d, const td_table *t, const char *title)
+{
     const td_table *rf = td_sum_find_table(d->s, "op_perf_roofs");
     if (!t || !t->nrows)
         return 0;

@@ -219,7 +219,7 @@ static int same_int(const td_table *t, int ci, size_t n)
     return 1;
 }
 
-int pd_table(pdoc *d, const td_table *t, int top, const char *title)
+static int table_body(pdoc *d, const td_table *t, int top, const char *title)
 {
     if (!t || !t->nrows || !t->ncols)
         return 0;
@@ -468,3 +468,11 @@ int pd_table(pdoc *d, const td_table *t, int top, const char *title)
     return 1;
 }
 
+int pd_table(pdoc *d, const td_table *t, int top, const char *title)
+{
+    /* without the rows that repeat another (an op inside an op of the same device time) */
+    td_table *v = t ? td_doc_view(t) : NULL;
+    int drawn = table_body(d, v ? v : t, top, title);
+    td_doc_view_free(v);
+    return drawn;
+}

@@ -369,7 +369,7 @@ static const char *small_rate(const td_table *t, int c, const size_t *rows, size
 }
 
 /* One sheet for one summary table: header row (frozen, filtered), one row per item. */
-void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
+static void table_sheet(xw *x, const td_table *t, const td_section *sec)
 {
     if (!t || t->nrows == 0 || t->ncols == 0)
         return;
@@ -484,4 +484,13 @@ void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
     if (strcmp(t->name, "steps") == 0)
         steps_chart(x, ws, t, nrows, nsc);
     free(rows);
+}
+
+void xw_table_sheet(xw *x, const td_table *t, const td_section *sec)
+{
+    /* without the rows that repeat another (an op inside an op of the same device time,
+     * said in the note); summary.json and the CSV keep them */
+    td_table *v = t ? td_doc_view(t) : NULL;
+    table_sheet(x, v ? v : t, sec);
+    td_doc_view_free(v);
 }
