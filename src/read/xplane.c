@@ -842,6 +842,13 @@ td_status td_read_xplane(td_traceset *set, td_trace *t, td_in *in, const char *p
         memcpy(t->hlo, x->hlo, x->nhlo * sizeof *x->hlo);
         t->nhlo = x->nhlo;
     }
+    size_t noprog = 0;
+    for (size_t i = 0; i < x->nk; i++)
+        noprog += x->k[i].module && x->k[i].program < 0;
+    if (noprog)
+        td_warn(&set->warnings, "%s: %zu device events carry hlo_module but no program_id: "
+                "their module executions are left out of the module tables (as XLA's "
+                "autotuning runs, which have no program id)", x->name, noprog);
     size_t skipped = 0;
     td_xplane_ranges(set, t, x->k, x->nk, x->ms, x->nms, &skipped);
     if (x->nk && skipped)

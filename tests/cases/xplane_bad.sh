@@ -3,7 +3,8 @@
 # read as a file and from stdin (the two readings of read/xplane.c: streamed and in
 # memory); a file with a huge repeated field (200,000 stats on one event, 100,000 empty
 # lines) is read in bounded time; an XSpace without events exits 7; unknown fields,
-# planes and wire types that exist (fixed32/64, groups) are skipped.
+# planes and wire types that exist (fixed32/64, groups) are skipped; stats an XProf
+# version leaves out (hlo_module, program_id, correlation_id) are warned about.
 . "$ROOT/tests/lib.sh"
 $PY - "$WORK" <<'PYEOF' || die "generator"
 import sys, os
@@ -46,6 +47,9 @@ files = {
                            k(13, 1) + b"\0" * 8 + k(12, 3) + k(11, 0) + v(1) + k(12, 4))
                      + ld(1, ld(2, b"Unknown plane") + ld(3, b"\x08\x01")) + k(9, 0) + v(3),
     "good": good,
+    # hlo_module (a str_value) but no program_id, and no correlation_id
+    "noprog": plane(line(event(1, 0, 5000000, ld(4, k(1, 0) + v(10) + ld(5, b"jit_f")))) + meta +
+                    ld(5, k(1, 0) + v(10) + ld(2, k(1, 0) + v(10) + ld(2, b"hlo_module")))),
 }
 for n, b in files.items():
     open(os.path.join(W, n + ".xplane.pb"), "wb").write(b)
@@ -76,7 +80,12 @@ s=$(date +%s%N)
 "$TD" summary --format json -o "$WORK/h.json" "$WORK/huge_repeated.xplane.pb" 2>"$WORK/err" || { cat "$WORK/err"; die "huge repeated"; }
 ms=$((($(date +%s%N) - s) / 1000000))
 [ "$ms" -lt 20000 ] || die "huge repeated field: ${ms} ms"
-"$TD" summary --format json -o "$WORK/g.json" "$WORK/good.xplane.pb" 2>/dev/null || die "good"
+"$TD" summary --format json -o "$WORK/g.json" "$WORK/good.xplane.pb" 2>"$WORK/err" || die "good"
+# what could not be computed is said, not guessed
+grep -q "1 of 1 device events carry no hlo_module stat" "$WORK/err" || { cat "$WORK/err"; die "no hlo_module: warning"; }
+"$TD" summary "$WORK/noprog.xplane.pb" >/dev/null 2>"$WORK/err" || die "noprog"
+grep -q "1 device events carry hlo_module but no program_id" "$WORK/err" || { cat "$WORK/err"; die "no program_id: warning"; }
+grep -q "no device event carries a correlation_id" "$WORK/err" || die "no correlation_id: warning"
 $PY - "$WORK/h.json" "$WORK/g.json" <<'PYEOF' || exit 1
 import json, sys
 for p in sys.argv[1:]:
