@@ -339,6 +339,29 @@ static void diag_metrics(td_metrics *ms, const td_summary *s)
     }
 }
 
+/* LLM serving traces (analyse/serving/steps.c): per phase the median steady step, tokens
+ * per second and MFU (both higher is better), as run totals. */
+static void serving_metrics(td_metrics *ms, const td_summary *s)
+{
+    static const char *const ph[] = {"prefill", "decode", "mixed"};
+    char key[64];
+    for (size_t p = 0; p < 3; p++) {
+        snprintf(key, sizeof key, "serving.%s.step_median_ns", ph[p]);
+        int64_t v = td_sum_int(s, key);
+        if (v != TD_NA && v >= 0)
+            add(ms, key, (double)v);
+        snprintf(key, sizeof key, "serving.%s.tokens_per_s", ph[p]);
+        const td_kv *kv = td_sum_get(s, key);
+        if (kv && kv->type == TD_T_F64 && isfinite(kv->v.f))
+            add_unit(ms, key, kv->v.f, "tokens/s", 1, 1);
+        snprintf(key, sizeof key, "serving.%s.mfu", ph[p]);
+        kv = td_sum_get(s, key);
+        if (kv && kv->type == TD_T_SHARE && isfinite(kv->v.f))
+            add_unit(ms, key, 100.0 * kv->v.f, "%", 1, 1); /* a share's floor (0.01) would
+                                                             hide a decode MFU of 0.1% */
+    }
+}
+
 static int cmp_metric(const void *a, const void *b)
 {
     return strcmp(((const td_metric *)a)->name, ((const td_metric *)b)->name);
@@ -386,6 +409,7 @@ td_metrics *td_metrics_of(const td_summary *s)
     }
     ipu_metrics(ms, s);
     diag_metrics(ms, s);
+    serving_metrics(ms, s);
     if (ms->n)
         qsort(ms->m, ms->n, sizeof *ms->m, cmp_metric);
     return ms;
@@ -447,7 +471,16 @@ void td_metric_label(const td_summary *s, const char *m, char *dst, size_t cap)
         {"runtime.wall_ns", "Device wall time", 0},
         {"samba.device_ns", "Device time (section calls)", 0},
         {"samba.host_ns", "Host time", 0},
-        {"launch.delay_median_ns", "Kernel launch delay (median)", 0}};
+        {"launch.delay_median_ns", "Kernel launch delay (median)", 0},
+        {"serving.decode.step_median_ns", "Decode step time (median of the steady steps)", 0},
+        {"serving.prefill.step_median_ns", "Prefill step time (median of the steady steps)", 0},
+        {"serving.mixed.step_median_ns", "Mixed step time (median of the steady steps)", 0},
+        {"serving.decode.tokens_per_s", "Decode tokens per second", 0},
+        {"serving.prefill.tokens_per_s", "Prefill tokens per second", 0},
+        {"serving.mixed.tokens_per_s", "Mixed-step tokens per second", 0},
+        {"serving.decode.mfu", "Decode MFU", 0},
+        {"serving.prefill.mfu", "Prefill MFU", 0},
+        {"serving.mixed.mfu", "Mixed-step MFU", 0}};
     static const struct { const char *k, *what, *stat; } named[] = {
         {"kernel.total_ns:", "Kernel", "total time"},
         {"kernel.mean_ns:", "Kernel", "mean per call"},

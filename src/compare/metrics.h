@@ -17,7 +17,10 @@
  * "launch.delay_median_ns" (job-wide median of the ranks' medians), "op_perf.tflops:NAME
  * DTYPE" (unit "TFLOP/s", higher is better; the 5 op_perf rows with most device time),
  * "memory.peak_allocated_bytes:DEVICE" (unit "bytes"; "rank R/DEVICE" with several
- * ranks); all judged as run totals. */
+ * ranks); all judged as run totals. LLM serving traces (issue 40):
+ * "serving.PHASE.step_median_ns", "serving.PHASE.tokens_per_s" (unit "tokens/s", higher is
+ * better), "serving.PHASE.mfu" (unit "%", percent, higher is better), PHASE prefill, decode or
+ * mixed, run totals. */
 typedef struct td_metric {
     const char *name;
     const char *unit;

@@ -85,4 +85,26 @@ assert [r["phase"] for r in rows][:2] == ["prefill", "decode"] and rows[0]["toke
 assert all(r["device_ns"] == 10000 + 1000 * r["batch_size"] for r in rows), rows
 print("steady", regions)
 PYEOF
+# nightly metrics: the decode step made 1.5 times longer (both annotations) is a regressed
+# step time, tokens/s and MFU, by the definitions (after = before x 1.5, / 1.5, / 1.5)
+$PY - "$S/sglang_decode/sglang_Qwen3-8B_decode.json.gz" "$WORK/slow.json.gz" <<'PYEOF' || die "slow trace"
+import gzip, json, sys
+t = json.load(gzip.open(sys.argv[1]))
+for e in t["traceEvents"]:
+    if e.get("cat") == "user_annotation":
+        e["dur"] *= 1.5
+json.dump(t, gzip.open(sys.argv[2], "wt", compresslevel=1))
+PYEOF
+expect_exit 1 "$TD" diff "$S/sglang_decode/sglang_Qwen3-8B_decode.json.gz" "$WORK/slow.json.gz" \
+    --capture-traces "$S/sglang_decode/capture_traces" -o "$WORK/diff" >/dev/null 2>&1 || die "diff: no regression"
+$PY - "$WORK/diff/summary.json" <<'PYEOF' || die "serving metrics"
+import json, sys
+c = {r["metric"]: r for r in json.load(open(sys.argv[1]))["comparisons"]}
+for k, f in (("serving.decode.step_median_ns", 1.5), ("serving.decode.tokens_per_s", 1 / 1.5),
+             ("serving.decode.mfu", 1 / 1.5)):
+    r = c[k]
+    assert r["direction"] == "regressed", r
+    assert abs(r["after"] / r["before"] - f) < 1e-3, r
+print("serving metrics regressed:", sorted(k for k in c if k.startswith("serving.")))
+PYEOF
 echo ok
