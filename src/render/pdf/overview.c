@@ -448,15 +448,20 @@ static void serving_cards(const td_summary *s, card *c, int *n, int max, char sl
             }
         }
     }
+}
+
+/* The device time CUDA/HIP graph replays ran without an op (no or unmatched capture). */
+static void graph_card(const td_summary *s, card *c, int *n)
+{
     const td_kv *un = td_sum_get(s, "graph_time.unattributed_share");
     const td_kv *src = td_sum_get(s, "graphs.source");
-    if (un && un->type == TD_T_SHARE && un->v.f > 0 && *n < max) {
+    if (un && un->type == TD_T_SHARE && un->v.f > 0) {
         card *x = &c[(*n)++];
         x->label = "Graph time without op";
         snprintf(x->val, sizeof x->val, "%.1f%%", 100.0 * un->v.f);
-        snprintf(x->sub, sizeof x->sub, "of device time: graph replays %s",
-                 src && src->v.s && !strcmp(src->v.s, "none") ? "without capture traces"
-                                                             : "not matched to their capture");
+        snprintf(x->sub, sizeof x->sub, "of device time; %s",
+                 src && src->v.s && !strcmp(src->v.s, "none") ? "no capture traces"
+                                                             : "capture not matched");
     }
 }
 
@@ -509,6 +514,7 @@ int pd_keyfigures(pdoc *d, const char *title)
             snprintf(c[n].sub, sizeof c[n].sub, "median, %.1f%% of step time", 100.0 * ss->v.f);
         n++;
     }
+    graph_card(s, c, &n);
     size_t row;
     const td_table *tl = pd_timeline_all(s, &row);
     if (tl) {
