@@ -140,7 +140,9 @@ static void ops_table(td_summary *s, const td_partial *p, const td_table *t)
         selfsum += v[i]->v[1];
     for (size_t i = 0; i < n; i++) {
         const int64_t *x = v[i]->v;
-        td_op_stat st = {x[0], x[1], x[2], x[3], x[4]};
+        const char *nm = td_part_kstr(s, v[i], 0);
+        const td_rec *g = td_part_find(p, TD_R_OPGRAPH, nm, strlen(nm));
+        td_op_stat st = {x[0], x[1], x[2], x[3], x[4], g ? g->v[0] : 0};
         size_t r = td_table_add_row(d);
         td_row_op(s, d, r, td_part_kstr(s, v[i], 0), &st, selfsum);
     }

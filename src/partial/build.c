@@ -132,6 +132,10 @@ void td_partial_from_summary(td_partial *p, const td_summary *s, const td_opts *
                                   dtot == TD_NA ? 0 : dtot};
             const char *nm = td_row_get_str(t, r, "name");
             td_part_add(p, TD_R_OP, nm, strlen(nm), v);
+            if (td_table_col(t, "graph") >= 0) { /* graph replays' ops (analyse/graphs) */
+                int64_t g[TD_R_NV] = {td_row_get_int(t, r, "graph")};
+                td_part_add(p, TD_R_OPGRAPH, nm, strlen(nm), g);
+            }
         }
     }
     td_buf kb = {0};

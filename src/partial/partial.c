@@ -34,6 +34,7 @@ const td_rtype td_rtypes[TD_R__N] = {
     [TD_R_XFLAG] = {"xflag", 1, "x"},
     [TD_R_XDEV] = {"xdev", 1, "s"},
     [TD_R_INPUT] = {"input", 1, "x"},
+    [TD_R_OPGRAPH] = {"opgraph", 1, "s"},
     [TD_R_XBEST] = {"-xbest", 1, "n"},
 };
 

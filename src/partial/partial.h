@@ -46,6 +46,7 @@ enum {
     TD_R_XFLAG,   /* comm | trace:RANK -> 1 */
     TD_R_XDEV,    /* device id -> parts holding it */
     TD_R_INPUT,   /* trace path, input (archive or directory it came from) -> rank */
+    TD_R_OPGRAPH, /* op name -> its calls that are a graph replay's captured ops (ops `graph`) */
     TD_R_XBEST,   /* (not in files) program, instruction, s|o -> lowest XLOC precedence */
     TD_R__N
 };

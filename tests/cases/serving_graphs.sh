@@ -50,6 +50,15 @@ mm = [r for r in d["ops"] if r["name"] == "aten::mm"][0]
 assert mm["graph"] == mm["calls"] == 145 and mm["device_self_ns"] > 5_000_000, mm
 assert "graph" not in p["ops"][0] and "graphs" not in p, p["ops"][0]
 PYEOF
+# summarize + merge keeps the ops' graph column
+"$TD" summarize "$D" -o "$WORK/d.tds" 2>/dev/null || die summarize
+"$TD" merge "$WORK/d.tds" -o "$WORK/merged" --format json 2>/dev/null || die merge
+$PY - "$WORK/merged/summary.json" "$WORK/dec/summary.json" <<'PYEOF' || die "merged graph column"
+import json, sys
+m, d = (json.load(open(f)) for f in sys.argv[1:3])
+g = lambda s: {r["name"]: r.get("graph") for r in s["ops"]}
+assert g(m) == g(d), [(k, v, g(d).get(k)) for k, v in g(m).items() if v != g(d).get(k)][:5]
+PYEOF
 # the trace alone elsewhere: no captures (source none), then named with --capture-traces
 mkdir -p "$WORK/alone" && cp "$D/sglang_Qwen3-8B_decode.json.gz" "$WORK/alone/" || die cp
 "$TD" report --format json -o "$WORK/none" "$WORK/alone" 2>/dev/null || die "report alone"
