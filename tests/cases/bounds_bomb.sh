@@ -88,6 +88,15 @@ gen zipbomb 128 zb.zip || die "generator"
 run 3 "zip member of 128 MiB" summary "$WORK/zb.zip"
 has "zb.zip: member nvtx_gpu_proj_trace/trace.parquet: decompresses to more than 64 MiB, more than this 0.1 MiB archive may hold in memory: refused as a decompression bomb"
 
+# its trace.parquet (43 bytes) says 10 M rows: a column would be 80-160 MB; 1,000 rows
+# go on to the next check (the file holds no row groups)
+gen pqrows 10000000 pq.zip || die "generator"
+run 3 "Parquet of 10 M rows in 43 bytes" summary "$WORK/pq.zip"
+has "pq.zip:nvtx_gpu_proj_trace/trace.parquet: 10000000 rows in 43 bytes: a column would hold more than 32 times the file's size in memory (at least 64 MiB): refused as a decompression bomb"
+gen pqrows 1000 pq1k.zip || die "generator"
+run 3 "Parquet of 1,000 rows in 43 bytes" summary "$WORK/pq1k.zip"
+has "row groups hold 0 rows, footer says 1000"
+
 if [ -n "${TRACES:-}" ] && [ -f "$TRACES/nsys-jax/pax_fsdp4_4proc_proc0.zip" ]; then
     # the step function's HLO dump replaced by an xz of 96 MiB of zeros (the 2.3 MB
     # archive may hold 76 MiB): skipped with a warning, the rest of the archive read

@@ -14,6 +14,8 @@
   hostile.py hlobomb MB OUT.zip BASE.zip   BASE (an nsys-jax archive) whose step function's
                                     HLO dump is an xz of MB MiB of zeros
   hostile.py nsysview 0 OUT.sqlite BASE.sqlite   BASE whose kernel table is a view
+  hostile.py pqrows N OUT.zip       an nsys-jax zip whose trace.parquet (a few hundred bytes)
+                                    says it holds N rows of one INT64 column
   hostile.py tarsqlite MB OUT.tar.gz  a tar.gz whose one member is an SQLite header and MB
                                     MiB of zeros
 """
@@ -126,6 +128,27 @@ def tarsqlite(mb, out):
     gz_repeat(out, head, b"\0" * (1 << 20), mb - 1, b"\0" * 10240)
 
 
+def pqrows(n, out):
+    """Parquet's footer (Thrift compact protocol) by hand: version 1, a schema of a root
+    and one required INT64 leaf 'a', num_rows n, no row groups."""
+    def uv(x):
+        b = b""
+        while True:
+            if x < 0x80:
+                return b + bytes([x])
+            b += bytes([(x & 0x7F) | 0x80])
+            x >>= 7
+    zz = lambda x: uv((x << 1) ^ (x >> 63))
+    st = lambda s: uv(len(s)) + s
+    root = b"\x48" + st(b"schema") + b"\x15" + zz(1) + b"\x00"
+    leaf = b"\x15" + zz(2) + b"\x25" + zz(0) + b"\x18" + st(b"a") + b"\x00"
+    meta = (b"\x15" + zz(1) + b"\x19\x2c" + root + leaf + b"\x16" + zz(n) + b"\x19\x0c" +
+            b"\x00")
+    pq = b"PAR1" + meta + len(meta).to_bytes(4, "little") + b"PAR1"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("nvtx_gpu_proj_trace/trace.parquet", pq)
+
+
 def nsysview(_, out, base):
     import shutil
     shutil.copyfile(base, out)
@@ -142,4 +165,4 @@ if __name__ == "__main__":
         {"nvtx": nvtx, "hlobomb": hlobomb, "nsysview": nsysview}[kind](n, out, sys.argv[4])
     else:
         {"deep": deep, "wide": wide, "tarbomb": tarbomb, "zipbomb": zipbomb, "strbomb": strbomb,
-         "evbomb": evbomb, "sqlitegz": sqlitegz, "tarsqlite": tarsqlite}[kind](n, out)
+         "evbomb": evbomb, "sqlitegz": sqlitegz, "tarsqlite": tarsqlite, "pqrows": pqrows}[kind](n, out)
