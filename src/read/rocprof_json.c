@@ -19,11 +19,12 @@
  * as TraceLens and `rocprofv3 --truncate-kernels` name them. */
 #define _POSIX_C_SOURCE 200809L
 #include "read/rocprof_int.h"
+#include "io/bound.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define BUF_INIT (1u << 20)
-#define BUF_MAX ((size_t)1 << 30)
+#define BUF_MAX TD_BOUND_EVENT /* one record must fit (io/bound.h) */
 
 /* ---------------------------------------------------------------- the stream */
 
@@ -38,6 +39,19 @@ static int refill(rp *c, size_t keep)
         }
         c->cap *= 2;
         c->buf = td_xrealloc(c->buf, c->cap + TD_JSON_PAD);
+    }
+    /* what the records read so far hold against what the input may hold (io/bound.h,
+     * as read/chrome.c): a small gzip of millions of identical records is refused */
+    uint64_t held = td_traceset_bytes(c->set), hb = td_in_held_base(c->in);
+    held = held > hb ? held - hb : 0;
+    uint64_t stored = td_in_stored(c->in);
+    if (held > td_bound_allow(stored)) {
+        td_fail(c->e, TD_E_FORMAT, "%s: byte %llu%s: the records read so far hold %llu MiB in "
+                "memory, from the first %llu KiB of the input as stored (more than %d times "
+                "that): refused as a decompression bomb", c->name, (unsigned long long)c->base,
+                td_in_is_gzip(c->in) ? " (uncompressed)" : "", (unsigned long long)(held >> 20),
+                (unsigned long long)(stored >> 10), TD_BOUND_RATIO);
+        return -1;
     }
     if (keep)
         memmove(c->buf, c->buf + keep, n);
@@ -377,6 +391,10 @@ td_status td_read_rocprof_json(td_traceset *set, td_trace *t, td_in *in, td_err 
     if (c->js.w_utf8)
         td_warn(&set->warnings, "%s: %llu strings with invalid UTF-8 or escapes replaced",
                 c->name, (unsigned long long)c->js.w_utf8);
+    if (c->js.w_long)
+        td_warn(&set->warnings, "%s: %llu strings longer than %zu KiB cut to their first %zu KiB",
+                c->name, (unsigned long long)c->js.w_long, TD_BOUND_STRING >> 10,
+                TD_BOUND_STRING >> 10);
     free(c->buf);
     free(c->ag);
     free(c->ksym.e);

@@ -16,6 +16,8 @@
   hostile.py nsysview 0 OUT.sqlite BASE.sqlite   BASE whose kernel table is a view
   hostile.py pqrows N OUT.zip       an nsys-jax zip whose trace.parquet (a few hundred bytes)
                                     says it holds N rows of one INT64 column
+  hostile.py xplanehlo MB OUT.xplane.pb.gz  an XSpace (gzip) whose /host:metadata plane
+                                    holds an "Hlo Proto" stat of MB MiB of zeros
   hostile.py tarsqlite MB OUT.tar.gz  a tar.gz whose one member is an SQLite header and MB
                                     MiB of zeros
 """
@@ -149,6 +151,35 @@ def pqrows(n, out):
         z.writestr("nvtx_gpu_proj_trace/trace.parquet", pq)
 
 
+def xplanehlo(mb, out):
+    """The protobuf wire format by hand: XSpace.planes(1) = XPlane{name(2)
+    "/host:metadata", stat_metadata(5) {9: "Hlo Proto"}, event_metadata(4) {1:
+    XEventMetadata{id 1, name "m", stats(5) = XStat{metadata_id 9, bytes_value(6)}}}}."""
+    def v(x):
+        o = bytearray()
+        while True:
+            c = x & 0x7F
+            x >>= 7
+            if x:
+                o.append(c | 0x80)
+            else:
+                o.append(c)
+                return bytes(o)
+    k = lambda f, w: v(f << 3 | w)
+    ld = lambda f, b: k(f, 2) + v(len(b)) + b
+    n = mb << 20
+    smeta = ld(5, k(1, 0) + v(9) + ld(2, k(1, 0) + v(9) + ld(2, b"Hlo Proto")))
+    stat_head = k(1, 0) + v(9) + k(6, 2) + v(n)             # XStat up to its bytes
+    stat = k(5, 2) + v(len(stat_head) + n) + stat_head       # XEventMetadata.stats
+    emd_head = k(1, 0) + v(1) + ld(2, b"m") + stat
+    emd_len = len(emd_head) + n
+    entry_head = k(1, 0) + v(1) + k(2, 2) + v(emd_len) + emd_head
+    entry = k(4, 2) + v(len(entry_head) + n) + entry_head   # event_metadata map entry
+    body_head = ld(2, b"/host:metadata") + smeta + entry
+    head = k(1, 2) + v(len(body_head) + n) + body_head       # XSpace.planes
+    gz_repeat(out, head, b"\0" * (1 << 20), mb, b"")
+
+
 def nsysview(_, out, base):
     import shutil
     shutil.copyfile(base, out)
@@ -165,4 +196,4 @@ if __name__ == "__main__":
         {"nvtx": nvtx, "hlobomb": hlobomb, "nsysview": nsysview}[kind](n, out, sys.argv[4])
     else:
         {"deep": deep, "wide": wide, "tarbomb": tarbomb, "zipbomb": zipbomb, "strbomb": strbomb,
-         "evbomb": evbomb, "sqlitegz": sqlitegz, "tarsqlite": tarsqlite, "pqrows": pqrows}[kind](n, out)
+         "evbomb": evbomb, "sqlitegz": sqlitegz, "tarsqlite": tarsqlite, "pqrows": pqrows, "xplanehlo": xplanehlo}[kind](n, out)
