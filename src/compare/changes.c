@@ -133,6 +133,8 @@ typedef struct chgset {
     int recovered;              /* steps of the previous run that did not hold */
     const char *recovered_name; /* the first of them (its key) */
     size_t wbad, wgood;         /* finish: bad and good of the regression the verdict names */
+    int still;                  /* regressions that left the reported window this run */
+    const char *still_since;    /* ... the run the first of them began */
 } chgset;
 
 static double min_effect_for(const td_detect_opts *o, const char *metric)
@@ -200,6 +202,25 @@ static int cmp_chg(const void *a, const void *b)
 static void fmt_pct(char *dst, size_t cap, double f)
 {
     snprintf(dst, cap, "%+.1f%%", 100 * f);
+}
+
+/* "p=0.00083 < 0.001", "p=0.5, not < 0.01": a true statement (%.2g may round 0.00096 up
+ * to "0.001", then more digits are shown) */
+static void fmt_p(char *dst, size_t cap, double p, double max_p)
+{
+    if (isnan(p)) {
+        snprintf(dst, cap, "p unknown");
+        return;
+    }
+    int lt = p < max_p;
+    for (int d = 2; d <= 9; d++) {
+        snprintf(dst, cap, "p=%.*g", d, p);
+        double shown = strtod(dst + 2, NULL);
+        if ((shown < max_p) == lt)
+            break;
+    }
+    size_t n = strlen(dst);
+    snprintf(dst + n, cap - n, lt ? " < %.2g" : ", not < %.2g", max_p);
 }
 
 /* A change from a baseline under the metric's floor (td_metric_floor), or of more than
@@ -367,6 +388,12 @@ static int finish(td_summary *s, chgset *cs, const char *against, const char *ru
     } else
         snprintf(v, sizeof v, "OK: no metric regressed against %s; %d improved, %d new, "
                  "%d vanished, %d same.", against, n[3], n[1], n[2], cs->same);
+    if (cs->still) {
+        size_t l = strlen(v);
+        snprintf(v + l, sizeof v - l, " Still regressed: %d metric%s changed on %s, no longer "
+                 "reported (see the comparisons).", cs->still, cs->still == 1 ? "" : "s",
+                 cs->still_since);
+    }
     if (cs->recovered) {
         char label[600];
         td_metric_label(s, cs->recovered_name, label, sizeof label);
@@ -479,28 +506,30 @@ int td_changes_two(const td_summary *base, const char *base_label, td_summary *c
             double u;
             p = td_mannwhitney(b->samples, b->nsamples, c->samples, c->nsamples, &u);
             noise = step_noise;
-            snprintf(rule, sizeof rule, "Mann-Whitney U=%.1f on %zu+%zu steps, p=%.2g", u,
-                     b->nsamples, c->nsamples, p);
+            snprintf(rule, sizeof rule, "Mann-Whitney U=%.1f on %zu+%zu steps", u,
+                     b->nsamples, c->nsamples);
             how = rule;
         } else if (!isnan(b->sd) && !isnan(c->sd) && b->count >= 2 && c->count >= 2) {
             p = td_welch(b->value, b->sd, b->count, c->value, c->sd, c->count);
             noise = b->value > 0 ? b->sd / b->value / sqrt(b->count) : NAN;
-            snprintf(rule, sizeof rule, "Welch t test on %.0f+%.0f calls, p=%.2g", b->count,
-                     c->count, p);
+            snprintf(rule, sizeof rule, "Welch t test on %.0f+%.0f calls", b->count,
+                     c->count);
             how = rule;
         } else {
             /* no samples: the change against the runs' per-step noise (normal approx.) */
             noise = step_noise;
             if (!isnan(noise) && noise > 0 && !isnan(ch))
                 p = erfc(fabs(ch) / noise / sqrt(2.0));
-            snprintf(rule, sizeof rule, "change vs per-step noise, p=%.2g", p);
+            snprintf(rule, sizeof rule, "change vs per-step noise");
             how = rule;
         }
         int sig = !isnan(p) ? p < o->max_p : 0;
         if (isnan(p) && isnan(noise))
             sig = 1; /* nothing to judge the noise by: the minimum effect alone */
-        char full[400];
-        snprintf(full, sizeof full, "%s < %.2g and |change| >= %.1f%%", how, o->max_p, 100 * eff);
+        char full[400], pt[64];
+        fmt_p(pt, sizeof pt, p, o->max_p);
+        snprintf(full, sizeof full, "%s, %s and |change| %s %.1f%%", how, pt,
+                 !isnan(ch) && fabs(ch) >= eff ? ">=" : "<", 100 * eff);
         if (isnan(p) && isnan(noise))
             snprintf(full, sizeof full, "no noise estimate: |change| >= %.1f%%", 100 * eff);
         int hit = sig && !isnan(ch) && fabs(ch) >= eff;
@@ -746,8 +775,10 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
             after /= (double)(n - at);
             double noise = cov(x + lo, at - lo);
             char rule[600];
-            snprintf(rule, sizeof rule, "E-divisive change point, t test p=%.2g < %.2g and "
-                     "|change| >= %.1f%%", pv[k - 1], o->max_p, 100 * eff);
+            char pt[64];
+            fmt_p(pt, sizeof pt, pv[k - 1], o->max_p);
+            snprintf(rule, sizeof rule, "E-divisive change point, t test %s and "
+                     "|change| >= %.1f%%", pt, 100 * eff);
             /* the new level's second run: it confirms the step reported the night before */
             if (!isnan(se_now) && at == n - 2 && at >= lo &&
                 step_vs(x + lo, at - lo, x[at], se_prev, eff, &sm, &scv, &sz) != 0) {
@@ -814,9 +845,35 @@ int td_changes_series(const td_hist *h, const char *db_label, td_summary *cur,
             for (size_t j = lo; j < n - 1; j++)
                 before += x[j];
             before /= (double)(n - 1 - lo);
-            char rule[200];
+            char rule[600];
             snprintf(rule, sizeof rule, "no recent E-divisive change point (p < %.2g, "
                      "|change| >= %.1f%%)", o->max_p, 100 * eff);
+            /* an older change point no longer reported (out of the last o->recent runs):
+             * the level it began still holds, so say so rather than fall silent, and in
+             * the verdict on the first run after it left the window */
+            if (k && cp[k - 1] + (size_t)o->recent < n) {
+                size_t at = cp[k - 1], l0 = k >= 2 ? cp[k - 2] : 0;
+                double lb = 0, la = 0;
+                for (size_t j = l0; j < at; j++)
+                    lb += x[j];
+                lb /= (double)(at - l0);
+                for (size_t j = at; j < n; j++)
+                    la += x[j];
+                la /= (double)(n - at);
+                int worse = (la > lb) != c->higher_better;
+                if (lb != 0 && fabs(la - lb) / fabs(lb) >= eff) {
+                    char vb[64], va[64];
+                    td_metric_format(c->unit, lb, vb, sizeof vb);
+                    td_metric_format(c->unit, la, va, sizeof va);
+                    const char *lab = idx[at] < h->nruns ? h->label[idx[at]] : cur_label;
+                    size_t l = strlen(rule);
+                    snprintf(rule + l, sizeof rule - l, "; still %s since %s (%s -> %s), "
+                             "no longer reported after %d runs", worse ? "regressed" : "improved",
+                             lab, vb, va, o->recent);
+                    if (worse && at + (size_t)o->recent + 1 == n && !cs.still++)
+                        cs.still_since = lab;
+                }
+            }
             push(&cs, metric, "same", before, x[n - 1], cov(x + lo, n - 1 - lo), NAN,
                  td_arena_strdup(cur->a, rule), cur_label)->unit = c->unit;
         }

@@ -1,6 +1,6 @@
 /* render/junit.c - JUnit XML for CI dashboards (`--format junit`, junit.xml): one test
- * case per judged metric (table `comparisons`), failing when it regressed or its kernel
- * vanished; one failing case "comparability" when nothing was comparable. Every number
+ * case per judged metric (table `comparisons`), named as the documents name it with its
+ * unit and the key in parentheses, failing when it regressed or its kernel vanished; one failing case "comparability" when nothing was comparable. Every number
  * comes from the summary. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/render.h"
@@ -90,8 +90,30 @@ static td_status write_junit(FILE *f, void *ctx, td_err *e)
         snprintf(fam, sizeof fam, "%.*s", (int)(k < 40 ? k : 40), metric);
         td_buf_puts(&b, "<testcase classname=\"tracedoc.");
         td_buf_xml(&b, fam, 0);
+        /* the name a reader reads (the metric's display name and unit), the key kept in
+         * parentheses: "Step time (median of the steady steps), ms (step.median_ns)" */
+        char mlabel[1400], unit[32] = "";
+        cell(t, r, "name", mlabel, sizeof mlabel);
+        const char *u = td_row_get_str(t, r, "unit");
+        const char *sp = strrchr(after[0] ? after : before, ' ');
+        if (u && !strcmp(u, "ns") && sp && td_table_col(t, "before_text") < 0)
+            snprintf(unit, sizeof unit, "%s", sp + 1); /* the unit the values are shown in */
+        else if (u && strcmp(u, "ns"))
+            snprintf(unit, sizeof unit, "%s", u);
+        else if (sp)
+            snprintf(unit, sizeof unit, "%s", sp + 1);
         td_buf_puts(&b, "\" name=\"");
-        td_buf_xml(&b, metric, 0);
+        if (mlabel[0]) {
+            td_buf_xml(&b, mlabel, 0);
+            if (unit[0]) {
+                td_buf_puts(&b, ", ");
+                td_buf_xml(&b, unit, 0);
+            }
+            td_buf_puts(&b, " (");
+            td_buf_xml(&b, metric, 0);
+            td_buf_puts(&b, ")");
+        } else
+            td_buf_xml(&b, metric, 0);
         td_buf_puts(&b, "\" time=\"0\">\n");
         char msg[1200];
         snprintf(msg, sizeof msg, "%s: %s -> %s (%s; noise %s; confidence %s) since %s", dir,

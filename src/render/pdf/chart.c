@@ -60,7 +60,7 @@ const td_table *pd_timeline_all(const td_summary *s, size_t *row)
 }
 
 /* 1, 2, 2.5, 5 x 10^k at or above v */
-static double nice_step(double v)
+double pd_nice_step(double v)
 {
     if (!(v > 0))
         return 1;
@@ -270,7 +270,7 @@ double pd_axis_pos(const pd_axis *a, double v, double p0, double p1)
 /* Linear axis from 0 to a round value at or above max; returns the tick step. */
 double pd_lin_axis(pd_axis *a, double max)
 {
-    double step = nice_step((max > 0 ? max : 1) / 4);
+    double step = pd_nice_step((max > 0 ? max : 1) / 4);
     a->lo = 0;
     a->hi = ceil((max > 0 ? max : 1) / step - 1e-9) * step;
     a->log = 0;

@@ -124,6 +124,8 @@ void pd_seg_bar(pdoc *d, double x, double y, double w, double h, const double *f
                 const uint32_t *col, int n, int labels);
 /* Short axis labels: "10 ms", "4 KiB". */
 void pd_fmt_tick_ns(char *dst, size_t cap, double ns);
+/* A tick step of 1, 2 or 5 times a power of ten near v. */
+double pd_nice_step(double v);
 void pd_fmt_tick_bytes(char *dst, size_t cap, double b);
 
 /* Axes: a linear axis from 0 (pd_lin_axis, returns the tick step) or a log one. */

@@ -5,6 +5,7 @@
  * where the series changed marked). Every number comes from the summary. */
 #define _POSIX_C_SOURCE 200809L
 #include "render/pdf/internal.h"
+#include "compare/metrics.h"
 #include <math.h>
 #include <string.h>
 
@@ -127,11 +128,21 @@ static void chart(pdoc *d, const td_table *t, size_t r0, size_t r1, double x, do
         hi = lo * 1.05 + 1;
         lo = lo * 0.95;
     }
-    double pad = (hi - lo) * 0.1;
-    lo = lo - pad < 0 ? 0 : lo - pad;
-    hi += pad;
+    /* the axis ends on round values ("18.4 ms", not "18.4752 ms") */
+    double step = pd_nice_step((hi - lo) / 3);
+    lo = floor(lo / step) * step;
+    hi = ceil(hi / step) * step;
+    if (lo < 0)
+        lo = 0;
+    if (!(hi > lo))
+        hi = lo + step;
+    /* the metric as the documents name it ("Op aten::mm: total time"), not its key */
     const char *metric = td_table_cell(t, r0, cm)->s;
-    pd_text(d, x, y, metric ? metric : "", PF_BOLD, 7.5, w, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_MIDDLE,
+    char title[600] = "";
+    if (metric)
+        td_metric_label(strncmp(metric, "kernel.", 7) ? d->s : NULL, metric, title,
+                        sizeof title);
+    pd_text(d, x, y, title, PF_BOLD, 7.5, w, PANGO_ALIGN_LEFT, PANGO_ELLIPSIZE_MIDDLE,
             C_TEXT);
     double gx = x + 38, gy = y + 12, gw = w - 42, gh = h - 26;
     char tick[32];
