@@ -103,7 +103,9 @@ s = json.load(open(sys.argv[1] + "/summary.json"))
 r = ET.parse(sys.argv[1] + "/junit.xml").getroot()
 cases = r.findall("./testsuite/testcase")
 assert len(cases) == len(s["comparisons"]) == int(r.get("tests")), (len(cases), len(s["comparisons"]))
-fails = [c.get("name") for c in cases if c.find("failure") is not None]
+# the name is the metric's display name and unit, its key in the last parentheses
+key = lambda n: n[n.rindex(" (") + 2:-1] if n.endswith(")") and " (" in n else n
+fails = [key(c.get("name")) for c in cases if c.find("failure") is not None]
 assert len(fails) == s["change_counts"]["regressed"] == int(r.get("failures")) > 0
 assert "step.median_ns" in fails
 PY

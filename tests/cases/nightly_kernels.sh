@@ -58,7 +58,9 @@ check d30/summary.json vanished || die "diff: vanished kernels"
 $PY - d30/junit.xml "$WORK/expect" <<'PYEOF' || die "junit"
 import json, sys, xml.etree.ElementTree as ET
 exp = json.load(open(sys.argv[2]))
-cases = {c.get("name"): c for c in ET.parse(sys.argv[1]).getroot().iter("testcase")}
+# the name is the display name and unit; the key is in the last parentheses
+cases = {c.get("name")[c.get("name").rindex(" (") + 2:-1] if " (" in c.get("name") else c.get("name"): c
+         for c in ET.parse(sys.argv[1]).getroot().iter("testcase")}
 for n in exp["listed"]:
     c = cases["kernel.total_ns:" + n]
     assert c.find("failure") is not None, n
