@@ -263,7 +263,7 @@ td_status td_an_steps(td_actx *a, td_err *e)
             f++;
         for (size_t k = f; k < c->nsteps; k++)
             m += !c->steps[k].cut;
-        c->ndropped = warmup_count(a->o, c->steps + f, m);
+        c->ndropped = c->nsteps ? warmup_count(a->o, c->steps + f, m) : 0;
         for (size_t k = 0; k < c->ndropped; k++)
             c->steps[f + k].warmup = 1;
         dropped += c->ndropped;
