@@ -425,6 +425,9 @@ static void model_events(cw *w, const td_trace *t, size_t ti, const tmap *m, int
         const char *cat = ev->cat ? td_strget(S, t->cats[ev->cat]) : "";
         const char *src = NULL;
         const char *canon = canon_cat(ev->kind);
+        if (t->format == TD_FMT_ROCPROF_JSON || t->format == TD_FMT_ROCPROF_CSV ||
+            t->format == TD_FMT_ROCPD) /* HIP and HSA calls: named as ROCm names them */
+            canon = ev->kind == TD_K_RUNTIME ? "hip_runtime" : ev->kind == TD_K_DRIVER ? "driver" : canon;
         if (canon && ev->kind != TD_K_RANGE &&
             td_kind_from_cat(cat, strlen(cat)) != (td_kind)ev->kind) {
             src = *cat ? cat : NULL;

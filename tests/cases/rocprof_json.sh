@@ -44,6 +44,23 @@ assert g["total_memcpy_ns"] == 400 and g["computation_ns"] == 1200, g
 assert a["trace"]["device_name"] == "AMD Instinct MI300X" and a["trace"]["accelerator"] == "ROCm"
 EOF
 
+# named as ROCm names things: no CUDA in the PDF of the small file (HIP launches, steps,
+# critical path) nor in its Chrome export (HIP calls as hip_runtime), which reads back
+# to the same kernels and launches
+"$TD" report --format pdf -o "$WORK/pdf" "$WORK/small.json" 2>/dev/null || die "report pdf"
+pdftotext -layout "$WORK/pdf/report.pdf" "$WORK/pdf.txt" || die pdftotext
+grep -q "hipLaunchKernel" "$WORK/pdf.txt" || die "the PDF does not name the HIP call"
+grep -i -n "cuda" "$WORK/pdf.txt" && die "the PDF of a rocprofv3 input says CUDA"
+"$TD" export --format chrome -o "$WORK/x.json" "$WORK/small.json" || die export
+grep -i -q "cuda" "$WORK/x.json" && die "the export of a rocprofv3 input says CUDA"
+"$TD" summary --format json "$WORK/x.json" >"$WORK/x.s.json" || die "export read back"
+$PY - "$WORK/a.json" "$WORK/x.s.json" <<'EOF2' || die "export round trip"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["kernels"] == b["kernels"], (a["kernels"], b["kernels"])
+assert a["launches"] == b["launches"], (a["launches"], b["launches"])
+EOF2
+
 # damaged: truncated inside the records (kept, a warning with the byte), a syntax error
 # (exit 3, file and byte offset), a tool object without records (exit 7)
 head -c 5000 "$WORK/small.json" >"$WORK/trunc.json"
