@@ -222,10 +222,12 @@ static td_status row(cf *f, const td_csv *c, uint32_t line)
         td_event *ev = push(f, v[5], v[6], TD_K_KERNEL, tr, v[4]);
         ev->cat = td_trace_cat(t, f->cat_kernel);
         ev->name = td_rp_truncated(f->set->strs, NULL, field(c, f, 3));
+        if (f->set->analysis_only)
+            return TD_OK; /* no external id in the CSV: an aux record only for the sizes */
         td_aux *x;
         ev->aux = td_trace_push_aux(t, &x);
         x->bytes = -1;
-        if (!f->set->analysis_only) {
+        {
             int32_t g[3], w[3];
             for (int i = 0; i < 3; i++) {
                 w[i] = v[7 + i] < 0 ? 0 : v[7 + i] > INT32_MAX ? INT32_MAX : (int32_t)v[7 + i];

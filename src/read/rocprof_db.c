@@ -149,10 +149,13 @@ static td_status read_kernels(rdb *r)
             snprintf(b, sizeof b, "kernel_id %lld", (long long)col_int(st, 15, -1));
             ev->name = td_intern_cstr(r->set->strs, b);
         }
+        int64_t ext = col_int(st, 8, 0);
+        if (!ext && r->set->analysis_only)
+            continue; /* nothing to keep in an aux record (see read/rocprof_rec.c) */
         td_aux *a;
         ev->aux = td_trace_push_aux(r->t, &a);
         a->bytes = -1;
-        a->ext_id = col_int(st, 8, 0);
+        a->ext_id = ext;
         if (!r->set->analysis_only) {
             int32_t g[3], w[3];
             for (int i = 0; i < 3; i++) {
