@@ -42,7 +42,7 @@ typedef struct {
     cagent *ag; size_t nag, agcap;
     int64_t pid;
     td_buf digests;
-    uint64_t bytes, negdur;
+    uint64_t bytes, negdur, range;
 } pacc;
 
 struct td_rocprof_acc {
@@ -159,10 +159,7 @@ static int agent_key(const char *s, int64_t *key)
 static td_event *push(cf *f, int64_t ts, int64_t te, int kind, uint32_t track, int64_t corr)
 {
     td_event *ev = td_trace_push_event(f->a->t);
-    if (te < ts) {
-        f->a->negdur++;
-        te = ts;
-    }
+    f->a->range += (uint64_t)td_rp_times(&ts, &te, &f->a->negdur);
     ev->ts = ts;
     ev->dur = te - ts;
     ev->kind = (uint8_t)kind;
@@ -470,6 +467,9 @@ td_status td_rocprof_csv_done(td_traceset *set, td_status st, td_err *e)
             if (a->negdur)
                 td_warn(&set->warnings, "%s: %llu rows end before they start (duration set to 0)",
                         a->t->path, (unsigned long long)a->negdur);
+            if (a->range)
+                td_warn(&set->warnings, "%s: %llu rows with times out of range (duration set to 0)",
+                        a->t->path, (unsigned long long)a->range);
         }
         free(a->prefix);
         free(a->ag);

@@ -34,7 +34,7 @@ typedef struct {
     dbagent *ag; size_t nag, agcap;
     td_rp_tracks tk;
     int64_t pid;
-    uint64_t negdur, rows;
+    uint64_t negdur, range, rows;
 } rdb;
 
 static td_status sqlfail(rdb *r, const char *what)
@@ -83,10 +83,7 @@ static td_status step_end(rdb *r, sqlite3_stmt *st, int rc)
 static td_event *push(rdb *r, int64_t ts, int64_t te, int kind, uint32_t track, int64_t corr)
 {
     td_event *ev = td_trace_push_event(r->t);
-    if (te < ts) {
-        r->negdur++;
-        te = ts;
-    }
+    r->range += (uint64_t)td_rp_times(&ts, &te, &r->negdur);
     ev->ts = ts;
     ev->dur = te - ts;
     ev->kind = (uint8_t)kind;
@@ -243,6 +240,9 @@ static td_status read_all(rdb *r)
     if (r->negdur)
         td_warn(&r->set->warnings, "%s: %llu rows end before they start (duration set to 0)",
                 r->name, (unsigned long long)r->negdur);
+    if (r->range)
+        td_warn(&r->set->warnings, "%s: %llu rows with times out of range (duration set to 0)",
+                r->name, (unsigned long long)r->range);
     return TD_OK;
 }
 

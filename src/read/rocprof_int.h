@@ -37,6 +37,26 @@ typedef struct {
     size_t n, cap;
 } td_rp_tracks;
 uint32_t td_rp_track(td_rp_tracks *k, td_trace *t, int64_t ag, int64_t id, int what);
+
+/* The times a record may carry: timestamps in [0, 2^62) ns and a duration of at most
+ * 2^48 ns (78 hours). A record outside them (a damaged or hostile file: durations near
+ * 2^63 overflow every sum of the analysis) is kept with no duration and counted; 1 when
+ * it was. A record that ends before it starts has its duration set to 0 (*neg). */
+static inline int td_rp_times(int64_t *ts, int64_t *te, uint64_t *neg)
+{
+    const int64_t tmax = (int64_t)1 << 62, dmax = (int64_t)1 << 48;
+    if (*ts < 0 || *ts >= tmax || *te < 0 || *te >= tmax || (*te > *ts && *te - *ts > dmax)) {
+        if (*ts < 0 || *ts >= tmax)
+            *ts = 0;
+        *te = *ts;
+        return 1;
+    }
+    if (*te < *ts) {
+        (*neg)++;
+        *te = *ts;
+    }
+    return 0;
+}
 void td_rp_tracks_finish(td_rp_tracks *k, td_traceset *set, td_trace *t,
                          int32_t (*dev_of)(const void *ctx, int64_t ag), const void *ctx,
                          int64_t pid);
@@ -109,7 +129,7 @@ typedef struct {
     pending *pend; size_t npend, pendcap;
     int64_t pid;
     td_str cat_kernel, cat_copy, cat_marker;
-    uint64_t n_negdur, n_unnamed_marker, n_records;
+    uint64_t n_negdur, n_range, n_unnamed_marker, n_records;
 } rp;
 
 /* Parsers: p at the value ('{' for records); the end of the value, or NULL (c->js.fk). */

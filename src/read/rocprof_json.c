@@ -345,6 +345,9 @@ static void finish(rp *c)
     if (c->n_negdur)
         td_warn(&c->set->warnings, "%s: %llu records end before they start (duration set to 0)",
                 c->name, (unsigned long long)c->n_negdur);
+    if (c->n_range)
+        td_warn(&c->set->warnings, "%s: %llu records with times out of range (duration set to 0)",
+                c->name, (unsigned long long)c->n_range);
     if (c->n_records && !t->nev)
         td_warn(&c->set->warnings, "%s: %llu records without timestamps", c->name,
                 (unsigned long long)c->n_records);

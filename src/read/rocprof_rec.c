@@ -340,11 +340,8 @@ static void defer(rp *c, uint32_t what, int64_t key, int64_t kind, int64_t op)
 static td_event *push(rp *c, int64_t ts, int64_t te, int kind, uint32_t track, int64_t corr)
 {
     td_event *ev = td_trace_push_event(c->t);
+    c->n_range += (uint64_t)td_rp_times(&ts, &te, &c->n_negdur);
     ev->ts = ts;
-    if (te < ts) {
-        c->n_negdur++;
-        te = ts;
-    }
     ev->dur = te - ts;
     ev->kind = (uint8_t)kind;
     ev->ph = 'X';
