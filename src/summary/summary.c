@@ -175,7 +175,7 @@ const char *const td_table_names[] = {
     "ipu_timeline", "lwp_blocks", "memcpy", "idle_breakdown", "launches", "queue_length",
     "comm_overlap", "memory", "op_perf", "op_perf_roofs", "op_perf_bwd", "memory_timeline", "critical_path",
     "critical_path_segments", "critical_path_collectives", "critical_path_arrivals",
-    "critical_path_waits", NULL};
+    "critical_path_waits", "serving_steps", NULL};
 
 /* Every flamegraph kind a pass can write (`section flame KIND`, `--stacks KIND`). A pass
  * that adds a kind adds it here; tests/cases/cli_tables.sh checks. "diff" is the

@@ -306,12 +306,25 @@ void td_table_scales(const td_table *t, const size_t *rows, size_t n, double *sc
     for (int ci = 0; ci < t->ncols && first < 0; ci++)
         if (per_call_stat(&t->cols[ci]) && top_unit(t, ci, rows, n) > 0)
             first = ci;
-    if (first < 0)
-        return;
-    double best = sc[first];
-    for (int ci = 0; ci < t->ncols; ci++)
-        if (per_call_stat(&t->cols[ci]))
-            sc[ci] = best;
+    if (first >= 0) {
+        double best = sc[first];
+        for (int ci = 0; ci < t->ncols; ci++)
+            if (per_call_stat(&t->cols[ci]))
+                sc[ci] = best;
+    }
+    /* a comparison's Before and After are one quantity: the After column reads in the
+     * Before column's unit (a step time "742.943 ms" beside "2.068 s" hid a 2.8x) */
+    int bi = -1, ai = -1;
+    for (int ci = 0; ci < t->ncols; ci++) {
+        if (t->cols[ci].type != TD_T_NS)
+            continue;
+        if (!strcmp(t->cols[ci].key, "before"))
+            bi = ci;
+        else if (!strcmp(t->cols[ci].key, "after"))
+            ai = ci;
+    }
+    if (bi >= 0 && ai >= 0)
+        sc[ai] = sc[bi];
 }
 
 /* Columns whose values are keys of a fixed set, and the words documents give them: the
