@@ -158,16 +158,7 @@ static int agent_key(const char *s, int64_t *key)
 
 static td_event *push(cf *f, int64_t ts, int64_t te, int kind, uint32_t track, int64_t corr)
 {
-    td_event *ev = td_trace_push_event(f->a->t);
-    f->a->range += (uint64_t)td_rp_times(&ts, &te, &f->a->negdur);
-    ev->ts = ts;
-    ev->dur = te - ts;
-    ev->kind = (uint8_t)kind;
-    ev->ph = 'X';
-    ev->track = track;
-    ev->corr = corr;
-    f->a->t->nevents++;
-    return ev;
+    return td_rp_push(f->a->t, ts, te, kind, track, corr, &f->a->negdur, &f->a->range);
 }
 
 static td_status header(cf *f, const td_csv *c, uint32_t line)

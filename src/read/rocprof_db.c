@@ -82,17 +82,8 @@ static td_status step_end(rdb *r, sqlite3_stmt *st, int rc)
 
 static td_event *push(rdb *r, int64_t ts, int64_t te, int kind, uint32_t track, int64_t corr)
 {
-    td_event *ev = td_trace_push_event(r->t);
-    r->range += (uint64_t)td_rp_times(&ts, &te, &r->negdur);
-    ev->ts = ts;
-    ev->dur = te - ts;
-    ev->kind = (uint8_t)kind;
-    ev->ph = 'X';
-    ev->track = track;
-    ev->corr = corr;
-    r->t->nevents++;
     r->rows++;
-    return ev;
+    return td_rp_push(r->t, ts, te, kind, track, corr, &r->negdur, &r->range);
 }
 
 static td_status read_agents(rdb *r)

@@ -37,6 +37,10 @@ typedef struct {
     size_t n, cap;
 } td_rp_tracks;
 uint32_t td_rp_track(td_rp_tracks *k, td_trace *t, int64_t ag, int64_t id, int what);
+/* One record as a complete event of the trace (times through td_rp_times, counted in
+ * *negdur and *range); the JSON, CSV and rocpd readers all add events through it. */
+td_event *td_rp_push(td_trace *t, int64_t ts, int64_t te, int kind, uint32_t track,
+                     int64_t corr, uint64_t *negdur, uint64_t *range);
 
 /* The times a record may carry: timestamps in [0, 2^62) ns and a duration of at most
  * 2^48 ns (78 hours). A record outside them (a damaged or hostile file: durations near

@@ -337,18 +337,24 @@ static void defer(rp *c, uint32_t what, int64_t key, int64_t kind, int64_t op)
     q->op = op < 0 || op > UINT32_MAX ? UINT32_MAX : (uint32_t)op;
 }
 
-static td_event *push(rp *c, int64_t ts, int64_t te, int kind, uint32_t track, int64_t corr)
+td_event *td_rp_push(td_trace *t, int64_t ts, int64_t te, int kind, uint32_t track,
+                     int64_t corr, uint64_t *negdur, uint64_t *range)
 {
-    td_event *ev = td_trace_push_event(c->t);
-    c->n_range += (uint64_t)td_rp_times(&ts, &te, &c->n_negdur);
+    td_event *ev = td_trace_push_event(t);
+    *range += (uint64_t)td_rp_times(&ts, &te, negdur);
     ev->ts = ts;
     ev->dur = te - ts;
     ev->kind = (uint8_t)kind;
     ev->ph = 'X';
     ev->track = track;
     ev->corr = corr;
-    c->t->nevents++;
+    t->nevents++;
     return ev;
+}
+
+static td_event *push(rp *c, int64_t ts, int64_t te, int kind, uint32_t track, int64_t corr)
+{
+    return td_rp_push(c->t, ts, te, kind, track, corr, &c->n_negdur, &c->n_range);
 }
 
 const char *td_rp_dispatch(rp *c, const char *p, const char *end)
